@@ -1,0 +1,84 @@
+// `npm test`: type check, build (with the size budget), the server's Node tests, then the browser
+// tests in Debian chromium. Prints one closing line, `N passed, N failed`, summed over both runners.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+/** Runs a command with inherited stdio, or with its output teed when `capture` is set. */
+function run(cmd, args, { capture = false, cwd } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let out = '';
+    if (capture) {
+      child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
+      child.stderr.on('data', (d) => { out += d; process.stderr.write(d); });
+    }
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+function step(title) {
+  console.log(`\n=== ${title}`);
+}
+
+const totals = { passed: 0, failed: 0 };
+let failedStep = null;
+
+step('type check');
+if ((await run(npm, ['run', '--silent', 'typecheck'])).code !== 0) failedStep ??= 'type check';
+
+step('build');
+if (!failedStep && (await run(npm, ['run', '--silent', 'build'])).code !== 0) failedStep ??= 'build';
+
+if (!failedStep) {
+  step('server tests (node:test, PGlite)');
+  const dir = mkdtempSync(join(tmpdir(), 'ai-chat-tap-'));
+  const tap = join(dir, 'server.tap');
+  const server = await run(
+    'node',
+    ['--import', 'tsx', '--test', '--test-concurrency=1',
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+      ...(await serverTestFiles())],
+    { cwd: 'server' },
+  );
+  const report = readFileSync(tap, 'utf8');
+  const pass = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
+  const fail = Number(/^# fail (\d+)/m.exec(report)?.[1] ?? 0);
+  rmSync(dir, { recursive: true, force: true });
+  totals.passed += pass;
+  totals.failed += fail;
+  if (server.code !== 0 && fail === 0) totals.failed += 1; // crashed before reporting
+  if (server.code !== 0) failedStep ??= 'server tests';
+
+  step('browser tests (web-test-runner, headless chromium)');
+  const browser = await run(npx, ['--no-install', 'web-test-runner'], { capture: true });
+  const counts = [...browser.out.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
+  totals.passed += Number(counts?.[1] ?? 0);
+  totals.failed += Number(counts?.[2] ?? 0);
+  if (browser.code !== 0 && !Number(counts?.[2] ?? 0)) totals.failed += 1;
+  if (browser.code !== 0) failedStep ??= 'browser tests';
+}
+
+async function serverTestFiles() {
+  const { readdirSync } = await import('node:fs');
+  return readdirSync('server/test')
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => `test/${f}`);
+}
+
+console.log();
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+if (failedStep) {
+  console.error(`FAILED: ${failedStep}`);
+  process.exit(1);
+}
+if (totals.passed === 0) {
+  console.error('FAILED: no test ran');
+  process.exit(1);
+}

@@ -1,0 +1,86 @@
+/**
+ * The HTTP application: cross-cutting middleware in a fixed order, then one router per resource.
+ * Order matters: request id + timing first (every answer carries them), CORS before anything that
+ * can refuse, body limit before parsing, usage recording around everything under /v1, the auth +
+ * rate-limit gate before resources.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { routePath } from 'hono/route';
+import { agentRoutes } from './agents/routes.ts';
+import { analyticsRoutes } from './analytics/routes.ts';
+import { botRoutes } from './bots/routes.ts';
+import { chatRoutes } from './chat/routes.ts';
+import { gate } from './http/auth.ts';
+import type { AppEnv } from './http/context.ts';
+import { cors } from './http/cors.ts';
+import { errorResponse } from './http/error-handler.ts';
+import { ServiceError } from './http/errors.ts';
+import { knowledgeRoutes } from './knowledge/routes.ts';
+import { newId } from './ids.ts';
+import { openapiRoutes } from './openapi/routes.ts';
+import type { Deps } from './services.ts';
+
+/** Routes anyone may read without a key (still rate-limited per IP). */
+/** Any version but v1 (v0, v2…v9, v10…). */
+const VERSION_PATH = '/:version{v(?:0|[2-9]|[1-9][0-9]+)}/*';
+
+const PUBLIC_PATHS = new Set(['/v1/openapi.json']);
+
+export function createApp(deps: Deps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const gateDeps = { accounts: deps.accounts, rateLimits: deps.rateLimits, defaultRateLimit: deps.config.rateLimit };
+
+  app.use('*', async (c, next) => {
+    c.set('requestId', newId('req', 16));
+    c.set('startedAt', performance.now());
+    c.header('X-Request-Id', c.get('requestId'));
+    await next();
+  });
+  app.use('/v*', cors(deps.db, deps.config.corsOrigins));
+  app.use(
+    '/v*',
+    bodyLimit({
+      maxSize: deps.config.maxBodyBytes,
+      onError: () => {
+        throw new ServiceError('payload_too_large', `The request body is larger than ${deps.config.maxBodyBytes} bytes.`);
+      },
+    }),
+  );
+  app.use('/v1/*', async (c, next) => {
+    await next();
+    // The matched route pattern, not the raw path: ids must not explode the report's cardinality.
+    const route = routePath(c, -1);
+    deps.usage.record({
+      accountId: c.get('principal')?.accountId ?? null,
+      method: c.req.method,
+      route: route === '/*' || route === '*' || route.endsWith('/*') ? '(unmatched)' : route,
+      status: c.res.status,
+      latencyMs: performance.now() - c.get('startedAt'),
+    });
+  });
+
+  const authenticated = gate(gateDeps, { requireAuth: true });
+  const anonymous = gate(gateDeps, { requireAuth: false });
+  app.use('/v1/*', (c, next) => (PUBLIC_PATHS.has(c.req.path) ? anonymous(c, next) : authenticated(c, next)));
+  app.route('/v1', openapiRoutes(deps));
+  app.route('/v1/bots', botRoutes(deps));
+  app.route('/v1/chat', chatRoutes(deps));
+  app.route('/v1/agents', agentRoutes(deps));
+  app.route('/v1/knowledge', knowledgeRoutes(deps));
+  app.route('/v1/analytics', analyticsRoutes(deps));
+
+  // Other versions: rate-limited like any caller, then a clear answer.
+  app.use(VERSION_PATH, anonymous);
+  app.all(VERSION_PATH, (c) => {
+    throw new ServiceError('unsupported_version', `API version ${c.req.param('version')} is not supported; use /v1.`, {
+      param: 'version',
+    });
+  });
+
+  app.notFound((c) =>
+    errorResponse(c, new ServiceError('route_not_found', `No route ${c.req.method} ${c.req.path}.`), deps.logger),
+  );
+  app.onError((error, c) => errorResponse(c, error, deps.logger));
+  return app;
+}

@@ -1,0 +1,8 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/context.ts';
+import type { Deps } from '../services.ts';
+
+/** TODO(server helper): the /v1/bots routes. */
+export function botRoutes(_deps: Deps): Hono<AppEnv> {
+  return new Hono<AppEnv>();
+}

@@ -1,0 +1,80 @@
+/** Service configuration: explicit options win, then environment variables, then defaults. */
+import type { RateLimitPlan } from './accounts/service.ts';
+import type { LogLevel } from './logger.ts';
+
+export interface LlmOptions {
+  /** OpenAI-compatible base URL, e.g. `http://127.0.0.1:11434/v1` (Ollama). */
+  baseUrl: string;
+  apiKey?: string;
+  model?: string;
+  timeoutMs?: number;
+}
+
+export interface ServiceOptions {
+  /** PGlite data directory, or `memory://`. Default `AI_CHAT_DATA_DIR` or `./.data`. */
+  dataDir?: string;
+  /** PostgreSQL connection string (`DATABASE_URL`); wins over `dataDir`. */
+  databaseUrl?: string;
+  /** Redis for shared rate-limit counters (`REDIS_URL`). */
+  redisUrl?: string;
+  /** The development API key (`AI_CHAT_API_KEY`); otherwise one is generated on first start. */
+  apiKey?: string;
+  /** Seed the development account with a demo bot and knowledge on first start. Default true. */
+  seed?: boolean;
+  logLevel?: LogLevel;
+  /** Default plan for accounts without their own (`AI_CHAT_RATE_LIMIT`, `AI_CHAT_RATE_WINDOW`). */
+  rateLimit?: RateLimitPlan;
+  /** Largest accepted request body in bytes (`AI_CHAT_MAX_BODY_BYTES`). Default 512 KiB. */
+  maxBodyBytes?: number;
+  /** Browser origins always allowed by CORS, besides bots' website channels (`AI_CHAT_CORS_ORIGINS`). */
+  corsOrigins?: string[];
+  /** The OpenAI-compatible provider (`AI_CHAT_LLM_BASE_URL`, `_API_KEY`, `_MODEL`, `_TIMEOUT_MS`). */
+  llm?: LlmOptions;
+}
+
+export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'>> &
+  Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'>;
+
+function int(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Options from `process.env` (used by `main.ts`; tests pass options directly). */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOptions {
+  const points = int(env.AI_CHAT_RATE_LIMIT);
+  return {
+    dataDir: env.AI_CHAT_DATA_DIR || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    apiKey: env.AI_CHAT_API_KEY || undefined,
+    logLevel: (env.AI_CHAT_LOG_LEVEL as LogLevel | undefined) || undefined,
+    rateLimit: points ? { points, durationSeconds: int(env.AI_CHAT_RATE_WINDOW) ?? 60 } : undefined,
+    maxBodyBytes: int(env.AI_CHAT_MAX_BODY_BYTES),
+    corsOrigins: env.AI_CHAT_CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean),
+    llm: env.AI_CHAT_LLM_BASE_URL
+      ? {
+          baseUrl: env.AI_CHAT_LLM_BASE_URL,
+          apiKey: env.AI_CHAT_LLM_API_KEY || undefined,
+          model: env.AI_CHAT_LLM_MODEL || undefined,
+          timeoutMs: int(env.AI_CHAT_LLM_TIMEOUT_MS),
+        }
+      : undefined,
+  };
+}
+
+export function resolveConfig(options: ServiceOptions): ServiceConfig {
+  return {
+    dataDir: options.dataDir ?? './.data',
+    databaseUrl: options.databaseUrl,
+    redisUrl: options.redisUrl,
+    apiKey: options.apiKey,
+    seed: options.seed ?? true,
+    logLevel: options.logLevel ?? 'info',
+    rateLimit: options.rateLimit ?? { points: 120, durationSeconds: 60 },
+    maxBodyBytes: options.maxBodyBytes ?? 512 * 1024,
+    corsOrigins: options.corsOrigins ?? [],
+    llm: options.llm,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * One data layer for both storage modes: a `pg.Pool` either over a real PostgreSQL server
+ * (`DATABASE_URL`) or over embedded PGlite (a data directory, or `memory://`), with Kysely on top.
+ * Only the construction of the pool differs; every query and migration is the same SQL.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { runMigrations } from './migrate.ts';
+import type { Database } from './schema.ts';
+
+export interface DatabaseOptions {
+  /** A PostgreSQL connection string; wins over `dataDir`. */
+  databaseUrl?: string;
+  /** PGlite data directory, or `memory://` for a throwaway in-memory database. */
+  dataDir: string;
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  /** 'postgres' or 'pglite', for logs. */
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+// Keep bigint columns (seq, kb_revision, counts) as strings: JS numbers would lose precision silently.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => value);
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  let pool: pg.Pool;
+  let pglite: PGlite | undefined;
+  if (options.databaseUrl) {
+    pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  } else {
+    if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
+    pglite = new PGlite(options.dataDir);
+    await pglite.waitReady;
+    pool = new pg.Pool(createPgConfig(pglite));
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await runMigrations(db);
+  } catch (error) {
+    await db.destroy();
+    await pglite?.close();
+    throw error;
+  }
+  return {
+    db,
+    kind: pglite ? 'pglite' : 'postgres',
+    async close() {
+      await db.destroy();
+      // PGlite flushes its data directory on close; a real server's pool just ends.
+      await pglite?.close();
+    },
+  };
+}

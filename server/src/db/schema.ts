@@ -1,0 +1,153 @@
+/** Kysely table types: the database as the services see it. JSON columns hold parsed values. */
+import type { ColumnType, Generated } from 'kysely';
+
+/** timestamptz: read as Date, written as Date or ISO string. */
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** jsonb: read parsed; written as a JSON string (see `json()` in db/json.ts — pg would send arrays as PG arrays). */
+export type Json<T> = ColumnType<T, string, string>;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  /** Requests per window for this account's plan; null: the service default. */
+  rate_limit_points: number | null;
+  rate_limit_duration_seconds: number | null;
+  /** Bumped on every knowledge write, so each process knows when its search index is stale. */
+  kb_revision: Generated<string>;
+  created_at: Generated<Date>;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  /** sha256 of the key; the key itself is never stored. */
+  key_hash: string;
+  /** First characters of the key, to tell keys apart in a UI. */
+  prefix: string;
+  created_at: Generated<Date>;
+  revoked_at: NullableTimestamp;
+}
+
+export interface BotsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  description: string;
+  language: string;
+  status: string;
+  training: Json<unknown>;
+  quick_replies: Json<string[]>;
+  channels: Json<unknown[]>;
+  /** Exported nlp.js model, null until trained. */
+  nlu_model: Json<unknown> | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+  trained_at: NullableTimestamp;
+}
+
+export interface AgentsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  description: string;
+  instructions: string;
+  language: string;
+  model: Json<unknown>;
+  knowledge: Json<unknown>;
+  examples: Json<unknown[]>;
+  training: Json<unknown>;
+  status: string;
+  nlu_model: Json<unknown> | null;
+  latest_job_id: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface TrainingJobsTable {
+  id: string;
+  account_id: string;
+  agent_id: string;
+  status: string;
+  holdout: number;
+  metrics: Json<unknown> | null;
+  error: Json<unknown> | null;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface ConversationsTable {
+  id: string;
+  account_id: string;
+  bot_id: string | null;
+  agent_id: string | null;
+  user_id: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface MessagesTable {
+  id: string;
+  /** Insertion order; the history cursor. */
+  seq: Generated<string>;
+  account_id: string;
+  conversation_id: string;
+  role: string;
+  content: string;
+  source: string | null;
+  intent: string | null;
+  confidence: number | null;
+  citations: Json<unknown[]> | null;
+  suggestions: Json<string[]> | null;
+  /** Time to produce an assistant reply, for performance analytics. */
+  latency_ms: number | null;
+  created_at: Generated<Date>;
+}
+
+export interface KnowledgeEntriesTable {
+  id: string;
+  account_id: string;
+  title: string;
+  content: string;
+  tags: Json<string[]>;
+  language: string;
+  source: string | null;
+  version: Generated<number>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  /** sha256 of method + path + body: the same key with another request is refused. */
+  request_hash: string;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface ApiRequestsTable {
+  id: Generated<string>;
+  account_id: string | null;
+  method: string;
+  route: string;
+  status: number;
+  latency_ms: number;
+  created_at: Generated<Date>;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  bots: BotsTable;
+  agents: AgentsTable;
+  training_jobs: TrainingJobsTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  knowledge_entries: KnowledgeEntriesTable;
+  idempotency_keys: IdempotencyKeysTable;
+  api_requests: ApiRequestsTable;
+}

@@ -1,0 +1,66 @@
+/**
+ * The gate in front of every /v1 resource: Bearer authentication, then the rate limit of that
+ * account (or of the client IP when there is no valid key), with `X-RateLimit-*` on every answer.
+ * The limit is charged before the auth error is raised, so guessing keys is rate limited too.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Account, AccountService, RateLimitPlan } from '../accounts/service.ts';
+import type { RateLimits } from '../rate-limit/limiter.ts';
+import type { AppContext, AppEnv } from './context.ts';
+import { ServiceError } from './errors.ts';
+
+export interface GateDeps {
+  accounts: AccountService;
+  rateLimits: RateLimits;
+  defaultRateLimit: RateLimitPlan;
+}
+
+const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="ai-chat"' };
+
+export function clientIp(c: AppContext): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // not running on a Node socket (e.g. app.request() in tests)
+  }
+}
+
+async function resolveAccount(c: AppContext, accounts: AccountService): Promise<Account | ServiceError> {
+  const header = c.req.header('authorization');
+  if (!header) {
+    return new ServiceError('authentication_required', 'Send your API key as "Authorization: Bearer <key>".', {
+      headers: WWW_AUTHENTICATE,
+    });
+  }
+  const match = /^Bearer[ ]+([\x21-\x7e]{1,512})[ ]*$/i.exec(header);
+  if (!match) {
+    return new ServiceError('authentication_required', 'The Authorization header must be "Bearer <key>".', {
+      headers: WWW_AUTHENTICATE,
+    });
+  }
+  const account = await accounts.authenticate(match[1]!);
+  return account ?? new ServiceError('invalid_api_key', 'The API key is not valid.', { headers: WWW_AUTHENTICATE });
+}
+
+/** `requireAuth: false` only rate-limits (public routes such as the OpenAPI document). */
+export function gate(deps: GateDeps, options: { requireAuth: boolean }): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const account = options.requireAuth ? await resolveAccount(c, deps.accounts) : null;
+    const known = account && !(account instanceof ServiceError) ? account : null;
+    const plan = known?.rateLimit ?? deps.defaultRateLimit;
+    const result = await deps.rateLimits.consume(known ? `acct:${known.id}` : `ip:${clientIp(c)}`, plan);
+    c.header('X-RateLimit-Limit', String(result.info.limit));
+    c.header('X-RateLimit-Remaining', String(result.info.remaining));
+    c.header('X-RateLimit-Reset', String(result.info.reset));
+    c.set('rateLimit', result.info);
+    if (!result.allowed) {
+      throw new ServiceError('rate_limited', `Rate limit exceeded; retry in ${result.retryAfterSeconds} s.`, {
+        headers: { 'Retry-After': String(result.retryAfterSeconds) },
+      });
+    }
+    if (account instanceof ServiceError) throw account;
+    if (known) c.set('principal', { accountId: known.id, kind: 'api_key' });
+    await next();
+  };
+}

@@ -1,0 +1,27 @@
+/** What every handler can read from the request context. */
+import type { Context } from 'hono';
+import type { RateLimitInfo } from '../../../src/client/types.ts';
+
+export interface Principal {
+  accountId: string;
+  /** An API key, or a widget token verified by the service (proxy direct mode). */
+  kind: 'api_key';
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    startedAt: number;
+    principal: Principal | undefined;
+    rateLimit: RateLimitInfo | undefined;
+  };
+}
+
+export type AppContext = Context<AppEnv>;
+
+/** The authenticated account of this request; the auth middleware guarantees it on /v1 resources. */
+export function accountId(c: AppContext): string {
+  const principal = c.get('principal');
+  if (!principal) throw new Error('accountId() used on a route without authentication');
+  return principal.accountId;
+}

@@ -1,0 +1,47 @@
+/** `npm start`: the reference service, the demo pages and the built widget on one origin. */
+import { fileURLToPath } from 'node:url';
+import { optionsFromEnv } from './config.ts';
+import { startServer } from './index.ts';
+import { mountStatic } from './static.ts';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const port = Number(process.env.PORT ?? 8787);
+const host = process.env.HOST ?? '127.0.0.1';
+
+const running = await startServer({
+  ...optionsFromEnv(),
+  dataDir: process.env.AI_CHAT_DATA_DIR ?? fileURLToPath(new URL('../../.data', import.meta.url)),
+  port,
+  host,
+  mount: (app) => mountStatic(app, repoRoot),
+});
+
+const { service } = running;
+const lines = [
+  '',
+  `  ai-chat-widget reference service`,
+  `  Demo:     ${running.url}/`,
+  `  Inline:   ${running.url}/inline.html`,
+  `  API:      ${running.url}/v1  (OpenAPI: ${running.url}/v1/openapi.json)`,
+  `  Storage:  ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${service.deps.config.dataDir}`}`,
+];
+if (service.devApiKeyGenerated && service.devApiKey) {
+  lines.push(`  API key:  ${service.devApiKey}`, `            (shown once: only its hash is stored; set AI_CHAT_API_KEY to choose one)`);
+} else if (service.devApiKey) {
+  lines.push(`  API key:  from AI_CHAT_API_KEY`);
+} else {
+  lines.push(`  API key:  the one printed on first start (stored hashed), or set AI_CHAT_API_KEY`);
+}
+console.log(`${lines.join('\n')}\n`);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

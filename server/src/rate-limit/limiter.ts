@@ -1,0 +1,65 @@
+/**
+ * Fixed-window request limits per account (API key) or per client IP, in memory by default and in
+ * Redis when `REDIS_URL` is set (so several processes share one budget). rate-limiter-flexible does
+ * the counting; this file only maps its answer onto the spec's headers.
+ */
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimitInfo } from '../../../src/client/types.ts';
+import type { RateLimitPlan } from '../accounts/service.ts';
+
+export interface ConsumeResult {
+  allowed: boolean;
+  info: RateLimitInfo;
+  /** Whole seconds until a request may succeed again (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+/** Anything with the ioredis client shape that rate-limiter-flexible accepts. */
+export type RedisClient = object;
+
+export class RateLimits {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+
+  constructor(private readonly redis?: RedisClient) {}
+
+  private limiterFor(plan: RateLimitPlan): RateLimiterAbstract {
+    const id = `${plan.points}/${plan.durationSeconds}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      const options = { points: plan.points, duration: plan.durationSeconds, keyPrefix: `aicw:rl:${id}` };
+      limiter = this.redis
+        ? new RateLimiterRedis({
+            ...options,
+            storeClient: this.redis,
+            // If Redis is unreachable, keep limiting per process rather than failing every request.
+            insuranceLimiter: new RateLimiterMemory(options),
+          })
+        : new RateLimiterMemory(options);
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+
+  async consume(key: string, plan: RateLimitPlan): Promise<ConsumeResult> {
+    const limiter = this.limiterFor(plan);
+    try {
+      const res = await limiter.consume(key);
+      return { allowed: true, info: toInfo(plan, res), retryAfterSeconds: 0 };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return {
+        allowed: false,
+        info: toInfo(plan, rejection),
+        retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+      };
+    }
+  }
+}
+
+function toInfo(plan: RateLimitPlan, res: RateLimiterRes): RateLimitInfo {
+  return {
+    limit: plan.points,
+    remaining: Math.max(0, res.remainingPoints),
+    reset: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+  };
+}

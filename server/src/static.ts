@@ -1,0 +1,18 @@
+/** `npm start` serves the demo pages at `/` and the built widget under `/dist/` beside the API. */
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Hono } from 'hono';
+import { relative } from 'node:path';
+import type { AppEnv } from './http/context.ts';
+
+export function mountStatic(app: Hono<AppEnv>, repoRoot: string): void {
+  // serveStatic resolves `root` against the working directory, so pass a relative path.
+  const root = relative(process.cwd(), repoRoot) || '.';
+  app.use('/dist/*', serveStatic({ root }));
+  app.use(
+    '/*',
+    serveStatic({
+      root: `${root}/demo`,
+      rewriteRequestPath: (path) => (path === '/' ? '/index.html' : path),
+    }),
+  );
+}

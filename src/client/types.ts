@@ -1,0 +1,503 @@
+/**
+ * The v1 wire contract: every request body, response `data` and envelope the service speaks.
+ *
+ * This is the one shared types module for the client, the widget, the proxy and the reference
+ * server (which imports it type-only). The OpenAPI document served at `GET /v1/openapi.json`
+ * describes the same shapes; contract tests check the server against it.
+ *
+ * Conventions: ids are prefixed strings (`bot_…`, `agt_…`, `kb_…`, `conv_…`, `msg_…`, `job_…`),
+ * times are ISO-8601 UTC strings, field names are snake_case as on the wire.
+ */
+
+// ---------------------------------------------------------------- envelope
+
+/** `meta` of every successful response. */
+export interface Meta {
+  /** Also sent as the `X-Request-Id` header; quote it in bug reports. */
+  request_id: string;
+  /** Server-side processing time in milliseconds. */
+  latency_ms: number;
+  [key: string]: unknown;
+}
+
+export interface SuccessEnvelope<T> {
+  success: true;
+  data: T;
+  meta: Meta;
+}
+
+/** Stable, machine-readable error codes. The HTTP status for each is fixed (see `ERROR_STATUS`). */
+export type ErrorCode =
+  | 'authentication_required'
+  | 'invalid_api_key'
+  | 'invalid_token'
+  | 'token_expired'
+  | 'permission_denied'
+  | 'origin_not_allowed'
+  | 'invalid_json'
+  | 'validation_failed'
+  | 'unknown_parameter'
+  | 'resource_not_found'
+  | 'route_not_found'
+  | 'unsupported_version'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'idempotency_key_reused'
+  | 'request_in_progress'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'upstream_error'
+  | 'upstream_timeout'
+  | 'service_unavailable'
+  | 'internal_error';
+
+/** The HTTP status each error code is answered with. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+  authentication_required: 401,
+  invalid_api_key: 401,
+  invalid_token: 401,
+  token_expired: 401,
+  permission_denied: 403,
+  origin_not_allowed: 403,
+  invalid_json: 400,
+  validation_failed: 400,
+  unknown_parameter: 400,
+  resource_not_found: 404,
+  route_not_found: 404,
+  unsupported_version: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  idempotency_key_reused: 409,
+  request_in_progress: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  upstream_error: 502,
+  upstream_timeout: 504,
+  service_unavailable: 503,
+  internal_error: 500,
+};
+
+export interface ErrorDetail {
+  /** JSON pointer of the offending value, e.g. `/messages/0/content`. */
+  path: string;
+  message: string;
+}
+
+export interface ApiErrorBody {
+  code: ErrorCode;
+  /** Human-readable, safe to show to a developer; never contains a stack trace or secret. */
+  message: string;
+  /** The offending parameter (body field, query parameter or path id), when there is one. */
+  param?: string;
+  details?: ErrorDetail[];
+  request_id?: string;
+}
+
+export interface ErrorEnvelope {
+  success: false;
+  error: ApiErrorBody;
+}
+
+export type Envelope<T> = SuccessEnvelope<T> | ErrorEnvelope;
+
+/** A page of a cursor-paginated list. Pass `next_cursor` back as `cursor` to get the next page. */
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+export interface PageQuery {
+  /** 1–200; default 50. */
+  limit?: number;
+  cursor?: string;
+}
+
+// ---------------------------------------------------------------- conversations and messages
+
+export type Role = 'system' | 'user' | 'assistant';
+
+/** An element of `POST /v1/chat`'s `messages` array. */
+export interface ChatMessage {
+  role: Role;
+  /** 1–8,000 characters. */
+  content: string;
+}
+
+/** A stored message, as history and replies return it. */
+export interface Message {
+  id: string;
+  conversation_id: string;
+  role: Role;
+  content: string;
+  created_at: string;
+  /** Present on assistant messages. */
+  source?: ReplySource;
+  intent?: string | null;
+  confidence?: number | null;
+  citations?: Citation[];
+  suggestions?: string[];
+}
+
+/** Where an assistant reply came from. */
+export type ReplySource = 'intent' | 'knowledge' | 'fallback' | 'llm';
+
+export interface Citation {
+  entry_id: string;
+  title: string;
+  snippet: string;
+  score: number;
+  source?: string | null;
+}
+
+export interface Entity {
+  /** Entity name as declared in the training data. */
+  entity: string;
+  /** Normalised value (the list option's value, or the regex match). */
+  value: string;
+  /** The text that matched. */
+  text: string;
+}
+
+// ---------------------------------------------------------------- bots
+
+/** Training data of a bot or agent. */
+export interface TrainingData {
+  intents: Intent[];
+  entities?: EntityDefinition[];
+  fallback?: FallbackSettings;
+}
+
+export interface Intent {
+  /** `[a-z0-9_.-]`, 1–64 characters. */
+  name: string;
+  /** Example utterances; `{entity}` marks where an entity may stand. At least one. */
+  examples: string[];
+  /** Response templates; `{entity}` is replaced by the matched value. One is picked per reply. */
+  responses: string[];
+  /** Quick replies offered with this intent's answer. */
+  suggestions?: string[];
+}
+
+export type EntityDefinition =
+  | { name: string; type: 'list'; values: { value: string; synonyms?: string[] }[] }
+  | { name: string; type: 'regex'; pattern: string };
+
+export interface FallbackSettings {
+  /** Minimum confidence (0–1) to answer with an intent; default 0.65. */
+  threshold?: number;
+  responses?: string[];
+}
+
+export interface WebsiteChannel {
+  type: 'website';
+  /** Origins (`https://example.com`) allowed to call this bot from a browser. Empty: any. */
+  allowed_origins: string[];
+}
+
+export type Channel = WebsiteChannel | { type: 'mobile' | 'messaging'; name?: string };
+
+export type BotStatus = 'untrained' | 'training' | 'ready' | 'failed';
+
+export interface CreateBotRequest {
+  /** Required, 1–100 characters. */
+  name: string;
+  /** Optional, up to 1,000 characters. */
+  description?: string;
+  /** Optional ISO 639-1 code of a supported language (`en`, `de`, `fr`, `es`); default `en`. */
+  language?: string;
+  training?: TrainingData;
+  /** Quick replies shown before the first message (conversation starters). */
+  quick_replies?: string[];
+  channels?: Channel[];
+}
+
+/** `PUT /v1/bots/{bot_id}`: any subset; a new `training` retrains the bot before answering. */
+export type UpdateBotRequest = Partial<CreateBotRequest>;
+
+export interface Bot {
+  id: string;
+  name: string;
+  description: string;
+  language: string;
+  status: BotStatus;
+  training: TrainingData;
+  quick_replies: string[];
+  channels: Channel[];
+  created_at: string;
+  updated_at: string;
+  trained_at: string | null;
+}
+
+export interface BotMessageRequest {
+  /** 1–4,000 characters. */
+  message: string;
+  /** The caller's id for the end user: 1–128 characters of `[A-Za-z0-9._:@-]`. */
+  user_id: string;
+}
+
+export interface BotReply {
+  conversation_id: string;
+  /** The stored user message. */
+  user_message: Message;
+  /** The stored assistant reply. */
+  message: Message;
+  intent: string | null;
+  confidence: number;
+  entities: Entity[];
+  suggestions: string[];
+  /** True when no intent reached the confidence threshold. */
+  fallback: boolean;
+}
+
+// ---------------------------------------------------------------- chat
+
+export interface ChatRequest {
+  /** 1–100 messages, the last one with role `user`. */
+  messages: ChatMessage[];
+  /** Continue this conversation; omitted: a new conversation is started. */
+  conversation_id?: string;
+  agent_id?: string;
+  bot_id?: string;
+  /** Whose conversation it is (history by user); 1–128 characters of `[A-Za-z0-9._:@-]`. */
+  user_id?: string;
+  /** Answer as Server-Sent Events (`meta`, `delta`…, then `done` with the full envelope). */
+  stream?: boolean;
+}
+
+export interface ChatReply {
+  conversation_id: string;
+  /** The stored assistant message. */
+  message: Message;
+  source: ReplySource;
+  intent: string | null;
+  confidence: number | null;
+  citations: Citation[];
+  suggestions: string[];
+}
+
+/** Events of a streamed `POST /v1/chat` (`event:` name → `data:` JSON). */
+export interface ChatStreamEvents {
+  meta: { request_id: string; conversation_id: string };
+  delta: { text: string };
+  done: SuccessEnvelope<ChatReply>;
+  error: ErrorEnvelope;
+}
+
+export interface HistoryQuery extends PageQuery {
+  conversation_id?: string;
+  user_id?: string;
+  bot_id?: string;
+}
+
+/** Messages oldest → newest. */
+export type HistoryPage = Page<Message>;
+
+// ---------------------------------------------------------------- agents
+
+export interface ModelSettings {
+  /** `builtin` (deterministic, grounded) or `openai-compatible` (the configured LLM). */
+  provider?: 'builtin' | 'openai-compatible';
+  /** Model name passed to the provider. */
+  name?: string;
+  /** 0–2. */
+  temperature?: number;
+  /** 1–32,000. */
+  max_tokens?: number;
+}
+
+export interface KnowledgeScope {
+  /** Only entries carrying one of these tags ground this agent's answers. Empty: all entries. */
+  tags?: string[];
+}
+
+export interface AgentExample {
+  input: string;
+  output: string;
+}
+
+export interface CreateAgentRequest {
+  /** Required, 1–100 characters. */
+  name: string;
+  description?: string;
+  /** System instructions, up to 8,000 characters. */
+  instructions?: string;
+  language?: string;
+  model?: ModelSettings;
+  knowledge?: KnowledgeScope;
+  /** Example exchanges; training turns each into an intent. */
+  examples?: AgentExample[];
+  training?: TrainingData;
+}
+
+export type UpdateAgentRequest = Partial<CreateAgentRequest>;
+
+export type AgentStatus = 'draft' | 'training' | 'ready' | 'failed';
+
+export interface Agent {
+  id: string;
+  name: string;
+  description: string;
+  instructions: string;
+  language: string;
+  model: Required<Pick<ModelSettings, 'provider'>> & ModelSettings;
+  knowledge: KnowledgeScope;
+  examples: AgentExample[];
+  training: TrainingData;
+  status: AgentStatus;
+  latest_job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TrainAgentRequest {
+  /** Fraction (0–0.5) of examples held out to measure accuracy; default 0.2. */
+  holdout?: number;
+}
+
+export type TrainingJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface TrainingMetrics {
+  intents: number;
+  examples: number;
+  holdout_examples: number;
+  /** Share of held-out examples classified as their own intent (0–1), or null with none held out. */
+  holdout_accuracy: number | null;
+  training_ms: number;
+}
+
+export interface TrainingJob {
+  id: string;
+  agent_id: string;
+  status: TrainingJobStatus;
+  metrics: TrainingMetrics | null;
+  error: { code: string; message: string } | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+// ---------------------------------------------------------------- knowledge
+
+export interface CreateKnowledgeRequest {
+  /** Required, 1–200 characters. */
+  title: string;
+  /** Required, 1–100,000 characters (markdown or plain text). */
+  content: string;
+  /** Up to 20 tags of 1–50 characters. */
+  tags?: string[];
+  language?: string;
+  /** Where the text came from: a URL or a label. */
+  source?: string;
+}
+
+export type UpdateKnowledgeRequest = Partial<CreateKnowledgeRequest>;
+
+export interface KnowledgeEntry {
+  id: string;
+  title: string;
+  content: string;
+  tags: string[];
+  language: string;
+  source: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgeSearchQuery {
+  /** Required, 1–500 characters. */
+  q: string;
+  /** 1–50; default 10. */
+  limit?: number;
+  /** Only entries with at least one of these tags (comma-separated on the wire). */
+  tags?: string[];
+  language?: string;
+}
+
+export interface KnowledgeHit {
+  entry_id: string;
+  title: string;
+  snippet: string;
+  score: number;
+  tags: string[];
+  source: string | null;
+}
+
+export interface KnowledgeSearchResult {
+  query: string;
+  items: KnowledgeHit[];
+}
+
+// ---------------------------------------------------------------- analytics
+
+export type Granularity = 'hour' | 'day';
+
+export interface UsageQuery {
+  /** ISO date or date-time; default 7 days before `to`. */
+  from?: string;
+  /** ISO date or date-time; default now. */
+  to?: string;
+  granularity?: Granularity;
+}
+
+export interface UsageBucket {
+  /** Start of the bucket, ISO date-time. */
+  start: string;
+  requests: number;
+  errors: number;
+  messages: number;
+  conversations: number;
+}
+
+export interface EndpointUsage {
+  method: string;
+  /** Route pattern, e.g. `/v1/bots/:bot_id/messages`. */
+  route: string;
+  status: number;
+  count: number;
+}
+
+export interface UsageReport {
+  from: string;
+  to: string;
+  granularity: Granularity;
+  totals: { requests: number; errors: number; messages: number; conversations: number };
+  series: UsageBucket[];
+  endpoints: EndpointUsage[];
+}
+
+export interface PerformanceQuery {
+  agent_id?: string;
+  bot_id?: string;
+  from?: string;
+  to?: string;
+}
+
+export interface PerformanceReport {
+  from: string;
+  to: string;
+  agent_id: string | null;
+  bot_id: string | null;
+  /** Assistant replies measured. */
+  replies: number;
+  latency_ms: { p50: number | null; p95: number | null; p99: number | null };
+  /** Share of replies that fell back (0–1), null with no replies. */
+  fallback_rate: number | null;
+  mean_confidence: number | null;
+  /** Share of conversations whose last reply was not a fallback (0–1). */
+  resolution_rate: number | null;
+  conversations: number;
+}
+
+// ---------------------------------------------------------------- rate limits
+
+/** Parsed `X-RateLimit-*` headers. */
+export interface RateLimitInfo {
+  limit: number;
+  remaining: number;
+  /** UTC epoch seconds at which the window resets. */
+  reset: number;
+}

@@ -1,0 +1,54 @@
+// Mounts the real reference service (server/src, loaded through tsx) inside web-test-runner's dev
+// server: `/v1/*` and `/proxy/*` reach the service's own fetch handler on the page's origin.
+//
+// Test-only routes (never part of the product) live under `/__test__/`:
+//   POST /__test__/accounts  {rate_limit?: {points, duration_seconds}}  -> {account_id, api_key}
+//        a fresh tenant per test, so tests never see each other's data.
+import { tsImport } from 'tsx/esm/api';
+import { getRequestListener } from '@hono/node-server';
+
+async function readJson(req) {
+  let raw = '';
+  for await (const chunk of req) raw += chunk;
+  return raw ? JSON.parse(raw) : {};
+}
+
+function sendJson(ctx, status, body) {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+}
+
+export function testServicePlugin() {
+  let service;
+  let listener;
+  return {
+    name: 'ai-chat-test-service',
+    async serverStart({ app }) {
+      const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
+      service = await createService({ dataDir: 'memory://', seed: true, logLevel: 'silent' });
+      listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
+      app.use(async (ctx, next) => {
+        if (ctx.path === '/__test__/accounts' && ctx.method === 'POST') {
+          const body = await readJson(ctx.req);
+          const account = await service.createAccount({
+            name: body.name,
+            rateLimit: body.rate_limit
+              ? { points: body.rate_limit.points, durationSeconds: body.rate_limit.duration_seconds }
+              : undefined,
+          });
+          return sendJson(ctx, 201, { account_id: account.accountId, api_key: account.apiKey });
+        }
+        if (ctx.path.startsWith('/v1/') || ctx.path === '/v1' || ctx.path.startsWith('/proxy/')) {
+          ctx.respond = false; // the service writes the raw response itself (streams included)
+          await listener(ctx.req, ctx.res);
+          return;
+        }
+        return next();
+      });
+    },
+    async serverStop() {
+      await service?.close();
+    },
+  };
+}
