@@ -5,11 +5,13 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { testServicePlugin } from './test/support/service-plugin.mjs';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+const testService = testServicePlugin();
 
 export default {
   files: ['test/**/*.test.ts', '!test/node/**'],
   nodeResolve: true,
-  plugins: [esbuildPlugin({ ts: true, target: 'auto', tsconfig: 'tsconfig.json' }), testServicePlugin()],
+  middleware: [testService.middleware], // serves /v1, /proxy and /__test__ (see service-plugin.mjs)
+  plugins: [esbuildPlugin({ ts: true, target: 'auto', tsconfig: 'tsconfig.json' }), testService],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -6,6 +6,7 @@
 //        a fresh tenant per test, so tests never see each other's data.
 import { tsImport } from 'tsx/esm/api';
 import { getRequestListener } from '@hono/node-server';
+import { faults } from './faults.mjs';
 
 async function readJson(req) {
   let raw = '';
@@ -19,33 +20,41 @@ function sendJson(ctx, status, body) {
   ctx.body = JSON.stringify(body);
 }
 
+/**
+ * The plugin creates the service in `serverStart`; its routes are served by `plugin.middleware`,
+ * which the config must list in `middleware`: the dev server composes its middleware stack when it
+ * is constructed, so an `app.use()` in `serverStart` would never be reached.
+ */
 export function testServicePlugin() {
   let service;
   let listener;
+  const routes = async (ctx, next) => {
+    if (!service) return next();
+    if (ctx.path === '/__test__/accounts' && ctx.method === 'POST') {
+      const body = await readJson(ctx.req);
+      const account = await service.createAccount({
+        name: body.name,
+        rateLimit: body.rate_limit
+          ? { points: body.rate_limit.points, durationSeconds: body.rate_limit.duration_seconds }
+          : undefined,
+      });
+      return sendJson(ctx, 201, { account_id: account.accountId, api_key: account.apiKey });
+    }
+    if (ctx.path.startsWith('/v1/') || ctx.path === '/v1' || ctx.path.startsWith('/proxy/')) {
+      ctx.respond = false; // the service writes the raw response itself (streams included)
+      await listener(ctx.req, ctx.res);
+      return;
+    }
+    return next();
+  };
+  const faultRoutes = faults(); // /__test__/fault/* and /__test__/count/*, see faults.mjs
   return {
     name: 'ai-chat-test-service',
-    async serverStart({ app }) {
+    middleware: (ctx, next) => faultRoutes(ctx, () => routes(ctx, next)),
+    async serverStart() {
       const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
       service = await createService({ dataDir: 'memory://', seed: true, logLevel: 'silent' });
       listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
-      app.use(async (ctx, next) => {
-        if (ctx.path === '/__test__/accounts' && ctx.method === 'POST') {
-          const body = await readJson(ctx.req);
-          const account = await service.createAccount({
-            name: body.name,
-            rateLimit: body.rate_limit
-              ? { points: body.rate_limit.points, durationSeconds: body.rate_limit.duration_seconds }
-              : undefined,
-          });
-          return sendJson(ctx, 201, { account_id: account.accountId, api_key: account.apiKey });
-        }
-        if (ctx.path.startsWith('/v1/') || ctx.path === '/v1' || ctx.path.startsWith('/proxy/')) {
-          ctx.respond = false; // the service writes the raw response itself (streams included)
-          await listener(ctx.req, ctx.res);
-          return;
-        }
-        return next();
-      });
     },
     async serverStop() {
       await service?.close();

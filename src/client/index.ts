@@ -1,0 +1,12 @@
+/**
+ * `ai-chat-widget/client`: the typed client of the v1 service.
+ *
+ * @example
+ * import { AiChatClient, isRateLimitError } from 'ai-chat-widget/client';
+ */
+export * from './types.js';
+export * from './errors.js';
+export type { ApiResult, ClientOptions, GetTokenContext, RequestOptions } from './options.js';
+export { AiChatClient } from './client.js';
+export type { ChatStreamEvent } from './resources/chat.js';
+export { parseSse, type SseEvent } from './sse.js';

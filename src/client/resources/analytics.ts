@@ -1,0 +1,16 @@
+/** `/analytics`: usage and reply-quality reports of the calling account. */
+import type { HttpCore } from '../http.js';
+import type { ApiResult, RequestOptions } from '../options.js';
+import type { PerformanceQuery, PerformanceReport, UsageQuery, UsageReport } from '../types.js';
+
+export class AnalyticsResource {
+  constructor(private readonly core: HttpCore) {}
+
+  usage(query: UsageQuery = {}, options?: RequestOptions): Promise<ApiResult<UsageReport>> {
+    return this.core.request({ method: 'GET', path: '/analytics/usage', query: { ...query } }, options);
+  }
+
+  performance(query: PerformanceQuery = {}, options?: RequestOptions): Promise<ApiResult<PerformanceReport>> {
+    return this.core.request({ method: 'GET', path: '/analytics/performance', query: { ...query } }, options);
+  }
+}

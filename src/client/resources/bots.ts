@@ -1,0 +1,32 @@
+/** `/bots`: intent bots with training data, and messages to them. */
+import { segment, type HttpCore } from '../http.js';
+import type { ApiResult, RequestOptions } from '../options.js';
+import type { Bot, BotMessageRequest, BotReply, CreateBotRequest, Page, PageQuery, UpdateBotRequest } from '../types.js';
+
+export class BotsResource {
+  constructor(private readonly core: HttpCore) {}
+
+  /** `POST /bots`; trains the bot before answering when `training` is given. */
+  create(body: CreateBotRequest, options?: RequestOptions): Promise<ApiResult<Bot>> {
+    return this.core.request({ method: 'POST', path: '/bots', body }, options);
+  }
+
+  /** `GET /bots`, cursor-paginated. */
+  list(query: PageQuery = {}, options?: RequestOptions): Promise<ApiResult<Page<Bot>>> {
+    return this.core.request({ method: 'GET', path: '/bots', query: { ...query } }, options);
+  }
+
+  get(botId: string, options?: RequestOptions): Promise<ApiResult<Bot>> {
+    return this.core.request({ method: 'GET', path: `/bots/${segment(botId, 'botId')}` }, options);
+  }
+
+  /** `PUT /bots/{id}` with any subset of the fields. */
+  update(botId: string, body: UpdateBotRequest, options?: RequestOptions): Promise<ApiResult<Bot>> {
+    return this.core.request({ method: 'PUT', path: `/bots/${segment(botId, 'botId')}`, body }, options);
+  }
+
+  /** `POST /bots/{id}/messages`: the bot's intent-based reply to one user message. */
+  sendMessage(botId: string, body: BotMessageRequest, options?: RequestOptions): Promise<ApiResult<BotReply>> {
+    return this.core.request({ method: 'POST', path: `/bots/${segment(botId, 'botId')}/messages`, body }, options);
+  }
+}
