@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 
-// `vite build`             -> dist/*.js                  ES modules for bundlers; lit stays external
+// `vite build`             -> dist/*.js                  ES modules for bundlers; lit, jose, hono stay external
 // `vite build --mode iife` -> dist/ai-chat-widget.iife.js one self-contained <script> file, lit bundled
 export default defineConfig(({ mode }) => {
   const iife = mode === 'iife';
@@ -21,10 +21,14 @@ export default defineConfig(({ mode }) => {
               'ai-chat-widget': 'src/ai-chat-widget.ts',
               element: 'src/element.ts',
               client: 'src/client/index.ts',
+              proxy: 'src/proxy/index.ts',
+              'proxy-node': 'src/proxy/node.ts',
             },
             formats: ['es'],
           },
-      rollupOptions: iife ? {} : { external: [/^lit($|\/)/, /^@lit\//, /^node:/] },
+      rollupOptions: iife
+        ? {}
+        : { external: [/^lit($|\/)/, /^@lit\//, /^node:/, /^hono($|\/)/, /^jose($|\/)/, /^@hono\/node-server($|\/)/] },
     },
   };
 });

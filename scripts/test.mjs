@@ -1,7 +1,7 @@
 // `npm test`: type check, build (with the size budget), the server's Node tests, then the browser
 // tests in Debian chromium. Prints one closing line, `N passed, N failed`, summed over both runners.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,7 +35,7 @@ step('build');
 if (!failedStep && (await run(npm, ['run', '--silent', 'build'])).code !== 0) failedStep ??= 'build';
 
 if (!failedStep) {
-  step('server tests (node:test, PGlite)');
+  step('node tests: server (PGlite) and proxy (node:test)');
   const dir = mkdtempSync(join(tmpdir(), 'ai-chat-tap-'));
   const tap = join(dir, 'server.tap');
   const server = await run(
@@ -43,8 +43,7 @@ if (!failedStep) {
     ['--import', 'tsx', '--test', '--test-concurrency=1',
       '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-      ...(await serverTestFiles())],
-    { cwd: 'server' },
+      ...nodeTestFiles()],
   );
   const report = readFileSync(tap, 'utf8');
   const pass = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
@@ -64,12 +63,13 @@ if (!failedStep) {
   if (browser.code !== 0) failedStep ??= 'browser tests';
 }
 
-async function serverTestFiles() {
-  const { readdirSync } = await import('node:fs');
-  return readdirSync('server/test')
-    .filter((f) => f.endsWith('.test.ts'))
-    .sort()
-    .map((f) => `test/${f}`);
+/** Node-side tests: the server's own, and the root package's Node parts (proxy). */
+function nodeTestFiles() {
+  return ['server/test', 'test/node'].flatMap((dir) =>
+    existsSync(dir)
+      ? readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `${dir}/${f}`)
+      : [],
+  );
 }
 
 console.log();

@@ -1,0 +1,61 @@
+/**
+ * The Origin check and CORS. A browser's `Origin` cannot be forged by a page, so refusing foreign
+ * origins stops other sites from minting tokens with a visitor's cookies or spending them. Scripts
+ * outside a browser can send any Origin (or none): that is what the token and the rate limits are for.
+ */
+import { ProxyError } from './errors.js';
+import type { ResolvedOptions } from './options.js';
+
+const EXPOSED_HEADERS =
+  'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id, Idempotent-Replayed';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, Accept, X-Request-Id';
+
+export interface OriginVerdict {
+  /** The request's Origin, when it had one. */
+  origin: string | null;
+  /** True when the Origin is one of `allowedOrigins` (CORS headers are due). */
+  cors: boolean;
+}
+
+/**
+ * Allows no Origin (non-browser callers, same-origin GETs), the proxy's own host, and the allowed
+ * origins; refuses the rest with 403 `origin_not_allowed`.
+ */
+export function checkOrigin(request: Request, options: ResolvedOptions): OriginVerdict {
+  const origin = request.headers.get('origin');
+  if (origin === null) return { origin: null, cors: false };
+  if (options.allowedOrigins.has(origin)) return { origin, cors: true };
+  // Same host as the proxy: compare hosts, not schemes, since TLS often ends in front of the app.
+  let sameHost = false;
+  try {
+    sameHost = new URL(origin).host === new URL(request.url).host;
+  } catch {
+    sameHost = false; // "null" or garbage
+  }
+  if (sameHost) return { origin, cors: false };
+  throw new ProxyError('origin_not_allowed', `Origin ${origin.slice(0, 200)} is not allowed to use this proxy.`);
+}
+
+/** Adds the CORS answer for an allowed cross-origin request. */
+export function withCors(response: Response, verdict: OriginVerdict | null): Response {
+  if (!verdict?.cors || !verdict.origin) return response;
+  const headers = new Headers(response.headers);
+  headers.set('Access-Control-Allow-Origin', verdict.origin);
+  headers.set('Access-Control-Allow-Credentials', 'true');
+  headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  headers.append('Vary', 'Origin');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** The answer to a CORS preflight from an allowed origin. */
+export function preflightResponse(verdict: OriginVerdict, methods: string): Response {
+  const headers: Record<string, string> = { Vary: 'Origin', 'Cache-Control': 'no-store' };
+  if (verdict.cors && verdict.origin) {
+    headers['Access-Control-Allow-Origin'] = verdict.origin;
+    headers['Access-Control-Allow-Credentials'] = 'true';
+    headers['Access-Control-Allow-Methods'] = methods;
+    headers['Access-Control-Allow-Headers'] = ALLOWED_HEADERS;
+    headers['Access-Control-Max-Age'] = '600';
+  }
+  return new Response(null, { status: 204, headers });
+}

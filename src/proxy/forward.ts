@@ -1,0 +1,155 @@
+/**
+ * The upstream call: the browser's token is swapped for the real API key, only known headers go
+ * either way, and the answer's body is handed back as a stream (Server-Sent Events arrive as the
+ * service writes them). Time to the upstream's headers is bounded; a running stream is not.
+ */
+import { ProxyError } from './errors.js';
+import type { LimitState } from './limits.js';
+import type { ResolvedOptions } from './options.js';
+
+/** Request headers the browser may pass on (everything else, cookies included, stays here). */
+const REQUEST_HEADERS = ['accept', 'accept-language'];
+/** The service's rule for `Idempotency-Key`. */
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+/** Response headers handed back to the browser. */
+const RESPONSE_HEADERS = [
+  'content-type',
+  'cache-control',
+  'retry-after',
+  'x-request-id',
+  'idempotent-replayed',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
+
+export interface UpstreamRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body: string | null;
+  incoming: Request;
+  /** The token's subject: idempotency keys are namespaced by it. */
+  userId: string;
+}
+
+/**
+ * All users of a proxy share one API key, hence one upstream idempotency-key space. Hashing the
+ * user in keeps one user's keys from ever meeting another's (a replay, or a 409 by collision),
+ * while a retry by the same user under a renewed token still hits its own key.
+ */
+async function namespacedIdempotencyKey(key: string, userId: string): Promise<string> {
+  if (!IDEMPOTENCY_KEY.test(key) || !key.trim()) {
+    throw new ProxyError('validation_failed', 'Idempotency-Key must be 1–255 printable ASCII characters.', {
+      param: 'Idempotency-Key',
+    });
+  }
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${userId}\n${key}`));
+  return `pxy_${Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Calls the upstream and answers its response for the browser. `proxyLimit` (the proxy's own,
+ * tighter limit, if any) replaces the upstream's `X-RateLimit-*` when fewer requests remain in it.
+ */
+export async function forward(
+  request: UpstreamRequest,
+  options: ResolvedOptions,
+  proxyLimit: LimitState | null,
+): Promise<Response> {
+  const headers = new Headers({ Authorization: `Bearer ${options.apiKey}` });
+  for (const name of REQUEST_HEADERS) {
+    const value = request.incoming.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  if (request.body !== null) headers.set('Content-Type', 'application/json');
+  const idempotencyKey = request.incoming.headers.get('idempotency-key');
+  if (idempotencyKey !== null) {
+    headers.set('Idempotency-Key', await namespacedIdempotencyKey(idempotencyKey, request.userId));
+  }
+
+  const query = request.query.toString();
+  const url = `${options.upstream}${request.path}${query ? `?${query}` : ''}`;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.upstreamTimeoutMs);
+  // The browser went away: stop the upstream work (and a stream) too.
+  const onClientGone = () => controller.abort();
+  const clientSignal = request.incoming.signal as AbortSignal | undefined;
+  clientSignal?.addEventListener?.('abort', onClientGone, { once: true });
+
+  let upstream: Response;
+  try {
+    upstream = await options.fetch(url, {
+      method: request.method,
+      headers,
+      body: request.body,
+      signal: controller.signal,
+      redirect: 'manual',
+    });
+  } catch {
+    clientSignal?.removeEventListener?.('abort', onClientGone);
+    throw timedOut
+      ? new ProxyError('upstream_timeout', 'The chat service did not answer in time.')
+      : new ProxyError('upstream_error', 'The chat service could not be reached.');
+  } finally {
+    clearTimeout(timer);
+  }
+
+  if (upstream.status === 401 || (upstream.status >= 300 && upstream.status < 400)) {
+    // The browser's token was fine (we checked it); a 401 here means the proxy's API key was refused.
+    // Answering 401 would make the widget renew its token in a loop.
+    await upstream.body?.cancel().catch(() => {});
+    clientSignal?.removeEventListener?.('abort', onClientGone);
+    throw new ProxyError('upstream_error', 'The chat service refused the proxy (check its API key and upstream URL).');
+  }
+
+  const out = new Headers();
+  for (const name of RESPONSE_HEADERS) {
+    const value = upstream.headers.get(name);
+    if (value !== null) out.set(name, value);
+  }
+  if (proxyLimit) {
+    const upstreamRemaining = Number(out.get('x-ratelimit-remaining') ?? Infinity);
+    if (proxyLimit.remaining < upstreamRemaining) {
+      out.set('X-RateLimit-Limit', String(proxyLimit.limit));
+      out.set('X-RateLimit-Remaining', String(proxyLimit.remaining));
+      out.set('X-RateLimit-Reset', String(proxyLimit.reset));
+    }
+  }
+  if ((out.get('content-type') ?? '').startsWith('text/event-stream')) {
+    // ask buffering reverse proxies (nginx) not to hold the events back
+    out.set('X-Accel-Buffering', 'no');
+    out.set('Cache-Control', 'no-cache');
+  }
+  const body = upstream.body ? releaseWhenDone(upstream.body, () => clientSignal?.removeEventListener?.('abort', onClientGone)) : null;
+  return new Response(body, { status: upstream.status, statusText: upstream.statusText, headers: out });
+}
+
+/** Passes chunks through untouched and runs `done` when the stream ends either way. */
+function releaseWhenDone(body: ReadableStream<Uint8Array>, done: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: finished, value } = await reader.read();
+        if (finished) {
+          done();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+}

@@ -1,0 +1,105 @@
+/** Reading what a browser sent: a bounded JSON body, the bearer token, the client IP. */
+import { ProxyError } from './errors.js';
+import type { ResolvedOptions } from './options.js';
+
+/** Largest JSON body forwarded (the widget's messages are far smaller). */
+export const MAX_BODY_BYTES = 32 * 1024;
+
+/**
+ * Reads the body as a JSON object, at most `maxBytes`, refusing other media types. An empty body
+ * answers `{}` when `optional` (the token endpoint), else `invalid_json`.
+ */
+export async function readJsonObject(
+  request: Request,
+  options: { maxBytes: number; optional?: boolean },
+): Promise<Record<string, unknown>> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > options.maxBytes) throw tooLarge(options.maxBytes);
+  const text = await readText(request, options.maxBytes);
+  if (!text.trim()) {
+    if (options.optional) return {};
+    throw new ProxyError('invalid_json', 'The request body must be a JSON object.');
+  }
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !(options.optional && type === '')) {
+    throw new ProxyError('unsupported_media_type', 'Send the body as "Content-Type: application/json".', {
+      param: 'Content-Type',
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ProxyError('invalid_json', 'The request body is not valid JSON.');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ProxyError('invalid_json', 'The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+function tooLarge(maxBytes: number): ProxyError {
+  return new ProxyError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+}
+
+/** Reads the body as text, stopping (and refusing) as soon as it passes `maxBytes`. */
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(all);
+  } catch {
+    throw new ProxyError('invalid_json', 'The request body is not valid UTF-8.');
+  }
+}
+
+/** The token of `Authorization: Bearer <token>`, or a 401. */
+export function bearerToken(request: Request): string {
+  const header = request.headers.get('authorization');
+  const challenge = { 'WWW-Authenticate': 'Bearer realm="ai-chat-widget-proxy"' };
+  if (!header) {
+    throw new ProxyError('authentication_required', 'Send a widget token as "Authorization: Bearer <token>".', {
+      headers: challenge,
+    });
+  }
+  const match = /^Bearer +([A-Za-z0-9._~+/=-]{1,4096}) *$/i.exec(header);
+  if (!match) {
+    throw new ProxyError('invalid_token', 'The Authorization header must be "Bearer <token>".', { headers: challenge });
+  }
+  return match[1]!;
+}
+
+/**
+ * The client IP, from the host's `getClientIp`, the socket (Node adapter), or — only when told to
+ * trust them — the headers a CDN or load balancer sets. Null when unknown: no per-IP limit then.
+ */
+export function clientIp(request: Request, options: ResolvedOptions, socketIp: string | null): string | null {
+  const own = options.getClientIp?.(request);
+  if (own) return own;
+  if (options.trustProxyHeaders) {
+    const cf = request.headers.get('cf-connecting-ip')?.trim();
+    if (cf) return cf;
+    // the left-most entry is the client as the first proxy saw it
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return socketIp;
+}

@@ -1,0 +1,147 @@
+/**
+ * Widget tokens: short-lived HS256 JWTs (jose) that stand for "this user may chat with this bot
+ * from this origin until `exp`". They are only ever checked by this proxy, which holds the secret.
+ *
+ * Rotation: the first secret signs, every secret verifies; the `kid` header (a hash prefix of the
+ * secret, which reveals nothing usable about it) picks the verifying secret directly.
+ */
+import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { ProxyError } from './errors.js';
+import type { ProxyScope } from './options.js';
+
+const ALGORITHM = 'HS256';
+/** Seconds of clock skew tolerated between the minting and the verifying instance. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+/** Claims the host's `authorize().claims` cannot override. */
+const RESERVED = new Set(['iss', 'aud', 'sub', 'exp', 'nbf', 'iat', 'jti', 'bot', 'agt', 'scp', 'org']);
+
+/** What a verified token grants. */
+export interface TokenGrant {
+  /** The end user; replaces every `user_id` the browser sends. */
+  userId: string;
+  botId: string | null;
+  agentId: string | null;
+  scopes: ProxyScope[];
+  /** The origin the token was minted for, when the request had one. */
+  origin: string | null;
+  /** Token id (`jti`). */
+  tokenId: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+export interface MintRequest {
+  userId: string;
+  botId: string | null;
+  agentId: string | null;
+  scopes: ProxyScope[];
+  origin: string | null;
+  claims?: Record<string, unknown>;
+  ttlSeconds: number;
+}
+
+interface Key {
+  id: string;
+  secret: Uint8Array;
+}
+
+function base64url(bytes: Uint8Array): string {
+  let text = '';
+  for (const b of bytes) text += String.fromCharCode(b);
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+async function keyId(secret: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', secret as Uint8Array<ArrayBuffer>));
+  return base64url(digest.slice(0, 9));
+}
+
+export class TokenService {
+  private keys: Promise<Key[]> | null = null;
+
+  constructor(
+    private readonly secrets: Uint8Array[],
+    private readonly issuer: string,
+    private readonly audience: string,
+  ) {}
+
+  private loadKeys(): Promise<Key[]> {
+    this.keys ??= Promise.all(this.secrets.map(async (secret) => ({ id: await keyId(secret), secret })));
+    return this.keys;
+  }
+
+  /** Signs a token; answers it with its expiry (epoch seconds). */
+  async mint(request: MintRequest): Promise<{ token: string; expiresAt: number; tokenId: string }> {
+    const [signing] = await this.loadKeys();
+    const now = Math.floor(Date.now() / 1000);
+    const expiresAt = now + request.ttlSeconds;
+    const tokenId = crypto.randomUUID();
+    const extra = Object.fromEntries(Object.entries(request.claims ?? {}).filter(([name]) => !RESERVED.has(name)));
+    const payload: JWTPayload = { ...extra, scp: request.scopes };
+    if (request.botId) payload.bot = request.botId;
+    if (request.agentId) payload.agt = request.agentId;
+    if (request.origin) payload.org = request.origin;
+    const token = await new SignJWT(payload)
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: signing!.id })
+      .setSubject(request.userId)
+      .setIssuer(this.issuer)
+      .setAudience(this.audience)
+      .setIssuedAt(now)
+      .setExpirationTime(expiresAt)
+      .setJti(tokenId)
+      .sign(signing!.secret);
+    return { token, expiresAt, tokenId };
+  }
+
+  /** Verifies a token (signature, algorithm, issuer, audience, expiry) or throws 401. */
+  async verify(token: string): Promise<TokenGrant> {
+    const keys = await this.loadKeys();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(
+        token,
+        (header) => {
+          const key = keys.find((k) => k.id === header.kid);
+          if (!key) throw new errors.JWSSignatureVerificationFailed('unknown key id');
+          return key.secret;
+        },
+        {
+          algorithms: [ALGORITHM],
+          issuer: this.issuer,
+          audience: this.audience,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+        },
+      ));
+    } catch (error) {
+      if (error instanceof errors.JWTExpired) {
+        throw new ProxyError('token_expired', 'The token has expired; get a new one from the token endpoint.', {
+          headers: { 'WWW-Authenticate': 'Bearer error="invalid_token", error_description="expired"' },
+        });
+      }
+      throw new ProxyError('invalid_token', 'The token is not valid.', {
+        headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+      });
+    }
+    return grantOf(payload);
+  }
+}
+
+function grantOf(payload: JWTPayload): TokenGrant {
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  const scopes = Array.isArray(payload.scp) ? payload.scp.filter((s): s is ProxyScope => typeof s === 'string') : [];
+  const userId = text(payload.sub);
+  const tokenId = text(payload.jti);
+  if (!userId || !tokenId || typeof payload.exp !== 'number') {
+    throw new ProxyError('invalid_token', 'The token is not valid.');
+  }
+  return {
+    userId,
+    botId: text(payload.bot),
+    agentId: text(payload.agt),
+    scopes,
+    origin: text(payload.org),
+    tokenId,
+    expiresAt: payload.exp,
+  };
+}
