@@ -1,0 +1,383 @@
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { guard } from 'lit/directives/guard.js';
+import { live } from 'lit/directives/live.js';
+import type { GetTokenContext } from '../client/index.js';
+import styles from './ai-chat-widget.styles.js';
+import messageStyles from './message.styles.js';
+import { ChatController, type ChatConfig } from './chat-controller.js';
+import { errorText } from './error-detail.js';
+import { AiChatCloseEvent, AiChatOpenEvent, type TranscriptMessage } from './events.js';
+import { renderMarkdown } from './markdown.js';
+import type { StorageMode } from './storage.js';
+import { resolveStrings, type WidgetStrings } from './strings.js';
+
+const chatIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
+  <path d="M4 5.5A2.5 2.5 0 0 1 6.5 3h11A2.5 2.5 0 0 1 20 5.5v8a2.5 2.5 0 0 1-2.5 2.5H10l-4.2 3.6A.5.5 0 0 1 5 19.2V16h.5A1.5 1.5 0 0 1 4 14.5z" />
+</svg>`;
+const closeIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
+  <path d="M6 6l12 12M18 6L6 18" />
+</svg>`;
+const sendIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
+  <path d="M4 12h14M12 5l7 7-7 7" />
+</svg>`;
+
+/**
+ * An embeddable AI chat: a launcher button with a panel, or an inline or full-page chat, talking to
+ * a bot (`bot-id`) or to the chat endpoint. The element only renders; `ChatController` owns the
+ * conversation, delivery and persistence.
+ *
+ * The `open` attribute reflects to the boolean property `opened`, because `open()` is a method.
+ *
+ * @summary An accessible, themeable chat widget for the v1 conversational AI service.
+ *
+ * @fires ai-chat-ready - The conversation was restored and the widget is ready. `AiChatReadyEvent`
+ * @fires ai-chat-open - The user (or `open()`) opened the panel. `AiChatOpenEvent`
+ * @fires ai-chat-close - The user (or `close()`) closed the panel. `AiChatCloseEvent`
+ * @fires ai-chat-message-sent - A message is about to be sent; cancelable. `AiChatMessageSentEvent`
+ * @fires ai-chat-message-received - A reply arrived. `AiChatMessageReceivedEvent`
+ * @fires ai-chat-error - A request failed. `AiChatErrorEvent`
+ * @fires ai-chat-rate-limit - The rate limit was hit; the message is queued. `AiChatRateLimitEvent`
+ *
+ * @slot header - Replaces the title text in the header (a logo, a name with an avatar).
+ * @slot launcher-icon - Replaces the icon of the launcher button.
+ *
+ * @csspart launcher - The floating button (launcher mode).
+ * @csspart panel - The chat panel.
+ * @csspart header - The panel's header.
+ * @csspart title - The heading holding the title (or the `header` slot).
+ * @csspart close-button - The header's close button (launcher mode).
+ * @csspart transcript - The scrolling message log.
+ * @csspart message - Each message row; also `message-user` or `message-assistant`.
+ * @csspart message-user - A user message row.
+ * @csspart message-assistant - An assistant message row.
+ * @csspart bubble - The bubble holding a message's text.
+ * @csspart citations - The sources listed under a knowledge-base answer.
+ * @csspart error - The "not sent" note under a failed message.
+ * @csspart retry-button - The Retry button of a failed message.
+ * @csspart typing - The typing indicator.
+ * @csspart suggestions - The row of quick replies.
+ * @csspart suggestion - One quick-reply button.
+ * @csspart status - The status line (the rate-limit countdown).
+ * @csspart composer - The form holding the input and the send button.
+ * @csspart input - The message textarea.
+ * @csspart send-button - The send button.
+ *
+ * @cssprop --ai-chat-accent - Brand colour: launcher, send button, user bubbles' default.
+ * @cssprop --ai-chat-accent-contrast - Text and icons on the accent colour.
+ * @cssprop --ai-chat-background - Panel background.
+ * @cssprop --ai-chat-surface - Header, composer and bot bubble background.
+ * @cssprop --ai-chat-text - Main text colour.
+ * @cssprop --ai-chat-muted - Secondary text colour.
+ * @cssprop --ai-chat-border - Hairlines and input borders.
+ * @cssprop --ai-chat-user-bubble - User bubble background.
+ * @cssprop --ai-chat-user-text - User bubble text.
+ * @cssprop --ai-chat-bot-bubble - Assistant bubble background.
+ * @cssprop --ai-chat-bot-text - Assistant bubble text.
+ * @cssprop --ai-chat-error - Error text colour.
+ * @cssprop --ai-chat-font - Font family (inherits the page's by default).
+ * @cssprop --ai-chat-font-size - Base font size of the transcript.
+ * @cssprop --ai-chat-radius - Corner radius of the panel and bubbles.
+ * @cssprop --ai-chat-width - Panel width (launcher mode).
+ * @cssprop --ai-chat-height - Panel height (launcher and inline modes).
+ * @cssprop --ai-chat-z-index - Stacking order of the launcher and panel.
+ * @cssprop --ai-chat-offset - Distance of the launcher from the viewport edges.
+ * @cssprop --ai-chat-focus-ring - Colour of the keyboard focus ring.
+ * @cssprop --ai-chat-shadow - Shadow of the launcher and the floating panel.
+ */
+export class AiChatWidget extends LitElement {
+  static override styles = [styles, messageStyles];
+
+  /** Re-render when `lang` changes: it picks the string table. */
+  static override get observedAttributes(): string[] {
+    return [...super.observedAttributes, 'lang'];
+  }
+
+  private readonly chat = new ChatController(this, () => this.chatConfig());
+  private ordinal = 0;
+  private stickToBottom = true;
+
+  @query('textarea') private input?: HTMLTextAreaElement;
+  @query('.transcript') private transcript?: HTMLElement;
+  @query('.launcher') private launcher?: HTMLButtonElement;
+
+  @state() private draft = '';
+
+  /** `launcher`: a floating button that opens a panel; `inline`: in the page flow; `fullpage`. */
+  @property({ reflect: true }) mode: 'launcher' | 'inline' | 'fullpage' = 'launcher';
+  /** Whether the launcher's panel is open. Attribute `open` (the `open()` method opens it). */
+  @property({ type: Boolean, reflect: true, attribute: 'open' }) opened = false;
+  /** Header text. Default: "Chat", localised. */
+  @property() override title = '';
+  /** Placeholder of the message input. Default: localised "Type a message…". */
+  @property() placeholder = '';
+  /** Shown as the first assistant bubble; never sent to the server. */
+  @property({ attribute: 'welcome-message' }) welcomeMessage = '';
+  /** `auto` follows the operating system's `prefers-color-scheme`. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  /** Where the conversation is kept across reloads. */
+  @property() storage: StorageMode = 'local';
+  /**
+   * The service's base URL, version included. Default: the token proxy's `api_base` with
+   * `token-url`, else `${location.origin}/v1`.
+   */
+  @property({ attribute: 'base-url' }) baseUrl = '';
+  /** Talk to this bot (`POST /bots/{id}/messages`); without it, the chat endpoint. */
+  @property({ attribute: 'bot-id' }) botId = '';
+  /** The end user's id. Default: a random id kept per widget instance. */
+  @property({ attribute: 'user-id' }) userId = '';
+  /** Chat endpoint only: show the reply as it is generated (Server-Sent Events). */
+  @property({ type: Boolean }) stream = false;
+  /** **Development only**: a secret API key in the page. Warns on non-localhost pages. */
+  @property({ attribute: 'api-key' }) apiKey = '';
+  /** POSTed (with cookies) for a short-lived token: `{success, data: {token, expires_at}}`. */
+  @property({ attribute: 'token-url' }) tokenUrl = '';
+  /** A bearer token the host obtained itself. */
+  @property({ attribute: false }) token = '';
+  /** Async token source for hosts that mint tokens; called again once after a 401. */
+  @property({ attribute: false }) getToken?: (ctx: GetTokenContext) => Promise<string>;
+  /** Overrides for any UI string (see `WidgetStrings`). */
+  @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
+  /** Conversation starters shown before the first message (added to the bot's own). */
+  @property({ attribute: false }) starters: string[] = [];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    const peers = [...(this.getRootNode() as ParentNode).querySelectorAll(this.localName)] as AiChatWidget[];
+    this.ordinal = peers
+      .filter((el) => el.baseUrl === this.baseUrl && el.botId === this.botId)
+      .indexOf(this);
+  }
+
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    super.attributeChangedCallback(name, old, value);
+    if (name === 'lang') this.requestUpdate();
+  }
+
+  protected override updated(): void {
+    if (this.stickToBottom && this.transcript) this.transcript.scrollTop = this.transcript.scrollHeight;
+  }
+
+  private chatConfig(): ChatConfig {
+    return {
+      baseUrl: this.baseUrl,
+      botId: this.botId,
+      userId: this.userId,
+      stream: this.stream,
+      storage: this.storage,
+      instanceId: this.id || `#${this.ordinal}`,
+      apiKey: this.apiKey,
+      token: this.token,
+      tokenUrl: this.tokenUrl,
+      getToken: this.getToken,
+    };
+  }
+
+  private get text(): WidgetStrings {
+    const lang = this.closest('[lang]')?.getAttribute('lang') || globalThis.document?.documentElement.lang || 'en';
+    return resolveStrings(lang, this.strings);
+  }
+
+  private handleKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && this.mode === 'launcher' && this.opened) {
+      event.stopPropagation();
+      this.close();
+    }
+  }
+
+  private handleInputKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault(); // Shift+Enter keeps the textarea's newline
+      this.submitDraft();
+    }
+  }
+
+  private handleInput(event: InputEvent): void {
+    this.draft = (event.target as HTMLTextAreaElement).value;
+  }
+
+  private handleSubmit(event: SubmitEvent): void {
+    event.preventDefault();
+    this.submitDraft();
+  }
+
+  private handleScroll(): void {
+    const t = this.transcript!;
+    this.stickToBottom = t.scrollHeight - t.scrollTop - t.clientHeight < 40;
+  }
+
+  private submitDraft(): void {
+    if (!this.canSend) return;
+    this.stickToBottom = true;
+    // a cancelled send keeps the draft, so the user's text is never lost
+    if (this.chat.send(this.draft)) this.draft = '';
+  }
+
+  private get canSend(): boolean {
+    return Boolean(this.draft.trim()) && !this.chat.pending && !this.chat.rateLimitedUntil;
+  }
+
+  /** The conversation so far, oldest first (read-only). */
+  get messages(): readonly TranscriptMessage[] {
+    return this.chat.messages;
+  }
+
+  /** The server's conversation id, once the first reply has arrived. */
+  get conversationId(): string | null {
+    return this.chat.conversationId;
+  }
+
+  /** Opens the panel (launcher mode) and focuses the input. */
+  async open(): Promise<void> {
+    if (!this.opened) {
+      this.opened = true;
+      this.dispatchEvent(new AiChatOpenEvent());
+    }
+    await this.updateComplete;
+    this.input?.focus();
+  }
+
+  /** Closes the panel (launcher mode); focus returns to the launcher. */
+  close(): void {
+    if (!this.opened) return;
+    const hadFocus = this.matches(':focus-within');
+    this.opened = false;
+    this.dispatchEvent(new AiChatCloseEvent());
+    // focus must not stay inside a hidden panel
+    if (hadFocus) void this.updateComplete.then(() => this.launcher?.focus());
+  }
+
+  /** Opens the panel when closed, closes it when open. */
+  toggle(): void {
+    if (this.opened) this.close();
+    else void this.open();
+  }
+
+  /**
+   * Sends `text` as the user. Resolves with the assistant's reply, or `null` when the text was
+   * blank, `ai-chat-message-sent` was cancelled, or delivery failed (the message stays, with Retry).
+   */
+  send(text: string): Promise<TranscriptMessage | null> {
+    this.stickToBottom = true;
+    return this.chat.send(text) ?? Promise.resolve(null);
+  }
+
+  /** Starts a new conversation and clears its stored copy. */
+  reset(): void {
+    this.chat.reset();
+  }
+
+  /**
+   * Switches to another user: the transcript is cleared at once, and that user's own stored
+   * conversation (if any) is restored. Another user's messages are never shown.
+   */
+  identify(userId: string): void {
+    this.userId = userId;
+    this.chat.sync();
+  }
+
+  private renderMessage(m: TranscriptMessage, s: WidgetStrings): TemplateResult {
+    const user = m.role === 'user';
+    return html`<div part="message message-${m.role}" class="message ${m.role} ${m.status}">
+      <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : s.assistant}: </span>${user
+        ? m.content
+        : guard([m.content], () => renderMarkdown(m.content))}</div>
+      ${m.citations?.length
+        ? html`<div part="citations" class="citations">
+            <span>${s.sources}:</span>
+            <ul>${m.citations.map((c) => html`<li>${c.title}</li>`)}</ul>
+          </div>`
+        : nothing}
+      ${m.status === 'failed'
+        ? html`<div part="error" class="error">
+            ${s.notSent} ${errorText(m.error?.code ?? 'unknown_error', s)}
+            <button part="retry-button" type="button" @click=${() => this.chat.retry(m.id)}>
+              ${s.retry}
+            </button>
+          </div>`
+        : nothing}
+    </div>`;
+  }
+
+  private renderSuggestions(s: WidgetStrings): TemplateResult | typeof nothing {
+    const { messages } = this.chat;
+    const last = messages[messages.length - 1];
+    const items = !messages.length
+      ? [...this.starters, ...this.chat.starters]
+      : last.role === 'assistant' && !this.chat.pending
+        ? (last.suggestions ?? [])
+        : [];
+    if (!items.length) return nothing;
+    return html`<div part="suggestions" class="suggestions" role="group" aria-label=${s.suggestions}>
+      ${items.map(
+        (text) => html`<button part="suggestion" type="button" ?disabled=${!!this.chat.rateLimitedUntil}
+          @click=${() => this.send(text)}>${text}</button>`,
+      )}
+    </div>`;
+  }
+
+  private renderStatus(s: WidgetStrings): TemplateResult {
+    const seconds = Math.max(1, Math.ceil((this.chat.rateLimitedUntil - Date.now()) / 1000));
+    const limited = this.chat.rateLimitedUntil > 0;
+    return html`<div part="status" class="status ${limited ? 'shown' : ''}" role="status">
+      ${limited ? s.rateLimited.replace('{n}', String(seconds)) : nothing}
+      ${this.chat.awaitingReply ? html`<span class="sr-only">${s.typing}</span>` : nothing}
+    </div>`;
+  }
+
+  override render(): TemplateResult {
+    const s = this.text;
+    const launcherMode = this.mode === 'launcher';
+    const title = this.title || s.title;
+    const busy = this.chat.pending || this.chat.loading;
+    return html`<div class="root" title="" @keydown=${this.handleKeydown}>
+      <section
+        part="panel"
+        id="panel"
+        class="panel"
+        role=${launcherMode ? 'dialog' : 'region'}
+        aria-labelledby="title"
+        ?hidden=${launcherMode && !this.opened}
+      >
+        <header part="header" class="header">
+          <h2 part="title" id="title" class="title"><slot name="header">${title}</slot></h2>
+          ${launcherMode
+            ? html`<button part="close-button" class="icon-button" type="button" aria-label=${s.closeChat}
+                @click=${this.close}>${closeIcon}</button>`
+            : nothing}
+        </header>
+        <div part="transcript" class="transcript" role="log" aria-live="polite" aria-label=${s.transcript}
+          aria-busy=${busy ? 'true' : 'false'} tabindex="0" @scroll=${this.handleScroll}>
+          ${this.welcomeMessage
+            ? this.renderMessage(
+                { id: 'welcome', role: 'assistant', content: this.welcomeMessage, time: '', status: 'sent' },
+                s,
+              )
+            : nothing}
+          ${this.chat.messages.map((m) => this.renderMessage(m, s))}
+          ${this.chat.awaitingReply
+            ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`
+            : nothing}
+        </div>
+        ${this.renderSuggestions(s)} ${this.renderStatus(s)}
+        <form part="composer" class="composer" @submit=${this.handleSubmit}>
+          <textarea part="input" rows="1" maxlength="4000" enterkeyhint="send" aria-label=${s.inputLabel}
+            placeholder=${this.placeholder || s.placeholder} .value=${live(this.draft)}
+            @input=${this.handleInput} @keydown=${this.handleInputKeydown}></textarea>
+          <button part="send-button" class="send" type="submit" aria-label=${s.send} ?disabled=${!this.canSend}>
+            ${sendIcon}
+          </button>
+        </form>
+      </section>
+      <button part="launcher" class="launcher" type="button" aria-controls="panel" ?hidden=${!launcherMode}
+        aria-expanded=${this.opened ? 'true' : 'false'} aria-label=${this.opened ? s.closeChat : s.openChat}
+        @click=${this.toggle}><slot name="launcher-icon">${chatIcon}</slot></button>
+    </div>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'ai-chat-widget': AiChatWidget;
+  }
+}

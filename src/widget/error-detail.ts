@@ -1,0 +1,76 @@
+/** Maps whatever a request threw to the `ai-chat-error` detail, and to the strings shown in the UI. */
+import { isApiError, isNetworkError, isTimeoutError } from '../client/index.js';
+import type { ErrorDetail, WidgetErrorCode } from './events.js';
+import type { WidgetStrings } from './strings.js';
+
+/**
+ * Thrown by the widget's token plumbing (`token-url` or a host `getToken`) when no token can be
+ * had. `reason` is the client's: `unauthorized` means a renewal after a 401 failed.
+ */
+export class TokenUnavailableError extends Error {
+  override name = 'TokenUnavailableError';
+  constructor(
+    message: string,
+    readonly status: number | null,
+    readonly reason: 'initial' | 'unauthorized',
+  ) {
+    super(message);
+  }
+}
+
+export function toErrorDetail(error: unknown): ErrorDetail {
+  if (error instanceof TokenUnavailableError) {
+    return {
+      code: error.reason === 'unauthorized' ? 'token_expired' : 'unauthorized',
+      message: error.message,
+      status: error.status,
+      requestId: null,
+      retryable: false,
+    };
+  }
+  if (isApiError(error)) {
+    let code = error.code as WidgetErrorCode | 'invalid_response';
+    // Every 401 means "no usable credentials" to a host; keep the one it can act on distinctly.
+    if (error.status === 401) code = code === 'token_expired' ? 'token_expired' : 'unauthorized';
+    if (code === 'invalid_response') code = 'unknown_error';
+    return {
+      code,
+      message: error.serverMessage,
+      status: error.status,
+      requestId: error.requestId ?? null,
+      retryable: error.retryable,
+    };
+  }
+  const network = isNetworkError(error);
+  if (network || isTimeoutError(error)) {
+    return {
+      code: network ? 'network_error' : 'timeout',
+      message: (error as Error).message,
+      status: null,
+      requestId: null,
+      retryable: true,
+    };
+  }
+  return {
+    code: 'unknown_error',
+    message: error instanceof Error ? error.message : String(error),
+    status: null,
+    requestId: null,
+    retryable: false,
+  };
+}
+
+/** The short, localised sentence shown next to a failed message. */
+export function errorText(code: WidgetErrorCode, strings: WidgetStrings): string {
+  if (code === 'network_error' || code === 'timeout') return strings.errorNetwork;
+  if (code === 'unauthorized' || code === 'token_expired') return strings.errorAuth;
+  return strings.errorGeneric;
+}
+
+/** A random id; `crypto.randomUUID` needs a secure context, so fall back to `getRandomValues`. */
+export function randomId(prefix: string): string {
+  const c = globalThis.crypto;
+  if (typeof c?.randomUUID === 'function') return `${prefix}_${c.randomUUID()}`;
+  const bytes = c.getRandomValues(new Uint8Array(16));
+  return `${prefix}_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}

@@ -1,0 +1,152 @@
+/**
+ * The events `<ai-chat-widget>` dispatches: one `Event` subclass per event, each with a typed,
+ * readonly `detail`, all `bubbles` + `composed` so they cross the shadow root and reach the page.
+ *
+ * They fire for changes the user or the network caused (a click, a reply, a failure) and for the
+ * public methods (`open()`, `send()`), never for programmatic property sets (`el.opened = true`).
+ */
+import type { Citation, ErrorCode, ReplySource } from '../client/types.js';
+
+/** Delivery state of a message in the transcript. */
+export type MessageStatus = 'sending' | 'sent' | 'failed';
+
+/** One message of the transcript, as the widget keeps, stores and renders it. */
+export interface TranscriptMessage {
+  /** Client id (`m_…`). For user messages it is also the `Idempotency-Key` of every attempt. */
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  /** ISO-8601 time the message was written (the server's `created_at` once known). */
+  time: string;
+  status: MessageStatus;
+  /** The server's message id (`msg_…`), once the server has stored the message. */
+  serverId?: string;
+  /** Quick replies offered with an assistant message. */
+  suggestions?: string[];
+  /** Knowledge-base sources of an assistant message. */
+  citations?: Pick<Citation, 'title' | 'source'>[];
+  source?: ReplySource;
+  /** Why a user message failed (`status: 'failed'`). */
+  error?: { code: WidgetErrorCode; message: string };
+}
+
+/**
+ * The service's error codes plus the widget's own: `unauthorized` (no usable credentials, or token
+ * renewal failed), `network_error`, `timeout` and `unknown_error`.
+ */
+export type WidgetErrorCode = ErrorCode | 'unauthorized' | 'network_error' | 'timeout' | 'unknown_error';
+
+export interface ErrorDetail {
+  code: WidgetErrorCode;
+  message: string;
+  /** HTTP status, or `null` when no response arrived. */
+  status: number | null;
+  /** The server's request id (quote it in bug reports), when a response arrived. */
+  requestId: string | null;
+  /** Whether trying again later may succeed. */
+  retryable: boolean;
+}
+
+export interface RateLimitDetail {
+  limit: number;
+  remaining: number;
+  /** UTC epoch seconds at which the window resets (`X-RateLimit-Reset`). */
+  reset: number;
+  /** When the widget will send the queued message. */
+  retryAt: Date;
+}
+
+export interface ReadyDetail {
+  conversationId: string | null;
+  userId: string;
+  /** Messages restored from storage or history. */
+  messageCount: number;
+}
+
+export interface MessageSentDetail {
+  /** The client id the message will carry (and its `Idempotency-Key`). */
+  id: string;
+  text: string;
+  conversationId: string | null;
+}
+
+export interface MessageReceivedDetail {
+  message: TranscriptMessage;
+  conversationId: string;
+}
+
+const init = { bubbles: true, composed: true } as const;
+
+/** The widget restored its conversation (from storage and history) and is ready to chat. */
+export class AiChatReadyEvent extends Event {
+  readonly detail: ReadyDetail;
+  constructor(detail: ReadyDetail) {
+    super('ai-chat-ready', init);
+    this.detail = detail;
+  }
+}
+
+/** The chat panel opened (launcher mode). */
+export class AiChatOpenEvent extends Event {
+  constructor() {
+    super('ai-chat-open', init);
+  }
+}
+
+/** The chat panel closed (launcher mode). */
+export class AiChatCloseEvent extends Event {
+  constructor() {
+    super('ai-chat-close', init);
+  }
+}
+
+/**
+ * The user is about to send a message. Cancelable: `preventDefault()` drops the message; nothing is
+ * sent, shown or stored.
+ */
+export class AiChatMessageSentEvent extends Event {
+  readonly detail: MessageSentDetail;
+  constructor(detail: MessageSentDetail) {
+    super('ai-chat-message-sent', { ...init, cancelable: true });
+    this.detail = detail;
+  }
+}
+
+/** An assistant reply arrived (complete, also when streamed). */
+export class AiChatMessageReceivedEvent extends Event {
+  readonly detail: MessageReceivedDetail;
+  constructor(detail: MessageReceivedDetail) {
+    super('ai-chat-message-received', init);
+    this.detail = detail;
+  }
+}
+
+/** A request failed: sending, loading history, or obtaining a token. */
+export class AiChatErrorEvent extends Event {
+  readonly detail: ErrorDetail;
+  constructor(detail: ErrorDetail) {
+    super('ai-chat-error', init);
+    this.detail = detail;
+  }
+}
+
+/** The service answered 429; the message stays queued and is sent at `retryAt`. */
+export class AiChatRateLimitEvent extends Event {
+  readonly detail: RateLimitDetail;
+  constructor(detail: RateLimitDetail) {
+    super('ai-chat-rate-limit', init);
+    this.detail = detail;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'ai-chat-ready': AiChatReadyEvent;
+    'ai-chat-open': AiChatOpenEvent;
+    'ai-chat-close': AiChatCloseEvent;
+    'ai-chat-message-sent': AiChatMessageSentEvent;
+    'ai-chat-message-received': AiChatMessageReceivedEvent;
+    'ai-chat-error': AiChatErrorEvent;
+    'ai-chat-rate-limit': AiChatRateLimitEvent;
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * UI strings of `<ai-chat-widget>`. `en` is complete and is the fallback for every key; the widget
+ * picks a table by its `lang` (or the nearest ancestor's), and its `strings` property overrides any
+ * key. `{n}` in `rateLimited` is replaced by the seconds left.
+ */
+export interface WidgetStrings {
+  /** Header text when the `title` attribute is not set. */
+  title: string;
+  openChat: string;
+  closeChat: string;
+  transcript: string;
+  inputLabel: string;
+  placeholder: string;
+  send: string;
+  you: string;
+  assistant: string;
+  typing: string;
+  suggestions: string;
+  sources: string;
+  retry: string;
+  /** Shown under a user message that could not be delivered. */
+  notSent: string;
+  /** `{n}`: seconds until the queued message is sent. */
+  rateLimited: string;
+  errorNetwork: string;
+  errorAuth: string;
+  errorGeneric: string;
+}
+
+export const en: WidgetStrings = {
+  title: 'Chat',
+  openChat: 'Open chat',
+  closeChat: 'Close chat',
+  transcript: 'Conversation',
+  inputLabel: 'Message',
+  placeholder: 'Type a message…',
+  send: 'Send',
+  you: 'You',
+  assistant: 'Assistant',
+  typing: 'Assistant is typing…',
+  suggestions: 'Suggested replies',
+  sources: 'Sources',
+  retry: 'Retry',
+  notSent: 'Not sent.',
+  rateLimited: 'Too many messages. Sending in {n} s…',
+  errorNetwork: 'No connection.',
+  errorAuth: 'Your session has expired.',
+  errorGeneric: 'Something went wrong.',
+};
+
+const de: Partial<WidgetStrings> = {
+  openChat: 'Chat öffnen',
+  closeChat: 'Chat schließen',
+  transcript: 'Unterhaltung',
+  inputLabel: 'Nachricht',
+  placeholder: 'Nachricht eingeben…',
+  send: 'Senden',
+  you: 'Sie',
+  assistant: 'Assistent',
+  typing: 'Assistent schreibt…',
+  suggestions: 'Antwortvorschläge',
+  sources: 'Quellen',
+  retry: 'Erneut senden',
+  notSent: 'Nicht gesendet.',
+  rateLimited: 'Zu viele Nachrichten. Senden in {n} s…',
+  errorNetwork: 'Keine Verbindung.',
+  errorAuth: 'Ihre Sitzung ist abgelaufen.',
+  errorGeneric: 'Etwas ist schiefgelaufen.',
+};
+
+const fr: Partial<WidgetStrings> = {
+  title: 'Discussion',
+  openChat: 'Ouvrir la discussion',
+  closeChat: 'Fermer la discussion',
+  transcript: 'Conversation',
+  inputLabel: 'Message',
+  placeholder: 'Écrivez un message…',
+  send: 'Envoyer',
+  you: 'Vous',
+  assistant: 'Assistant',
+  typing: 'L’assistant écrit…',
+  suggestions: 'Réponses suggérées',
+  sources: 'Sources',
+  retry: 'Réessayer',
+  notSent: 'Non envoyé.',
+  rateLimited: 'Trop de messages. Envoi dans {n} s…',
+  errorNetwork: 'Pas de connexion.',
+  errorAuth: 'Votre session a expiré.',
+  errorGeneric: 'Une erreur est survenue.',
+};
+
+const es: Partial<WidgetStrings> = {
+  openChat: 'Abrir chat',
+  closeChat: 'Cerrar chat',
+  transcript: 'Conversación',
+  inputLabel: 'Mensaje',
+  placeholder: 'Escribe un mensaje…',
+  send: 'Enviar',
+  you: 'Tú',
+  assistant: 'Asistente',
+  typing: 'El asistente está escribiendo…',
+  suggestions: 'Respuestas sugeridas',
+  sources: 'Fuentes',
+  retry: 'Reintentar',
+  notSent: 'No enviado.',
+  rateLimited: 'Demasiados mensajes. Enviando en {n} s…',
+  errorNetwork: 'Sin conexión.',
+  errorAuth: 'Tu sesión ha caducado.',
+  errorGeneric: 'Algo salió mal.',
+};
+
+const ar: Partial<WidgetStrings> = {
+  title: 'محادثة',
+  openChat: 'فتح المحادثة',
+  closeChat: 'إغلاق المحادثة',
+  transcript: 'المحادثة',
+  inputLabel: 'رسالة',
+  placeholder: 'اكتب رسالة…',
+  send: 'إرسال',
+  you: 'أنت',
+  assistant: 'المساعد',
+  typing: 'المساعد يكتب…',
+  suggestions: 'ردود مقترحة',
+  sources: 'المصادر',
+  retry: 'إعادة المحاولة',
+  notSent: 'لم تُرسل.',
+  rateLimited: 'رسائل كثيرة جدًا. الإرسال خلال {n} ث…',
+  errorNetwork: 'لا يوجد اتصال.',
+  errorAuth: 'انتهت صلاحية جلستك.',
+  errorGeneric: 'حدث خطأ ما.',
+};
+
+const ja: Partial<WidgetStrings> = {
+  title: 'チャット',
+  openChat: 'チャットを開く',
+  closeChat: 'チャットを閉じる',
+  transcript: '会話',
+  inputLabel: 'メッセージ',
+  placeholder: 'メッセージを入力…',
+  send: '送信',
+  you: 'あなた',
+  assistant: 'アシスタント',
+  typing: 'アシスタントが入力中…',
+  suggestions: '返信の候補',
+  sources: '出典',
+  retry: '再送信',
+  notSent: '送信されませんでした。',
+  rateLimited: 'メッセージが多すぎます。{n} 秒後に送信します…',
+  errorNetwork: '接続できません。',
+  errorAuth: 'セッションの有効期限が切れました。',
+  errorGeneric: 'エラーが発生しました。',
+};
+
+const tables: Record<string, Partial<WidgetStrings>> = { en, de, fr, es, ar, ja };
+
+/**
+ * The strings for a BCP 47 language tag (`de-AT` falls back to `de`, unknown tags to `en`), with
+ * `overrides` applied last.
+ */
+export function resolveStrings(lang: string, overrides?: Partial<WidgetStrings>): WidgetStrings {
+  const primary = lang.toLowerCase().split('-')[0];
+  return { ...en, ...tables[primary], ...overrides };
+}

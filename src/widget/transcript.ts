@@ -1,0 +1,54 @@
+/** Pure helpers between the wire's messages and the widget's transcript. */
+import type { AiChatClient, ChatMessage, HistoryQuery, Message } from '../client/index.js';
+import type { TranscriptMessage } from './events.js';
+
+/** The chat request accepts 1–100 messages. */
+const MAX_CHAT_MESSAGES = 100;
+const HISTORY_PAGE = 200;
+const MAX_HISTORY_PAGES = 5;
+
+/** A stored message as the transcript shows it (`suggestions`: the reply's, when given apart). */
+export function fromServer(m: Message, suggestions = m.suggestions): TranscriptMessage {
+  return {
+    id: m.id,
+    serverId: m.id,
+    role: m.role === 'user' ? 'user' : 'assistant',
+    content: m.content,
+    time: m.created_at,
+    status: 'sent',
+    suggestions: suggestions?.length ? suggestions : undefined,
+    citations: m.citations?.length ? m.citations.map(({ title, source }) => ({ title, source })) : undefined,
+    source: m.source,
+  };
+}
+
+/** The conversation up to `message`, as `POST /chat` takes it: delivered messages plus this one. */
+export function chatMessages(messages: readonly TranscriptMessage[], message: TranscriptMessage): ChatMessage[] {
+  return messages
+    .slice(0, messages.indexOf(message) + 1)
+    .filter((m) => m.status === 'sent' || m === message)
+    .slice(-MAX_CHAT_MESSAGES)
+    .map(({ role, content }) => ({ role, content }));
+}
+
+/** The conversation's stored messages (system messages left out), oldest first. */
+export async function fetchHistory(
+  client: AiChatClient,
+  query: HistoryQuery,
+  signal: AbortSignal,
+): Promise<TranscriptMessage[]> {
+  const items: Message[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
+    const { data } = await client.chat.history({ ...query, limit: HISTORY_PAGE, cursor }, { signal });
+    items.push(...data.items);
+    if (!data.has_more || !data.next_cursor) break;
+    cursor = data.next_cursor;
+  }
+  // pages may come newest-first; a stable sort by time keeps each page's own order for ties
+  const seen = new Set<string>();
+  return items
+    .filter((m) => m.role !== 'system' && !seen.has(m.id) && seen.add(m.id))
+    .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+    .map((m) => fromServer(m));
+}

@@ -1,0 +1,119 @@
+import { expect } from '@open-wc/testing';
+import { render } from 'lit';
+import { parseBlocks, renderMarkdown, safeHref } from '../../src/widget/markdown.js';
+
+/** Renders `source` into a detached div and returns it. */
+function md(source: string): HTMLDivElement {
+  const div = document.createElement('div');
+  render(renderMarkdown(source), div);
+  return div;
+}
+
+/** The rendered HTML without Lit's comment markers, for readable structural assertions. */
+function clean(div: HTMLElement): string {
+  return div.innerHTML.replace(/<!--[^>]*-->/g, '');
+}
+
+describe('markdown', () => {
+  describe('blocks', () => {
+    it('splits paragraphs on blank lines and keeps single newlines as <br>', () => {
+      const div = md('First line\nsecond line\n\nNext paragraph');
+      expect(div.querySelectorAll('p')).to.have.length(2);
+      expect(div.querySelector('p')!.querySelectorAll('br')).to.have.length(1);
+      expect(div.querySelector('p')!.textContent).to.equal('First linesecond line');
+    });
+
+    it('renders bulleted and numbered lists, keeping the start number', () => {
+      const div = md('Steps:\n- one\n- two\n\n3. three\n4. four');
+      expect([...div.querySelectorAll('ul li')].map((li) => li.textContent)).to.deep.equal(['one', 'two']);
+      expect([...div.querySelectorAll('ol li')].map((li) => li.textContent)).to.deep.equal(['three', 'four']);
+      expect(div.querySelector('ol')!.getAttribute('start')).to.equal('3');
+    });
+
+    it('renders a fenced code block verbatim, markdown and HTML included', () => {
+      const div = md('```js\nconst a = **b** < c;\n<b>x</b>\n```');
+      const code = div.querySelector('pre > code')!;
+      expect(code.textContent).to.equal('const a = **b** < c;\n<b>x</b>');
+      expect(code.children).to.have.length(0);
+    });
+
+    it('runs an unclosed fence to the end', () => {
+      expect(parseBlocks('```\nline')).to.deep.equal([{ kind: 'code', text: 'line' }]);
+    });
+
+    it('renders headings as bold lines', () => {
+      expect(clean(md('## Title'))).to.equal('<p><strong>Title</strong></p>');
+    });
+  });
+
+  describe('inline', () => {
+    it('renders bold, emphasis and inline code', () => {
+      expect(clean(md('a **bold** and *em* and `x < y`'))).to.equal(
+        '<p>a <strong>bold</strong> and <em>em</em> and <code>x &lt; y</code></p>',
+      );
+    });
+
+    it('leaves lone asterisks and snake_case alone', () => {
+      expect(md('2 * 3 * 4 = 24, my_var_name').textContent).to.equal('2 * 3 * 4 = 24, my_var_name');
+    });
+
+    it('renders http(s) and mailto links that open safely in a new tab', () => {
+      const div = md('[Docs](https://example.com/docs?a=1) or [mail](mailto:help@example.com)');
+      const links = [...div.querySelectorAll('a')];
+      expect(links.map((a) => a.getAttribute('href'))).to.deep.equal([
+        'https://example.com/docs?a=1',
+        'mailto:help@example.com',
+      ]);
+      for (const a of links) {
+        expect(a.getAttribute('target')).to.equal('_blank');
+        expect(a.getAttribute('rel')).to.equal('noopener noreferrer');
+      }
+    });
+
+    it('links bare URLs without their trailing punctuation', () => {
+      const a = md('See https://example.com/a.').querySelector('a')!;
+      expect(a.getAttribute('href')).to.equal('https://example.com/a');
+    });
+  });
+
+  describe('safety', () => {
+    it('shows raw HTML as text and creates no element from it', () => {
+      (window as unknown as { __mdTripwire?: number }).__mdTripwire = 0;
+      const div = md('<img src=x onerror="window.__mdTripwire=1"> <script>window.__mdTripwire=2</script> <b>b</b>');
+      expect(div.querySelector('img, script, b')).to.equal(null);
+      expect(div.textContent).to.contain('<img src=x onerror=');
+      expect((window as unknown as { __mdTripwire?: number }).__mdTripwire).to.equal(0);
+    });
+
+    it('renders javascript:, data: and relative links as plain text', () => {
+      for (const source of [
+        '[click](javascript:alert(1))',
+        '[click](JaVaScRiPt:alert(1))',
+        '[click](java\tscript:alert(1))',
+        '[click](data:text/html,<b>x</b>)',
+        '[click](/relative/path)',
+        '[click](vbscript:msgbox)',
+      ]) {
+        const div = md(source);
+        expect(div.querySelector('a'), source).to.equal(null);
+        expect(div.textContent, source).to.contain('click');
+      }
+    });
+
+    it('admits only absolute http, https and mailto URLs', () => {
+      expect(safeHref('https://a.example/x')).to.equal('https://a.example/x');
+      expect(safeHref('http://a.example')).to.equal('http://a.example/');
+      expect(safeHref('mailto:a@b.example')).to.equal('mailto:a@b.example');
+      expect(safeHref(' javascript:alert(1)')).to.equal(null);
+      expect(safeHref('ftp://a.example')).to.equal(null);
+      expect(safeHref('//a.example')).to.equal(null);
+    });
+
+    it('keeps attribute-breaking characters inside the href', () => {
+      const a = md('[x](https://example.com/"onmouseover="alert(1))').querySelector('a');
+      if (a) {
+        expect(a.getAttributeNames().sort()).to.deep.equal(['href', 'rel', 'target']);
+      }
+    });
+  });
+});
