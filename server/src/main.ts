@@ -1,6 +1,7 @@
 /** `npm start`: the reference service, the demo pages and the built widget on one origin. */
 import { fileURLToPath } from 'node:url';
 import { optionsFromEnv } from './config.ts';
+import { createDemoProxy, DEMO_PROXY_PATH } from './demo-proxy.ts';
 import { startServer } from './index.ts';
 import { mountStatic } from './static.ts';
 
@@ -13,7 +14,12 @@ const running = await startServer({
   dataDir: process.env.AI_CHAT_DATA_DIR ?? fileURLToPath(new URL('../../.data', import.meta.url)),
   port,
   host,
-  mount: (app) => mountStatic(app, repoRoot),
+  mount: async (app, service) => {
+    // The demo pages get widget tokens here and never see an API key.
+    const proxy = await createDemoProxy(service, { secret: process.env.AI_CHAT_PROXY_SECRET });
+    app.all(`${DEMO_PROXY_PATH}/*`, (c) => proxy.fetch(c.req.raw));
+    mountStatic(app, repoRoot);
+  },
 });
 
 const { service } = running;
@@ -23,8 +29,18 @@ const lines = [
   `  Demo:     ${running.url}/`,
   `  Inline:   ${running.url}/inline.html`,
   `  API:      ${running.url}/v1  (OpenAPI: ${running.url}/v1/openapi.json)`,
+  `  Proxy:    ${running.url}${DEMO_PROXY_PATH}/token  (widget tokens for the demo pages)`,
   `  Storage:  ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${service.deps.config.dataDir}`}`,
 ];
+// The oldest bot of the dev account is the seeded demo bot: print it for the demo pages' bot-id.
+const demoBot = await service.deps.db
+  .selectFrom('bots')
+  .select(['id', 'name'])
+  .where('account_id', '=', service.devAccountId)
+  .orderBy('created_at', 'asc')
+  .limit(1)
+  .executeTakeFirst();
+if (demoBot) lines.push(`  Demo bot: ${demoBot.id}  (${demoBot.name})`);
 if (service.devApiKeyGenerated && service.devApiKey) {
   lines.push(`  API key:  ${service.devApiKey}`, `            (shown once: only its hash is stored; set AI_CHAT_API_KEY to choose one)`);
 } else if (service.devApiKey) {

@@ -7,7 +7,16 @@ import type { AccountService } from './accounts/service.ts';
 import type { UsageRecorder } from './analytics/recorder.ts';
 import type { ServiceConfig } from './config.ts';
 import type { Database } from './db/schema.ts';
+import { AgentService } from './agents/service.ts';
+import { AnalyticsReports } from './analytics/reports.ts';
+import { TrainingJobs } from './agents/jobs.ts';
+import { KnowledgeService } from './knowledge/service.ts';
+import { createLlmProvider, type LlmProvider } from './llm/index.ts';
 import type { Logger } from './logger.ts';
+import { BotService } from './bots/service.ts';
+import { ChatService } from './chat/service.ts';
+import { ConversationStore } from './chat/store.ts';
+import { createNluEngine, type NluEngine } from './nlu/index.ts';
 import type { RateLimits } from './rate-limit/limiter.ts';
 
 export interface CoreDeps {
@@ -20,13 +29,48 @@ export interface CoreDeps {
 }
 
 /** Resource services (each resource folder adds its own here). */
-export interface Services {}
+export interface Services {
+  /** Knowledge entries + search (`search(accountId, {q, limit, tags?, language?})`). */
+  knowledge: KnowledgeService;
+  /** Intent training (worker thread) and parsing; shared by bots and agents. */
+  nlu: NluEngine;
+  /** Conversations + messages (bots and chat write, history reads). */
+  conversations: ConversationStore;
+  bots: BotService;
+  /** Chat turns (responders) over bots, agents, knowledge and the LLM. */
+  chat: ChatService;
+  /** AI agents (CRUD + `runtime()` for answering as an agent). */
+  agents: AgentService;
+  /** Agent training jobs, run in the background of this process. */
+  trainingJobs: TrainingJobs;
+  /** The OpenAI-compatible LLM, or null when none is configured (`config.llm`). */
+  llm: LlmProvider | null;
+  /** Usage and performance reports. */
+  analytics: AnalyticsReports;
+}
 
 export type Deps = CoreDeps & Services;
 
-export async function createServices(_core: CoreDeps): Promise<Services> {
-  return {};
+export async function createServices(core: CoreDeps): Promise<Services> {
+  const nlu = createNluEngine();
+  // Embedded PGlite belongs to this process alone, so any job still active in it was interrupted.
+  const trainingJobs = new TrainingJobs(core.db, nlu, core.logger, { singleProcess: !core.config.databaseUrl });
+  await trainingJobs.recoverInterrupted();
+  const services: Omit<Services, 'chat'> = {
+    knowledge: new KnowledgeService(core.db),
+    nlu,
+    conversations: new ConversationStore(core.db),
+    bots: new BotService(core.db, nlu, core.logger),
+    agents: new AgentService(core.db),
+    trainingJobs,
+    llm: createLlmProvider(core.config.llm),
+    analytics: new AnalyticsReports(core.db, core.usage),
+  };
+  return { ...services, chat: new ChatService({ db: core.db, ...services }) };
 }
 
 /** Stops background work (training workers, timers) before the database closes. */
-export async function closeServices(_services: Services): Promise<void> {}
+export async function closeServices(services: Services): Promise<void> {
+  await services.trainingJobs.close(); // let running jobs record their outcome before the NLU stops
+  await services.nlu.close();
+}

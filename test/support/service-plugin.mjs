@@ -1,5 +1,6 @@
 // Mounts the real reference service (server/src, loaded through tsx) inside web-test-runner's dev
-// server: `/v1/*` and `/proxy/*` reach the service's own fetch handler on the page's origin.
+// server: `/v1/*` reaches the service's own fetch handler on the page's origin, and `/proxy/*` the
+// token proxy exactly as `npm start` mounts it (anonymous visitors, the seeded demo bot).
 //
 // Test-only routes (never part of the product) live under `/__test__/`:
 //   POST /__test__/accounts  {rate_limit?: {points, duration_seconds}}  -> {account_id, api_key}
@@ -28,6 +29,7 @@ function sendJson(ctx, status, body) {
 export function testServicePlugin() {
   let service;
   let listener;
+  let proxyListener;
   const routes = async (ctx, next) => {
     if (!service) return next();
     if (ctx.path === '/__test__/accounts' && ctx.method === 'POST') {
@@ -40,9 +42,14 @@ export function testServicePlugin() {
       });
       return sendJson(ctx, 201, { account_id: account.accountId, api_key: account.apiKey });
     }
-    if (ctx.path.startsWith('/v1/') || ctx.path === '/v1' || ctx.path.startsWith('/proxy/')) {
+    if (ctx.path.startsWith('/v1/') || ctx.path === '/v1') {
       ctx.respond = false; // the service writes the raw response itself (streams included)
       await listener(ctx.req, ctx.res);
+      return;
+    }
+    if (ctx.path.startsWith('/proxy/')) {
+      ctx.respond = false;
+      await proxyListener(ctx.req, ctx.res);
       return;
     }
     return next();
@@ -53,8 +60,11 @@ export function testServicePlugin() {
     middleware: (ctx, next) => faultRoutes(ctx, () => routes(ctx, next)),
     async serverStart() {
       const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
+      const { createDemoProxy } = await tsImport('../../server/src/demo-proxy.ts', import.meta.url);
       service = await createService({ dataDir: 'memory://', seed: true, logLevel: 'silent' });
       listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
+      const proxy = await createDemoProxy(service);
+      proxyListener = getRequestListener(proxy.fetch, { overrideGlobalObjects: false });
     },
     async serverStop() {
       await service?.close();

@@ -49,7 +49,13 @@ export class AccountService {
         .execute();
       await trx
         .insertInto('api_keys')
-        .values({ id: newId('key'), account_id: accountId, key_hash: hashKey(apiKey), prefix: apiKey.slice(0, 12) })
+        .values({
+          id: newId('key'),
+          account_id: accountId,
+          key_hash: hashKey(apiKey),
+          prefix: apiKey.slice(0, 12),
+          label: null,
+        })
         .execute();
     });
     return { accountId, apiKey };
@@ -78,6 +84,29 @@ export class AccountService {
     };
     this.byKeyHash.set(keyHash, account);
     return account;
+  }
+
+  /**
+   * Issues a fresh labelled key for the service's own use and revokes earlier keys with that label,
+   * so each start holds exactly one live key per label.
+   */
+  async issueLabelledKey(accountId: string, label: string): Promise<string> {
+    const apiKey = generateApiKey();
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date() })
+        .where('account_id', '=', accountId)
+        .where('label', '=', label)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await trx
+        .insertInto('api_keys')
+        .values({ id: newId('key'), account_id: accountId, key_hash: hashKey(apiKey), prefix: apiKey.slice(0, 12), label })
+        .execute();
+    });
+    this.byKeyHash.clear(); // a revoked key must stop working at once
+    return apiKey;
   }
 
   /** Whether a key (hash) is already registered, so a configured dev key is not added twice. */

@@ -1,8 +1,59 @@
+/** `/v1/agents`: CRUD, training (202 + a job to poll, or `?wait=true`) and the jobs of an agent. */
 import { Hono } from 'hono';
-import type { AppEnv } from '../http/context.ts';
+import type { CreateAgentRequest, TrainAgentRequest, UpdateAgentRequest } from '../../../src/client/types.ts';
+import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { allowOnly } from '../http/method-not-allowed.ts';
+import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
+import { DEFAULT_HOLDOUT } from './jobs.ts';
+import { createAgentSchema, pageQuerySchema, trainAgentSchema, trainQuerySchema, updateAgentSchema } from './schema.ts';
 
-/** TODO(server helper): the /v1/agents routes. */
-export function agentRoutes(_deps: Deps): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+type PageQuery = { limit: number; cursor?: string };
+
+export function agentRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const agentId = (c: AppContext) => pathId(c, 'agent_id', 'agt', 'agent');
+
+  router.post('/', idempotent(deps.db), async (c) => {
+    const body = await readJson<CreateAgentRequest>(c, createAgentSchema);
+    return ok(c, await deps.agents.create(accountId(c), body), 201);
+  });
+  router.get('/', async (c) => ok(c, await deps.agents.list(accountId(c), readQuery<PageQuery>(c, pageQuerySchema))));
+  allowOnly(router, '/', ['GET', 'POST']);
+
+  router.get('/:agent_id', async (c) => ok(c, await deps.agents.get(accountId(c), agentId(c))));
+  router.put('/:agent_id', async (c) => {
+    const id = agentId(c);
+    const body = await readJson<UpdateAgentRequest>(c, updateAgentSchema);
+    return ok(c, await deps.agents.update(accountId(c), id, body));
+  });
+  allowOnly(router, '/:agent_id', ['GET', 'PUT']);
+
+  // Idempotent: a retried train (same key) answers the first job instead of a 409.
+  router.post('/:agent_id/train', idempotent(deps.db), async (c) => {
+    const id = agentId(c);
+    const { wait } = readQuery<{ wait: boolean }>(c, trainQuerySchema);
+    const body = await readJson<TrainAgentRequest>(c, trainAgentSchema, { optional: true });
+    const { job, done } = await deps.trainingJobs.start(accountId(c), id, body.holdout ?? DEFAULT_HOLDOUT);
+    if (!wait) return ok(c, job, 202);
+    await done;
+    return ok(c, await deps.trainingJobs.get(accountId(c), id, job.id), 200);
+  });
+  allowOnly(router, '/:agent_id/train', ['POST']);
+
+  router.get('/:agent_id/jobs', async (c) => {
+    const id = agentId(c);
+    return ok(c, await deps.trainingJobs.list(accountId(c), id, readQuery<PageQuery>(c, pageQuerySchema)));
+  });
+  allowOnly(router, '/:agent_id/jobs', ['GET']);
+
+  router.get('/:agent_id/jobs/:job_id', async (c) => {
+    const id = agentId(c);
+    const jobId = pathId(c, 'job_id', 'job', 'training job');
+    return ok(c, await deps.trainingJobs.get(accountId(c), id, jobId));
+  });
+  allowOnly(router, '/:agent_id/jobs/:job_id', ['GET']);
+  return router;
 }

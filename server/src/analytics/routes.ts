@@ -1,8 +1,24 @@
+/** `/v1/analytics`: usage (requests, errors, messages, conversations over time) and reply performance. */
 import { Hono } from 'hono';
-import type { AppEnv } from '../http/context.ts';
+import { accountId, type AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { allowOnly } from '../http/method-not-allowed.ts';
+import { readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
+import type { PerformanceQuery, UsageQuery } from './reports.ts';
+import { performanceQuerySchema, usageQuerySchema } from './schema.ts';
 
-/** TODO(server helper): the /v1/analytics routes. */
-export function analyticsRoutes(_deps: Deps): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+export function analyticsRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  router.get('/usage', async (c) => {
+    const query = readQuery<UsageQuery>(c, usageQuerySchema);
+    return ok(c, await deps.analytics.usageReport(accountId(c), query));
+  });
+  allowOnly(router, '/usage', ['GET']);
+  router.get('/performance', async (c) => {
+    const query = readQuery<PerformanceQuery>(c, performanceQuerySchema);
+    return ok(c, await deps.analytics.performanceReport(accountId(c), query));
+  });
+  allowOnly(router, '/performance', ['GET']);
+  return router;
 }

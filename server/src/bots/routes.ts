@@ -1,8 +1,51 @@
+/** `/v1/bots`: create, list, read, update (retrains), and send a message to a bot. */
 import { Hono } from 'hono';
-import type { AppEnv } from '../http/context.ts';
+import type { BotMessageRequest, CreateBotRequest, UpdateBotRequest } from '../../../src/client/types.ts';
+import { accountId, type AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { allowOnly } from '../http/method-not-allowed.ts';
+import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
+import { sendBotMessage } from './messages.ts';
+import { botMessageSchema, createBotSchema, listBotsQuerySchema, updateBotSchema } from './schema.ts';
 
-/** TODO(server helper): the /v1/bots routes. */
-export function botRoutes(_deps: Deps): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+export function botRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+
+  router.post('/', idempotent(deps.db), async (c) => {
+    const input = await readJson<CreateBotRequest>(c, createBotSchema);
+    return ok(c, await deps.bots.create(accountId(c), input), 201);
+  });
+
+  router.get('/', async (c) => {
+    const query = readQuery<{ limit: number; cursor?: string }>(c, listBotsQuerySchema);
+    return ok(c, await deps.bots.list(accountId(c), query));
+  });
+
+  router.get('/:bot_id', async (c) => {
+    const botId = pathId(c, 'bot_id', 'bot', 'bot');
+    return ok(c, await deps.bots.get(accountId(c), botId));
+  });
+
+  router.put('/:bot_id', async (c) => {
+    const botId = pathId(c, 'bot_id', 'bot', 'bot');
+    const input = await readJson<UpdateBotRequest>(c, updateBotSchema);
+    return ok(c, await deps.bots.update(accountId(c), botId, input));
+  });
+
+  router.post('/:bot_id/messages', idempotent(deps.db), async (c) => {
+    const botId = pathId(c, 'bot_id', 'bot', 'bot');
+    const input = await readJson<BotMessageRequest>(c, botMessageSchema);
+    const reply = await sendBotMessage(deps, accountId(c), botId, input, {
+      origin: c.req.header('origin'),
+      ownOrigin: new URL(c.req.url).origin,
+    });
+    return ok(c, reply);
+  });
+
+  allowOnly(router, '/', ['GET', 'POST']);
+  allowOnly(router, '/:bot_id', ['GET', 'PUT']);
+  allowOnly(router, '/:bot_id/messages', ['POST']);
+  return router;
 }

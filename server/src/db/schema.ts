@@ -25,6 +25,8 @@ export interface ApiKeysTable {
   key_hash: string;
   /** First characters of the key, to tell keys apart in a UI. */
   prefix: string;
+  /** Set on keys the service issues for itself (e.g. `demo-proxy`); null for user keys. */
+  label: string | null;
   created_at: Generated<Date>;
   revoked_at: NullableTimestamp;
 }
@@ -59,6 +61,10 @@ export interface AgentsTable {
   training: Json<unknown>;
   status: string;
   nlu_model: Json<unknown> | null;
+  /** The training job that produced `nlu_model` (migration 002): the model's cache key. */
+  model_job_id: string | null;
+  /** The training data `nlu_model` was trained on (migration 002), intents with their responses. */
+  model_training: Json<unknown> | null;
   latest_job_id: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -75,6 +81,8 @@ export interface TrainingJobsTable {
   created_at: Generated<Date>;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** Touched while a process runs the job (migration 002); a stale one means that process died. */
+  heartbeat_at: NullableTimestamp;
 }
 
 export interface ConversationsTable {

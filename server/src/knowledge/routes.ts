@@ -1,8 +1,58 @@
+/** `/v1/knowledge`: create, list, read, update and search knowledge entries. */
 import { Hono } from 'hono';
-import type { AppEnv } from '../http/context.ts';
+import type {
+  CreateKnowledgeRequest,
+  KnowledgeSearchResult,
+  UpdateKnowledgeRequest,
+} from '../../../src/client/types.ts';
+import { accountId, type AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { allowOnly } from '../http/method-not-allowed.ts';
+import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
+import {
+  createKnowledgeSchema,
+  listKnowledgeQuerySchema,
+  searchKnowledgeQuerySchema,
+  updateKnowledgeSchema,
+} from './schema.ts';
 
-/** TODO(server helper): the /v1/knowledge routes. */
-export function knowledgeRoutes(_deps: Deps): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+export function knowledgeRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const entryId = (c: Parameters<typeof accountId>[0]) => pathId(c, 'entry_id', 'kb', 'knowledge entry');
+
+  router.post('/', idempotent(deps.db), async (c) => {
+    const body = await readJson<CreateKnowledgeRequest>(c, createKnowledgeSchema);
+    return ok(c, await deps.knowledge.create(accountId(c), body), 201);
+  });
+  router.get('/', async (c) => {
+    const query = readQuery<{ limit: number; cursor?: string }>(c, listKnowledgeQuerySchema);
+    return ok(c, await deps.knowledge.list(accountId(c), query));
+  });
+  allowOnly(router, '/', ['GET', 'POST']);
+
+  // Registered before `/:entry_id` so "search" is never taken for an id.
+  router.get('/search', async (c) => {
+    const query = readQuery<{ q: string; limit: number; tags?: string; language?: string }>(c, searchKnowledgeQuerySchema);
+    const tags = query.tags?.split(',').map((t) => t.trim()).filter(Boolean);
+    const items = await deps.knowledge.search(accountId(c), {
+      q: query.q,
+      limit: query.limit,
+      tags,
+      language: query.language,
+    });
+    const result: KnowledgeSearchResult = { query: query.q, items };
+    return ok(c, result);
+  });
+  allowOnly(router, '/search', ['GET']);
+
+  router.get('/:entry_id', async (c) => ok(c, await deps.knowledge.get(accountId(c), entryId(c))));
+  router.put('/:entry_id', async (c) => {
+    const id = entryId(c);
+    const body = await readJson<UpdateKnowledgeRequest>(c, updateKnowledgeSchema);
+    return ok(c, await deps.knowledge.update(accountId(c), id, body));
+  });
+  allowOnly(router, '/:entry_id', ['GET', 'PUT']);
+  return router;
 }

@@ -1,8 +1,19 @@
+/** `GET /v1/openapi.json`: the OpenAPI 3.1 document of the v1 surface (public, still rate-limited). */
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
+import { allowOnly } from '../http/method-not-allowed.ts';
 import type { Deps } from '../services.ts';
+import { buildOpenApiDocument } from './document.ts';
 
-/** TODO(server helper): GET /v1/openapi.json (public). */
 export function openapiRoutes(_deps: Deps): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+  const router = new Hono<AppEnv>();
+  // Built once: the document is static for the life of the process.
+  const document = buildOpenApiDocument();
+  const body = JSON.stringify(document);
+  router.get('/openapi.json', (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8' });
+  });
+  allowOnly(router, '/openapi.json', ['GET']);
+  return router;
 }

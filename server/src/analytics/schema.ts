@@ -1,0 +1,112 @@
+/**
+ * JSON Schemas (2020-12) of the analytics endpoints: query strings (validated at the edge) and the
+ * reports (documented in OpenAPI and checked by contract tests).
+ */
+import { schemas, type JsonSchema } from '../http/validate.ts';
+
+/** `2026-11-23`, `2026-11-23T10:00Z`, `2026-11-23T10:00:00.000+01:00`… (a time needs a zone). */
+const ISO_DATE_OR_DATE_TIME =
+  '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
+
+const instant = (what: string): JsonSchema => ({
+  type: 'string',
+  maxLength: 40,
+  pattern: ISO_DATE_OR_DATE_TIME,
+  description: `${what} (UTC midnight for a date).`,
+});
+
+export const usageQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    from: instant('ISO date or date-time; default 7 days before `to`'),
+    to: {
+      ...instant('ISO date or date-time; default now. A date includes that whole day'),
+    },
+    granularity: { enum: ['hour', 'day'], default: 'day' },
+  },
+};
+
+export const performanceQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    agent_id: { ...schemas.id('agt'), description: 'Only conversations with this agent.' },
+    bot_id: { ...schemas.id('bot'), description: 'Only conversations with this bot.' },
+    from: instant('ISO date or date-time; default 7 days before `to`'),
+    to: instant('ISO date or date-time; default now. A date includes that whole day'),
+  },
+};
+
+const count: JsonSchema = { type: 'integer', minimum: 0 };
+const share: JsonSchema = { type: ['number', 'null'], minimum: 0, maximum: 1 };
+const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+
+export const usageReportSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['from', 'to', 'granularity', 'totals', 'series', 'endpoints'],
+  properties: {
+    from: dateTime,
+    to: dateTime,
+    granularity: { enum: ['hour', 'day'] },
+    totals: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['requests', 'errors', 'messages', 'conversations'],
+      properties: { requests: count, errors: count, messages: count, conversations: count },
+    },
+    series: {
+      type: 'array',
+      description: 'Every bucket of the range, oldest first, including empty ones.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['start', 'requests', 'errors', 'messages', 'conversations'],
+        properties: { start: dateTime, requests: count, errors: count, messages: count, conversations: count },
+      },
+    },
+    endpoints: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['method', 'route', 'status', 'count'],
+        properties: {
+          method: { type: 'string' },
+          route: { type: 'string', description: 'Route pattern, e.g. `/v1/bots/:bot_id/messages`.' },
+          status: { type: 'integer' },
+          count,
+        },
+      },
+    },
+  },
+};
+
+const millis: JsonSchema = { type: ['number', 'null'], minimum: 0 };
+
+export const performanceReportSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'from', 'to', 'agent_id', 'bot_id', 'replies', 'latency_ms', 'fallback_rate', 'mean_confidence',
+    'resolution_rate', 'conversations',
+  ],
+  properties: {
+    from: dateTime,
+    to: dateTime,
+    agent_id: { type: ['string', 'null'] },
+    bot_id: { type: ['string', 'null'] },
+    replies: count,
+    latency_ms: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['p50', 'p95', 'p99'],
+      properties: { p50: millis, p95: millis, p99: millis },
+    },
+    fallback_rate: share,
+    mean_confidence: share,
+    resolution_rate: share,
+    conversations: count,
+  },
+};

@@ -1,0 +1,162 @@
+/**
+ * JSON Schemas (2020-12) of the bot endpoints. The same objects validate requests at the edge and
+ * are referenced by the OpenAPI document, so the contract and the checks cannot drift apart.
+ * `additionalProperties: false` everywhere: an unknown field answers `unknown_parameter`.
+ */
+import { schemas, type JsonSchema } from '../http/validate.ts';
+
+const shortText = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
+
+/** `{name}` placeholders need nlp.js-safe names, so entity names are identifiers. */
+export const entityNameSchema: JsonSchema = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' };
+
+export const intentSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'examples', 'responses'],
+  properties: {
+    name: { type: 'string', pattern: '^[a-z0-9_.-]{1,64}$' },
+    examples: { type: 'array', minItems: 1, maxItems: 500, items: shortText(500) },
+    responses: { type: 'array', minItems: 1, maxItems: 50, items: shortText(4000) },
+    suggestions: { type: 'array', maxItems: 10, items: shortText(100) },
+  },
+};
+
+/**
+ * One flat object with `if/then` per `type` (not `oneOf`): a `oneOf` would report errors from the
+ * branch the caller did not mean, and an unknown field must still surface as `unknown_parameter`.
+ */
+export const entityDefinitionSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'type'],
+  properties: {
+    name: entityNameSchema,
+    type: { enum: ['list', 'regex'] },
+    values: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['value'],
+        properties: {
+          value: shortText(100),
+          synonyms: { type: 'array', maxItems: 50, items: shortText(100) },
+        },
+      },
+    },
+    pattern: shortText(200),
+  },
+  allOf: [
+    {
+      if: { properties: { type: { const: 'list' } } },
+      then: { required: ['values'], not: { required: ['pattern'] } },
+    },
+    {
+      if: { properties: { type: { const: 'regex' } } },
+      then: { required: ['pattern'], not: { required: ['values'] } },
+    },
+  ],
+};
+
+/** Training data of a bot (agents reuse it). */
+export const trainingSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['intents'],
+  properties: {
+    intents: { type: 'array', maxItems: 500, items: intentSchema },
+    entities: { type: 'array', maxItems: 100, items: entityDefinitionSchema },
+    fallback: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        threshold: { type: 'number', minimum: 0, maximum: 1 },
+        responses: { type: 'array', maxItems: 50, items: shortText(4000) },
+      },
+    },
+  },
+};
+
+export const channelSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    type: { enum: ['website', 'mobile', 'messaging'] },
+    /** website only: browser origins allowed to call this bot; empty: any. */
+    allowed_origins: {
+      type: 'array',
+      maxItems: 50,
+      items: { type: 'string', maxLength: 200, pattern: '^https?://[^/?#\\s]+$' },
+    },
+    /** mobile / messaging only: a label. */
+    name: shortText(100),
+  },
+  allOf: [
+    {
+      if: { properties: { type: { const: 'website' } } },
+      then: { required: ['allowed_origins'], not: { required: ['name'] } },
+      else: { not: { required: ['allowed_origins'] } },
+    },
+  ],
+};
+
+const botFields = {
+  name: shortText(100),
+  description: { type: 'string', maxLength: 1000 },
+  language: schemas.language,
+  training: trainingSchema,
+  quick_replies: { type: 'array', maxItems: 10, items: shortText(100) },
+  channels: { type: 'array', maxItems: 10, items: channelSchema },
+} satisfies Record<string, JsonSchema>;
+
+export const createBotSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: botFields,
+};
+
+export const updateBotSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: botFields,
+};
+
+export const botMessageSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['message', 'user_id'],
+  properties: { message: shortText(4000), user_id: schemas.userId },
+};
+
+/** `GET /v1/bots`: newest first. */
+export const listBotsQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: schemas.limit(200, 50), cursor: schemas.cursor },
+};
+
+/** The `Bot` resource as returned (for the OpenAPI document and contract tests). */
+export const botSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'created_at', 'updated_at', 'trained_at'],
+  properties: {
+    id: schemas.id('bot'),
+    name: { type: 'string' },
+    description: { type: 'string' },
+    language: { type: 'string' },
+    status: { enum: ['untrained', 'training', 'ready', 'failed'] },
+    training: trainingSchema,
+    quick_replies: { type: 'array', items: { type: 'string' } },
+    channels: { type: 'array', items: channelSchema },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+    trained_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};

@@ -1,0 +1,168 @@
+/**
+ * Bots: CRUD plus training. Training runs in the NLU worker before the write is answered, so a
+ * `201`/`200` with `status: "ready"` means the bot answers with the new model right away.
+ */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Bot, BotStatus, Channel, CreateBotRequest, Page, TrainingData, UpdateBotRequest } from '../../../src/client/types.ts';
+import { iso, json } from '../db/json.ts';
+import type { BotsTable, Database } from '../db/schema.ts';
+import { notFound, ServiceError } from '../http/errors.ts';
+import { decodeCursor, toPage } from '../http/pagination.ts';
+import { newId } from '../ids.ts';
+import type { Logger } from '../logger.ts';
+import { checkTraining, NluTrainingError, type NluEngine } from '../nlu/index.ts';
+
+type BotRow = Selectable<BotsTable>;
+
+const EMPTY_TRAINING: TrainingData = { intents: [] };
+
+export function toBot(row: BotRow): Bot {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    language: row.language,
+    status: row.status as BotStatus,
+    training: (row.training ?? EMPTY_TRAINING) as TrainingData,
+    quick_replies: row.quick_replies ?? [],
+    channels: (row.channels ?? []) as Channel[],
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    trained_at: iso(row.trained_at),
+  };
+}
+
+/** Semantic checks beyond the schema, as a 400 naming the offending field. */
+export function assertTrainingUsable(training: TrainingData, param = 'training'): void {
+  const problems = checkTraining(training);
+  if (problems.length === 0) return;
+  const details = problems.map((p) => ({ path: `/${param}${p.path}`, message: p.message }));
+  const first = details[0]!;
+  throw new ServiceError('validation_failed', `Invalid body: ${first.path.slice(1).replaceAll('/', '.')} ${first.message}.`, {
+    param: first.path.slice(1).replaceAll('/', '.'),
+    details,
+  });
+}
+
+function trainingFailure(error: unknown): ServiceError {
+  if (error instanceof NluTrainingError) {
+    if (error.kind === 'invalid') return new ServiceError('validation_failed', error.message, { param: 'training' });
+    return new ServiceError('service_unavailable', `${error.message} The bot is marked failed; retry later.`);
+  }
+  return new ServiceError('internal_error', 'Training failed unexpectedly.', { cause: error });
+}
+
+export class BotService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly nlu: NluEngine,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The row including the model, or 404 for an id that is not this account's. */
+  async getRow(accountId: string, botId: string): Promise<BotRow> {
+    const row = await this.db
+      .selectFrom('bots')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', botId)
+      .executeTakeFirst();
+    if (!row) throw notFound('bot_id', 'bot');
+    return row;
+  }
+
+  async get(accountId: string, botId: string): Promise<Bot> {
+    return toBot(await this.getRow(accountId, botId));
+  }
+
+  /** Newest first; the cursor is the last item's (created_at, id) at full database precision. */
+  async list(accountId: string, page: { limit: number; cursor?: string }): Promise<Page<Bot>> {
+    let query = this.db
+      .selectFrom('bots')
+      .selectAll()
+      .select(sql<string>`created_at::text`.as('created_key'))
+      .where('account_id', '=', accountId);
+    if (page.cursor) {
+      const { at, id } = decodeCursor<{ at: string; id: string }>(page.cursor, ['at', 'id']);
+      if (Number.isNaN(Date.parse(at))) decodeCursor('', ['at']);
+      query = query.where(sql<boolean>`(created_at, id) < (${at}::timestamptz, ${id})`);
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
+    return toPage(rows, page.limit, toBot, (row) => ({ at: row.created_key, id: row.id }));
+  }
+
+  async create(accountId: string, input: CreateBotRequest): Promise<Bot> {
+    if (input.training) assertTrainingUsable(input.training);
+    const language = input.language ?? 'en';
+    const row = await this.db
+      .insertInto('bots')
+      .values({
+        id: newId('bot'),
+        account_id: accountId,
+        name: input.name,
+        description: input.description ?? '',
+        language,
+        status: input.training ? 'training' : 'untrained',
+        training: json(input.training ?? EMPTY_TRAINING),
+        quick_replies: json(input.quick_replies ?? []),
+        channels: json(input.channels ?? []),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (!input.training) return toBot(row);
+    return this.train(row, input.training, language);
+  }
+
+  /** Partial update. New training, or a new language with existing training, retrains first. */
+  async update(accountId: string, botId: string, input: UpdateBotRequest): Promise<Bot> {
+    const current = await this.getRow(accountId, botId);
+    if (input.training) assertTrainingUsable(input.training);
+    const language = input.language ?? current.language;
+    const training = input.training ?? (current.training as TrainingData);
+    const retrain = input.training !== undefined || (input.language !== undefined && input.language !== current.language);
+    const changes: Record<string, unknown> = { updated_at: sql`now()` };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.language !== undefined) changes.language = input.language;
+    if (input.training !== undefined) changes.training = json(input.training);
+    if (input.quick_replies !== undefined) changes.quick_replies = json(input.quick_replies);
+    if (input.channels !== undefined) changes.channels = json(input.channels);
+    if (retrain) changes.status = training.intents.length > 0 ? 'training' : 'untrained';
+    if (retrain && training.intents.length === 0) {
+      changes.nlu_model = null;
+      changes.trained_at = null;
+    }
+    const row = await this.db
+      .updateTable('bots')
+      .set(changes)
+      .where('account_id', '=', accountId)
+      .where('id', '=', botId)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw notFound('bot_id', 'bot');
+    if (!retrain || training.intents.length === 0) return toBot(row);
+    return this.train(row, training, language);
+  }
+
+  /** Trains in the worker, then stores the model (`ready`) or marks the bot `failed` and throws. */
+  private async train(row: BotRow, training: TrainingData, language: string): Promise<Bot> {
+    try {
+      const { model, stats } = await this.nlu.train(language, training);
+      this.logger.debug('bot trained', { bot_id: row.id, ...stats });
+      const updated = await this.db
+        .updateTable('bots')
+        .set({ status: 'ready', nlu_model: json(model), trained_at: sql`now()`, updated_at: sql`now()` })
+        .where('id', '=', row.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toBot(updated);
+    } catch (error) {
+      await this.db
+        .updateTable('bots')
+        .set({ status: 'failed', nlu_model: null, updated_at: sql`now()` })
+        .where('id', '=', row.id)
+        .execute();
+      throw trainingFailure(error);
+    }
+  }
+}

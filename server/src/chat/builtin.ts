@@ -1,0 +1,108 @@
+/**
+ * The built-in responder: deterministic and grounded, no model download. In order:
+ * 1. the bot's or agent's intent answer, when its confidence reaches the threshold;
+ * 2. an extract of the best-matching knowledge sentences, with citations;
+ * 3. an honest fallback that suggests knowledge titles or the quick replies.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { answerWithIntent, fallbackResponse, type NluEngine } from '../nlu/index.ts';
+import { bestSentences, keywords, wordDeltas } from './extract.ts';
+import type { Responder, ResponderEvent, ResponderInput, ResponderReply } from './responder.ts';
+import { retrieve, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
+
+/** Below this BM25 score a passage matched too little of the question to quote it. */
+const MIN_KNOWLEDGE_SCORE = 1;
+/** Passages scoring less than this share of the best one are left out. */
+const RELATIVE_SCORE = 0.4;
+const MAX_SENTENCES = 3;
+
+const DONT_KNOW: Record<string, string> = {
+  en: "I don't know that yet. Try rephrasing your question, or pick one of the suggestions.",
+  de: 'Das weiß ich noch nicht. Formuliere die Frage anders oder wähle einen der Vorschläge.',
+  fr: 'Je ne le sais pas encore. Reformulez votre question ou choisissez une suggestion.',
+  es: 'Todavía no lo sé. Reformula tu pregunta o elige una de las sugerencias.',
+};
+
+export interface BuiltinDeps {
+  db: Kysely<Database>;
+  nlu: NluEngine;
+  knowledge?: KnowledgeSearch;
+}
+
+/** The knowledge answer, or null when no passage says enough about the question. */
+export function composeFromKnowledge(question: string, passages: Passage[]): ResponderReply | null {
+  const words = keywords(question);
+  const best = passages[0]?.hit.score ?? 0;
+  if (words.size === 0 || best < MIN_KNOWLEDGE_SCORE) return null;
+  const picked: { passage: Passage; sentences: string[] }[] = [];
+  let budget = MAX_SENTENCES;
+  for (const passage of passages) {
+    if (budget === 0 || passage.hit.score < best * RELATIVE_SCORE) break;
+    // Later passages must share more than one word: a single common word ("widget") is not relevance.
+    const first = picked.length === 0;
+    const chosen = bestSentences(passage.content, words, first ? 2 : 1, first ? 1 : Math.min(2, words.size)).slice(0, budget);
+    if (chosen.length === 0) continue;
+    picked.push({ passage, sentences: chosen.map((s) => s.text) });
+    budget -= chosen.length;
+  }
+  if (picked.length === 0) return null;
+  return {
+    content: picked.flatMap((p) => p.sentences).join(' '),
+    source: 'knowledge',
+    intent: null,
+    confidence: null,
+    citations: picked.map((p) => toCitation(p.passage.hit)),
+    suggestions: [],
+  };
+}
+
+export class BuiltinResponder implements Responder {
+  constructor(private readonly deps: BuiltinDeps) {}
+
+  async *respond(input: ResponderInput, signal: AbortSignal): AsyncIterable<ResponderEvent> {
+    const reply = await this.reply(input);
+    for (const text of wordDeltas(reply.content)) {
+      if (signal.aborted) return;
+      yield { type: 'delta', text };
+    }
+    yield { type: 'done', reply };
+  }
+
+  async reply(input: ResponderInput): Promise<ResponderReply> {
+    let confidence: number | null = null;
+    if (input.intents) {
+      const answer = await answerWithIntent(this.deps.nlu, input.intents, input.question);
+      confidence = answer.confidence;
+      if (answer.matched && answer.text) {
+        return {
+          content: answer.text,
+          source: 'intent',
+          intent: answer.intent,
+          confidence: answer.confidence,
+          citations: [],
+          suggestions: answer.suggestions,
+        };
+      }
+    }
+    const passages = await retrieve(this.deps.db, this.deps.knowledge, input.accountId, input.question, {
+      limit: 3,
+      tags: input.knowledgeTags,
+    });
+    const fromKnowledge = composeFromKnowledge(input.question, passages);
+    if (fromKnowledge) return fromKnowledge;
+
+    const titles = passages.map((p) => p.hit.title).slice(0, 3);
+    const hasOwnFallback = (input.training?.fallback?.responses?.length ?? 0) > 0;
+    return {
+      content: hasOwnFallback
+        ? fallbackResponse(input.training, input.language, input.question)
+        : (DONT_KNOW[input.language] ?? DONT_KNOW.en!),
+      source: 'fallback',
+      intent: null,
+      confidence,
+      citations: [],
+      suggestions: titles.length ? titles : input.quickReplies.slice(0, 3),
+    };
+  }
+}

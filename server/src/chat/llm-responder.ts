@@ -1,0 +1,78 @@
+/**
+ * The LLM responder: an intent the owner wrote an answer for still wins (deterministic, cheap);
+ * otherwise the configured OpenAI-compatible model answers, grounded with the retrieved passages
+ * in the system prompt and asked to cite them as [n]. Provider failures surface as ServiceErrors
+ * (`upstream_error` 502 / `upstream_timeout` 504).
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { ServiceError } from '../http/errors.ts';
+import type { LlmMessage } from '../llm/index.ts';
+import { answerWithIntent, type NluEngine } from '../nlu/index.ts';
+import { wordDeltas } from './extract.ts';
+import type { Responder, ResponderEvent, ResponderInput } from './responder.ts';
+import { retrieve, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
+
+const PASSAGE_CHARS = 1500;
+
+export function systemPrompt(instructions: string | undefined, passages: Passage[]): string {
+  const parts = [
+    instructions?.trim() || 'You are a helpful, concise assistant.',
+    passages.length
+      ? 'Answer from the numbered passages below when they are relevant, and cite them as [1], [2]. ' +
+        'If they do not contain the answer, say that you do not know rather than guessing.'
+      : 'If you do not know the answer, say so rather than guessing.',
+  ];
+  passages.forEach((p, i) => {
+    parts.push(`[${i + 1}] ${p.hit.title}\n${p.content.slice(0, PASSAGE_CHARS)}`);
+  });
+  return parts.join('\n\n');
+}
+
+export class LlmResponder implements Responder {
+  constructor(private readonly deps: { db: Kysely<Database>; nlu: NluEngine; knowledge?: KnowledgeSearch }) {}
+
+  async *respond(input: ResponderInput, signal: AbortSignal): AsyncIterable<ResponderEvent> {
+    const llm = input.llm;
+    if (!llm) throw new Error('LlmResponder used without a provider');
+    if (input.intents) {
+      const answer = await answerWithIntent(this.deps.nlu, input.intents, input.question);
+      if (answer.matched && answer.text) {
+        for (const text of wordDeltas(answer.text)) yield { type: 'delta', text };
+        yield {
+          type: 'done',
+          reply: { content: answer.text, source: 'intent', intent: answer.intent, confidence: answer.confidence, citations: [], suggestions: answer.suggestions },
+        };
+        return;
+      }
+    }
+    const passages = await retrieve(this.deps.db, this.deps.knowledge, input.accountId, input.question, {
+      limit: 3,
+      tags: input.knowledgeTags,
+    });
+    const messages: LlmMessage[] = input.messages.map((m) => ({ role: m.role, content: m.content }));
+    let content = '';
+    try {
+      for await (const text of llm.provider.complete({
+        system: systemPrompt(input.instructions, passages),
+        messages,
+        model: llm.model,
+        temperature: llm.temperature,
+        maxTokens: llm.maxTokens,
+        signal,
+      })) {
+        if (!text) continue;
+        content += text;
+        yield { type: 'delta', text };
+      }
+    } catch (error) {
+      if (error instanceof ServiceError || signal.aborted) throw error;
+      throw new ServiceError('upstream_error', 'The language model provider failed.', { cause: error });
+    }
+    if (content.trim() === '') throw new ServiceError('upstream_error', 'The language model returned an empty answer.');
+    yield {
+      type: 'done',
+      reply: { content, source: 'llm', intent: null, confidence: null, citations: passages.map((p) => toCitation(p.hit)), suggestions: [] },
+    };
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The responder turns a chat turn into a reply. Two implementations share one retrieval step:
+ * `builtin` (deterministic: intent answer → knowledge extract with citations → honest fallback)
+ * and `llm` (the configured OpenAI-compatible model, grounded with the same passages).
+ * Both stream: `delta` events whose texts concatenate to the reply, then one `done`.
+ */
+import type { ChatMessage, Citation, ReplySource, TrainingData } from '../../../src/client/types.ts';
+import type { LlmProvider } from '../llm/index.ts';
+import type { TrainedModel } from '../nlu/index.ts';
+
+export interface ResponderReply {
+  content: string;
+  source: ReplySource;
+  intent: string | null;
+  confidence: number | null;
+  citations: Citation[];
+  suggestions: string[];
+}
+
+export type ResponderEvent = { type: 'delta'; text: string } | { type: 'done'; reply: ResponderReply };
+
+/** Everything a responder may use for one turn, resolved (and authorised) by the chat service. */
+export interface ResponderInput {
+  accountId: string;
+  /** The conversation as the caller sent it; the last one is the user's new message. */
+  messages: ChatMessage[];
+  question: string;
+  language: string;
+  /** The bot's or agent's trained intents, when there is a model. */
+  intents: TrainedModel | null;
+  /** Where fallback responses and the threshold come from (bot or agent training). */
+  training: TrainingData | null;
+  quickReplies: string[];
+  /** Agent knowledge scope; empty or absent: all entries. */
+  knowledgeTags?: string[];
+  /** Agent instructions, for the LLM's system prompt. */
+  instructions?: string;
+  /** Set when the LLM answers this turn. */
+  llm?: { provider: LlmProvider; model?: string; temperature?: number; maxTokens?: number } | null;
+}
+
+export interface Responder {
+  respond(input: ResponderInput, signal: AbortSignal): AsyncIterable<ResponderEvent>;
+}

@@ -1,0 +1,39 @@
+/** JSON Schemas (2020-12) of the chat endpoints; also referenced by the OpenAPI document. */
+import { schemas, type JsonSchema } from '../http/validate.ts';
+
+export const chatMessageSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['role', 'content'],
+  properties: {
+    role: { enum: ['system', 'user', 'assistant'] },
+    content: { type: 'string', minLength: 1, maxLength: 8000 },
+  },
+};
+
+export const chatRequestSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['messages'],
+  properties: {
+    messages: { type: 'array', minItems: 1, maxItems: 100, items: chatMessageSchema },
+    conversation_id: schemas.id('conv'),
+    agent_id: schemas.id('agt'),
+    bot_id: schemas.id('bot'),
+    user_id: schemas.userId,
+    stream: { type: 'boolean' },
+  },
+};
+
+/** `GET /v1/chat/history`: oldest → newest; `conversation_id` or `user_id` (optionally with `bot_id`). */
+export const historyQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    conversation_id: schemas.id('conv'),
+    user_id: schemas.userId,
+    bot_id: schemas.id('bot'),
+    limit: schemas.limit(200, 50),
+    cursor: schemas.cursor,
+  },
+};

@@ -1,0 +1,168 @@
+/**
+ * One chat turn: `prepare` resolves and authorises everything (conversation, bot or agent, model,
+ * provider) so every client error is raised before a stream starts; `run` produces the reply
+ * through a responder and stores the user message and the reply in the conversation.
+ */
+import type { Kysely } from 'kysely';
+import type { ChatReply, ChatRequest, TrainingData } from '../../../src/client/types.ts';
+import { buildTrainingSet } from '../agents/training-set.ts';
+import type { AgentService } from '../agents/service.ts';
+import type { BotService } from '../bots/service.ts';
+import { iso } from '../db/json.ts';
+import type { Database } from '../db/schema.ts';
+import { notFound, ServiceError } from '../http/errors.ts';
+import type { LlmProvider } from '../llm/index.ts';
+import { newId } from '../ids.ts';
+import type { NluEngine } from '../nlu/index.ts';
+import { BuiltinResponder } from './builtin.ts';
+import { LlmResponder } from './llm-responder.ts';
+import type { Responder, ResponderInput } from './responder.ts';
+import type { KnowledgeSearch } from './retrieval.ts';
+import type { ConversationStore } from './store.ts';
+
+export interface ChatDeps {
+  db: Kysely<Database>;
+  nlu: NluEngine;
+  conversations: ConversationStore;
+  bots: BotService;
+  agents: AgentService;
+  knowledge?: KnowledgeSearch;
+  llm: LlmProvider | null;
+}
+
+export interface PreparedTurn {
+  conversationId: string;
+  /** False: the conversation is created when the reply is stored. */
+  conversationExists: boolean;
+  owner: { botId: string | null; agentId: string | null; userId: string | null };
+  input: ResponderInput;
+  responder: Responder;
+  startedAt: number;
+}
+
+export type ChatEvent = { type: 'delta'; text: string } | { type: 'done'; data: ChatReply };
+
+export class ChatService {
+  private readonly builtin: BuiltinResponder;
+  private readonly llmResponder: LlmResponder;
+
+  constructor(private readonly deps: ChatDeps) {
+    this.builtin = new BuiltinResponder(deps);
+    this.llmResponder = new LlmResponder(deps);
+  }
+
+  async prepare(accountId: string, request: ChatRequest): Promise<PreparedTurn> {
+    const startedAt = performance.now();
+    const last = request.messages.at(-1)!;
+    if (last.role !== 'user') {
+      const index = request.messages.length - 1;
+      throw new ServiceError('validation_failed', 'The last message must have role "user".', {
+        param: `messages.${index}.role`,
+        details: [{ path: `/messages/${index}/role`, message: 'must be "user" on the last message' }],
+      });
+    }
+    if (request.bot_id && request.agent_id) {
+      throw new ServiceError('validation_failed', 'Send bot_id or agent_id, not both.', { param: 'agent_id' });
+    }
+    const conversation = request.conversation_id
+      ? await this.deps.conversations.get(accountId, request.conversation_id)
+      : undefined;
+    if (request.conversation_id && !conversation) throw notFound('conversation_id', 'conversation');
+    // A conversation belongs to the user it was started for: another user_id (e.g. another visitor
+    // behind the token proxy, which forces user_id) must not be able to continue or read into it.
+    // Answer as if it did not exist, so ids of other users' conversations cannot be probed.
+    if (conversation && request.user_id && conversation.user_id !== request.user_id) {
+      throw notFound('conversation_id', 'conversation');
+    }
+
+    // A continued conversation keeps its bot or agent unless the request names one.
+    const named = request.bot_id || request.agent_id;
+    const botId = request.bot_id ?? (named ? null : (conversation?.bot_id ?? null));
+    const agentId = request.agent_id ?? (named ? null : (conversation?.agent_id ?? null));
+    const input: ResponderInput = {
+      accountId,
+      messages: request.messages,
+      question: last.content,
+      language: 'en',
+      intents: null,
+      training: null,
+      quickReplies: [],
+      llm: null,
+    };
+    let useLlm = this.deps.llm !== null;
+
+    if (botId) {
+      const bot = await this.deps.bots.getRow(accountId, botId);
+      const training = (bot.training ?? { intents: [] }) as TrainingData;
+      input.language = bot.language;
+      input.training = training;
+      input.quickReplies = bot.quick_replies ?? [];
+      if (bot.status === 'ready' && bot.nlu_model) {
+        input.intents = { model: bot.nlu_model, training, language: bot.language, cacheKey: `${bot.id}:${iso(bot.trained_at ?? bot.updated_at)}` };
+      }
+    }
+    if (agentId) {
+      const { agent, nluModel, modelKey } = await this.deps.agents.runtime(accountId, agentId);
+      // The model's intent names come from this same construction (examples → `example.N`).
+      const training = buildTrainingSet(agent.examples, agent.training, 0, agent.id).training;
+      input.language = agent.language;
+      input.training = agent.training;
+      input.knowledgeTags = agent.knowledge.tags;
+      input.instructions = agent.instructions;
+      if (nluModel && modelKey) input.intents = { model: nluModel, training, language: agent.language, cacheKey: modelKey };
+      useLlm = agent.model.provider === 'openai-compatible';
+      if (useLlm && !this.deps.llm) {
+        throw new ServiceError('service_unavailable', 'This agent uses the openai-compatible provider, but no LLM is configured.', {
+          param: 'agent_id',
+        });
+      }
+      if (useLlm) {
+        input.llm = { provider: this.deps.llm!, model: agent.model.name, temperature: agent.model.temperature, maxTokens: agent.model.max_tokens };
+      }
+    } else if (useLlm) {
+      input.llm = { provider: this.deps.llm! };
+    }
+
+    return {
+      conversationId: conversation?.id ?? newId('conv'),
+      conversationExists: conversation !== undefined,
+      owner: { botId, agentId, userId: request.user_id ?? conversation?.user_id ?? null },
+      input,
+      responder: input.llm ? this.llmResponder : this.builtin,
+      startedAt,
+    };
+  }
+
+  /** Streams the reply; the final `done` comes after the exchange is stored. */
+  async *run(turn: PreparedTurn, signal: AbortSignal): AsyncIterable<ChatEvent> {
+    for await (const event of turn.responder.respond(turn.input, signal)) {
+      if (event.type === 'delta') {
+        yield event;
+        continue;
+      }
+      const { reply } = event;
+      const { accountId } = turn.input;
+      if (!turn.conversationExists) {
+        await this.deps.conversations.create(accountId, { id: turn.conversationId, ...turn.owner });
+      }
+      const [, message] = await this.deps.conversations.append(accountId, turn.conversationId, [
+        { role: 'user', content: turn.input.question },
+        { role: 'assistant', ...reply, latencyMs: performance.now() - turn.startedAt },
+      ]);
+      yield {
+        type: 'done',
+        data: {
+          conversation_id: turn.conversationId,
+          message: message!,
+          source: reply.source,
+          intent: reply.intent,
+          confidence: reply.confidence,
+          citations: reply.citations,
+          suggestions: reply.suggestions,
+        },
+      };
+      return;
+    }
+    throw new Error('The responder ended without a reply.');
+  }
+}

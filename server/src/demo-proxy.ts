@@ -1,0 +1,37 @@
+/**
+ * The token proxy as `npm start` (and the browser tests) mount it at `/proxy`: the demo pages get
+ * short-lived widget tokens and never see an API key. The proxy calls the service in-process (its
+ * `fetch` option), holding a labelled key of the development account that is re-issued on every
+ * start — the development key itself is stored only as a hash and cannot be recovered.
+ */
+import { randomBytes } from 'node:crypto';
+import { createProxy } from '../../src/proxy/index.ts';
+import type { Service } from './index.ts';
+
+export const DEMO_PROXY_PATH = '/proxy';
+
+export interface DemoProxyOptions {
+  /** HS256 secret (`AI_CHAT_PROXY_SECRET`); default: random per start (widgets renew on 401). */
+  secret?: string;
+}
+
+export async function createDemoProxy(service: Service, options: DemoProxyOptions = {}) {
+  const accountId = service.devAccountId;
+  const apiKey = await service.deps.accounts.issueLabelledKey(accountId, 'demo-proxy');
+  const demoBot = await service.deps.db
+    .selectFrom('bots')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return createProxy({
+    apiKey,
+    upstream: 'http://reference-service.internal',
+    fetch: (input, init) => service.fetch(new Request(input, init)),
+    secret: options.secret ?? randomBytes(32),
+    allowAnonymous: true,
+    botId: demoBot?.id,
+    basePath: DEMO_PROXY_PATH,
+  });
+}

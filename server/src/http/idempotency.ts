@@ -1,0 +1,124 @@
+/**
+ * `Idempotency-Key` for POSTs: the first request with a key runs and its answer (status + body) is
+ * stored; a repeat with the same key and the same request gets that answer again with
+ * `Idempotent-Replayed: true` and never runs twice. Same key, other request: 409
+ * `idempotency_key_reused`; the first still running: 409 `request_in_progress`. 5xx answers are not
+ * kept, so a retry after a server fault really retries. Keys live 24 hours per account.
+ *
+ * Streamed answers (SSE) finish after the handler returns: the streaming code reports its final
+ * envelope through `idempotencyRecorder(c)`, and a replay answers it as plain JSON.
+ */
+import { createHash } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { accountId, type AppContext, type AppEnv } from './context.ts';
+import { ServiceError } from './errors.ts';
+
+const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
+const TTL_HOURS = 24;
+/** A `running` row older than this belongs to a request that died with its process. */
+const STALE_RUNNING_MINUTES = 10;
+
+export interface IdempotencyRecorder {
+  /** Stores the final answer (not for 5xx: those release the key instead). Idempotent itself. */
+  complete(status: number, body: unknown): Promise<void>;
+  /** Releases the key without storing (the request never finished). */
+  abandon(): Promise<void>;
+}
+
+const recorders = new WeakMap<Request, IdempotencyRecorder>();
+
+/** The recorder of this request when it carries an `Idempotency-Key` (streaming handlers use it). */
+export function idempotencyRecorder(c: AppContext): IdempotencyRecorder | undefined {
+  return recorders.get(c.req.raw);
+}
+
+function requestHash(c: AppContext, body: string): string {
+  return createHash('sha256').update(`${c.req.method}\n${c.req.path}\n${body}`).digest('hex');
+}
+
+export function idempotent(db: Kysely<Database>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = c.req.header('idempotency-key');
+    if (key === undefined) return next();
+    if (!KEY_SHAPE.test(key) || key.trim() === '') {
+      throw new ServiceError('validation_failed', 'Idempotency-Key must be 1–255 printable ASCII characters.', {
+        param: 'Idempotency-Key',
+      });
+    }
+    const account = accountId(c);
+    const hash = requestHash(c, await c.req.text()); // Hono caches the body: handlers can read it again
+    const scope = db.selectFrom('idempotency_keys').where('account_id', '=', account).where('key', '=', key);
+
+    // Expired keys and orphaned `running` rows free their key for this request.
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('account_id', '=', account)
+      .where('key', '=', key)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', sql<Date>`now() - make_interval(hours => ${TTL_HOURS})`),
+          eb.and([eb('state', '=', 'running'), eb('created_at', '<', sql<Date>`now() - make_interval(mins => ${STALE_RUNNING_MINUTES})`)]),
+        ]),
+      )
+      .execute();
+    const inserted = await db
+      .insertInto('idempotency_keys')
+      .values({ account_id: account, key, request_hash: hash, state: 'running' })
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst();
+
+    if (!inserted) {
+      const existing = await scope.selectAll().executeTakeFirst();
+      if (existing && existing.request_hash !== hash) {
+        throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
+          param: 'Idempotency-Key',
+        });
+      }
+      if (!existing || existing.state !== 'done' || existing.response_status === null) {
+        throw new ServiceError('request_in_progress', 'A request with this Idempotency-Key is still running; retry shortly.', {
+          param: 'Idempotency-Key',
+          headers: { 'Retry-After': '1' },
+        });
+      }
+      c.header('Idempotent-Replayed', 'true');
+      c.header('Content-Type', 'application/json');
+      return c.body(existing.response_body ?? '', existing.response_status as 200);
+    }
+
+    let settled = false;
+    const recorder: IdempotencyRecorder = {
+      async complete(status, body) {
+        if (settled) return;
+        settled = true;
+        if (status >= 500) return release();
+        await db
+          .updateTable('idempotency_keys')
+          .set({ state: 'done', response_status: status, response_body: typeof body === 'string' ? body : JSON.stringify(body) })
+          .where('account_id', '=', account)
+          .where('key', '=', key)
+          .execute();
+      },
+      async abandon() {
+        if (settled) return;
+        settled = true;
+        await release();
+      },
+    };
+    const release = async () => {
+      await db.deleteFrom('idempotency_keys').where('account_id', '=', account).where('key', '=', key).execute();
+    };
+    recorders.set(c.req.raw, recorder);
+
+    try {
+      await next();
+    } catch (error) {
+      await recorder.abandon();
+      throw error;
+    }
+    if (c.res.headers.get('content-type')?.startsWith('text/event-stream')) return; // the stream completes it
+    await recorder.complete(c.res.status, await c.res.clone().text());
+  };
+}

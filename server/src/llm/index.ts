@@ -1,0 +1,20 @@
+/**
+ * The optional LLM behind `model.provider: "openai-compatible"`.
+ *
+ * ```ts
+ * const llm = createLlmProvider(config.llm);   // null when no base URL is configured (deps.llm)
+ * for await (const text of llm.complete({ system, messages, model, temperature, maxTokens, signal })) …
+ * ```
+ * Failures are `ServiceError`s with code `upstream_error` (502) or `upstream_timeout` (504).
+ */
+import type { LlmOptions } from '../config.ts';
+import { OpenAiCompatibleProvider, type LlmProvider } from './openai-compatible.ts';
+
+export type { LlmMessage, LlmProvider, LlmRequest } from './openai-compatible.ts';
+export { DEFAULT_LLM_TIMEOUT_MS, OpenAiCompatibleProvider } from './openai-compatible.ts';
+export { parseSse, type SseEvent } from './sse.ts';
+
+export function createLlmProvider(options: LlmOptions | undefined): LlmProvider | null {
+  if (!options?.baseUrl) return null;
+  return new OpenAiCompatibleProvider(options);
+}

@@ -1,0 +1,37 @@
+/**
+ * NLU: intent classification + entity extraction for bots and agents, backed by nlp.js and hidden
+ * behind `NluEngine` so the engine can be swapped without touching callers.
+ *
+ * Public API (import only from `server/src/nlu/index.ts`):
+ *
+ * ```ts
+ * import { createNluEngine, renderTemplate, resolveThreshold, DEFAULT_THRESHOLD } from '../nlu/index.ts';
+ *
+ * const nlu = createNluEngine();              // one per process (lives in Deps as `deps.nlu`)
+ * const { model, stats } = await nlu.train('en', training);   // runs in a worker thread
+ * //   model: JSON-serialisable; store it in `bots.nlu_model` / `agents.nlu_model` with json(model)
+ * //   stats: { intents, examples, training_ms }
+ * //   throws NluTrainingError (message safe for clients) for unusable training data
+ * const parsed = await nlu.parse(model, 'en', 'how much is it', { cacheKey: `${agentId}:${trainedAt}` });
+ * //   { intent: 'pricing' | null, score: 0..1, entities: Entity[] }   (no threshold applied)
+ * const threshold = resolveThreshold(training);           // training.fallback.threshold ?? 0.65
+ * const text = renderTemplate('Install for {framework}', parsed.entities); // fills `{entity}` slots
+ * const problems = checkTraining(training);     // [{path:'/intents/0/examples/1', message}] — run before train()
+ * // Or all in one (parse + threshold + pick + render), as bots and the chat responder do:
+ * const answer = await answerWithIntent(nlu, { model, training, language: 'en', cacheKey }, text);
+ * //   { matched, intent, confidence, entities, text, suggestions }; fallbackResponse(training, lang, seed)
+ * await nlu.close();                                       // terminates idle workers
+ * ```
+ *
+ * The JSON Schema of training data is `trainingSchema` in `bots/schema.ts` (reuse it for agents).
+ *
+ * `parse` runs in-process (about 0.1 ms) with a small LRU of loaded models keyed by `cacheKey`
+ * (without one, the model is loaded on every call). Training never runs on the event loop.
+ */
+export type { NluEngine, NluParseResult, NluTrainResult, NluTrainStats, ParseOptions } from './engine.ts';
+export { createNluEngine, NluTrainingError } from './engine.ts';
+export { DEFAULT_THRESHOLD, pickResponse, renderTemplate, resolveThreshold } from './templates.ts';
+export type { TrainingProblem } from './training.ts';
+export { checkTraining } from './training.ts';
+export type { IntentAnswer, TrainedModel } from './answer.ts';
+export { answerWithIntent, fallbackResponse } from './answer.ts';

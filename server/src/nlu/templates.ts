@@ -1,0 +1,32 @@
+/** Response templates and the confidence threshold: applied by us, not by nlp.js (see research §1.3). */
+import type { Entity, TrainingData } from '../../../src/client/types.ts';
+
+/** Minimum confidence to answer with an intent when the training data sets none. */
+export const DEFAULT_THRESHOLD = 0.65;
+
+export function resolveThreshold(training: Pick<TrainingData, 'fallback'> | null | undefined): number {
+  const value = training?.fallback?.threshold;
+  return typeof value === 'number' && value >= 0 && value <= 1 ? value : DEFAULT_THRESHOLD;
+}
+
+/**
+ * Fills `{entity}` slots with the matched entity's value. A slot with no matching entity keeps a
+ * readable fallback: the entity name without braces, so a reply never shows raw template syntax.
+ */
+export function renderTemplate(template: string, entities: readonly Entity[]): string {
+  return template.replace(/\{([A-Za-z0-9_.-]{1,64})\}/g, (_, name: string) => {
+    const match = entities.find((e) => e.entity === name);
+    return match ? match.value : name.replaceAll('_', ' ');
+  });
+}
+
+/**
+ * Picks one response. Deterministic by default (a hash of the seed text) so tests and replays see
+ * the same answer for the same input, while different inputs still get varied responses.
+ */
+export function pickResponse(responses: readonly string[], seed: string): string | undefined {
+  if (responses.length === 0) return undefined;
+  let hash = 0;
+  for (let i = 0; i < seed.length; i++) hash = (hash * 31 + seed.charCodeAt(i)) | 0;
+  return responses[Math.abs(hash) % responses.length];
+}

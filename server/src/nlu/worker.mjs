@@ -1,0 +1,39 @@
+// Training thread: nlp.js training is CPU-bound (seconds for large data), so it never runs on the
+// service's event loop. Plain JavaScript so it starts the same under tsx, node and any test runner.
+// Protocol: in {id, corpus}; out {id, ok: true, model, stats} | {id, ok: false, message}.
+// `corpus` is already in nlp.js terms (see engine.ts `toCorpus`): this file only feeds nlp.js.
+import { parentPort } from 'node:worker_threads';
+import { containerBootstrap } from '@nlpjs/core';
+import { Nlp } from '@nlpjs/nlp';
+import { LangEn } from '@nlpjs/lang-en';
+import { LangDe } from '@nlpjs/lang-de';
+import { LangFr } from '@nlpjs/lang-fr';
+import { LangEs } from '@nlpjs/lang-es';
+
+const LANGUAGES = { en: LangEn, de: LangDe, fr: LangFr, es: LangEs };
+
+async function train(corpus) {
+  const started = performance.now();
+  const container = containerBootstrap();
+  container.use(LANGUAGES[corpus.language]);
+  // autoSave/autoLoad off: nlp.js would otherwise write model.nlp into the working directory.
+  const nlp = new Nlp(
+    { languages: [corpus.language], autoSave: false, autoLoad: false, threshold: 0, calculateSentiment: false, nlu: { log: false } },
+    container,
+  );
+  for (const list of corpus.lists) nlp.addNerRuleOptionTexts(corpus.language, list.name, list.option, list.texts);
+  for (const rule of corpus.regexes) nlp.addNerRegexRule(corpus.language, rule.name, new RegExp(rule.source, 'gi'));
+  for (const doc of corpus.documents) nlp.addDocument(corpus.language, doc.utterance, doc.intent);
+  await nlp.train();
+  const model = JSON.parse(nlp.export(true));
+  return { model, trainingMs: Math.round(performance.now() - started) };
+}
+
+parentPort.on('message', async ({ id, corpus }) => {
+  try {
+    const { model, trainingMs } = await train(corpus);
+    parentPort.postMessage({ id, ok: true, model, trainingMs });
+  } catch (error) {
+    parentPort.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });
+  }
+});

@@ -1,0 +1,279 @@
+// Contract tests: the served OpenAPI 3.1 document is sound and matches the app's routes, and every
+// endpoint's answers (successes and the main errors, incl. the SSE `done` payload) validate against
+// the document's response schemas with Ajv 2020 — all over the real service and a real PGlite.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Service } from '../src/index.ts';
+import { caller, memoryService, type CallOptions, type CallResult, type Caller } from './support/api.ts';
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> }>>;
+  components: Record<string, Record<string, unknown>>;
+};
+
+let service: Service;
+let raw: Caller;
+let doc: Doc;
+let ajv: Ajv2020;
+const covered = new Map<string, Set<number>>();
+
+before(async () => {
+  service = await memoryService();
+  raw = caller(service, (await service.createAccount()).apiKey);
+  const res = await raw('/v1/openapi.json', { auth: null });
+  assert.equal(res.status, 200);
+  doc = res.body;
+  ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addFormat('date-time', { validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
+  ajv.addSchema(doc as object, 'api');
+});
+after(() => service.close());
+
+const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
+const validators = new Map<string, ValidateFunction>();
+
+/** The document's schema for (path template, method, status, media type), compiled once. */
+function responseValidator(template: string, method: string, status: number, media = 'application/json'): ValidateFunction {
+  const key = `${method} ${template} ${status} ${media}`;
+  let fn = validators.get(key);
+  if (fn) return fn;
+  const operation = doc.paths[template]?.[method];
+  assert.ok(operation, `no operation ${method.toUpperCase()} ${template} in the document`);
+  const response = operation.responses[String(status)];
+  assert.ok(response, `${method.toUpperCase()} ${template} does not document status ${status}`);
+  const base = response.$ref
+    ? `api#/${pointer('components', 'responses', response.$ref.split('/').at(-1)!)}`
+    : `api#/${pointer('paths', template, method, 'responses', String(status))}`;
+  fn = ajv.compile({ $ref: `${base}/${pointer('content', media, 'schema')}` });
+  validators.set(key, fn);
+  return fn;
+}
+
+function requiredHeaders(template: string, method: string, status: number): string[] {
+  let response = doc.paths[template]![method]!.responses[String(status)] as { $ref?: string; headers?: Record<string, { $ref?: string; required?: boolean }> };
+  if (response.$ref) response = doc.components.responses![response.$ref.split('/').at(-1)!] as typeof response;
+  return Object.entries(response.headers ?? {})
+    .filter(([, h]) => (h.$ref ? (doc.components.headers![h.$ref.split('/').at(-1)!] as { required?: boolean }).required : h.required))
+    .map(([name]) => name);
+}
+
+function assertMatches(template: string, method: string, res: CallResult, media = 'application/json'): void {
+  const validate = responseValidator(template, method, res.status, media);
+  assert.ok(validate(res.body), `${method.toUpperCase()} ${template} ${res.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(res.body).slice(0, 400)}`);
+  // Every header the document marks `required` for this answer is there.
+  for (const name of requiredHeaders(template, method, res.status)) {
+    assert.ok(res.headers.get(name), `${method.toUpperCase()} ${template} ${res.status}: header ${name} missing`);
+  }
+  const operationId = doc.paths[template]![method]!.operationId;
+  if (!covered.has(operationId)) covered.set(operationId, new Set());
+  covered.get(operationId)!.add(res.status);
+}
+
+/** Calls `path` (concrete) and validates against `template` (`/v1/bots/{bot_id}`). */
+async function check(template: string, path: string, options: CallOptions = {}, expected?: number, as: Caller = raw): Promise<CallResult> {
+  const method = (options.method ?? (options.body !== undefined ? 'POST' : 'GET')).toLowerCase();
+  const res = await as(path, options);
+  if (expected !== undefined) assert.equal(res.status, expected, `${method.toUpperCase()} ${path}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  assertMatches(template, method, res);
+  return res;
+}
+
+describe('the OpenAPI document', () => {
+  it('validates against the official OpenAPI 3.1 schema', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Parameters<Validator["validate"]>[0]);
+    assert.equal(validator.version, '3.1');
+    assert.ok(result.valid, JSON.stringify(result.errors, null, 2)?.slice(0, 2000));
+  });
+
+  it('is a sound OpenAPI 3.1 document whose $refs all resolve', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    const ids = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        assert.ok(!ids.has(op.operationId), `duplicate operationId ${op.operationId}`);
+        ids.add(op.operationId);
+        assert.ok(Object.keys(op.responses).some((s) => s.startsWith('2')), `${method} ${path} has a success response`);
+        const declared = ((op as { parameters?: { name: string; in: string; $ref?: string }[] }).parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name);
+        const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+        assert.deepEqual(declared.sort(), templated.sort(), `path parameters of ${method} ${path}`);
+      }
+    }
+    const refs: string[] = [];
+    (function walk(node: unknown) {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) if (k === '$ref' && typeof v === 'string') refs.push(v); else walk(v);
+      }
+    })(doc);
+    assert.ok(refs.length > 50);
+    for (const r of refs) {
+      assert.match(r, /^#\//, r);
+      let target: unknown = doc;
+      for (const seg of r.slice(2).split('/')) target = (target as Record<string, unknown>)?.[seg.replaceAll('~1', '/').replaceAll('~0', '~')];
+      assert.ok(target, `unresolved $ref ${r}`);
+    }
+    // Every response schema compiles.
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) for (const status of Object.keys(op.responses)) responseValidator(path, method, Number(status));
+    }
+    // The validators really bite: wrong shapes fail.
+    const agentCreated = responseValidator('/v1/agents', 'post', 201);
+    assert.equal(agentCreated({ success: true, data: { id: 'agt_12345678' }, meta: { request_id: 'r', latency_ms: 1 } }), false);
+    const notFound = responseValidator('/v1/agents/{agent_id}', 'get', 404);
+    assert.equal(notFound({ success: false, error: { code: 'teapot', message: 'x' } }), false);
+    assert.equal(notFound({ success: false, error: { code: 'resource_not_found', message: 'x' } }), true);
+    const codes = (doc.components.schemas!.ErrorCode as { enum: string[] }).enum;
+    assert.ok(codes.includes('rate_limited') && codes.includes('upstream_timeout') && codes.length === 23);
+    assert.deepEqual(doc.components.securitySchemes, { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key: `Authorization: Bearer <key>`.' } });
+  });
+
+  it('documents exactly the routes the app serves', () => {
+    const served = new Set<string>();
+    for (const r of service.app.routes) {
+      if (r.method === 'ALL' || !r.path.startsWith('/v1/') || r.path.includes('*')) continue;
+      served.add(`${r.method} ${r.path.replace(/:([A-Za-z_]+)(\{[^}]*\})?/g, '{$1}').replace(/\/$/, '')}`);
+    }
+    const documented = new Set<string>();
+    for (const [path, item] of Object.entries(doc.paths)) for (const method of Object.keys(item)) documented.add(`${method.toUpperCase()} ${path}`);
+    assert.deepEqual([...served].sort(), [...documented].sort());
+  });
+});
+
+describe('every endpoint answers as documented', () => {
+  const ids: Record<string, string> = {};
+
+  it('knowledge', async () => {
+    const created = await check('/v1/knowledge', '/v1/knowledge', { body: { title: 'Install the widget', content: 'Add one script tag to install the widget.', tags: ['setup'] } }, 201);
+    ids.entry = created.body.data.id;
+    await check('/v1/knowledge', '/v1/knowledge', { body: { title: '' } }, 400);
+    await check('/v1/knowledge', '/v1/knowledge', { body: 'x', headers: { 'content-type': 'text/plain' } }, 415);
+    await check('/v1/knowledge', '/v1/knowledge', { body: { title: 't', content: 'x'.repeat(600 * 1024) } }, 413);
+    await check('/v1/knowledge', '/v1/knowledge', {}, 200);
+    await check('/v1/knowledge', '/v1/knowledge?cursor=garbage!', {}, 400);
+    await check('/v1/knowledge/search', '/v1/knowledge/search?q=instal%20widgit&tags=setup,other', {}, 200);
+    await check('/v1/knowledge/search', '/v1/knowledge/search', {}, 400);
+    await check('/v1/knowledge/{entry_id}', `/v1/knowledge/${ids.entry}`, {}, 200);
+    await check('/v1/knowledge/{entry_id}', '/v1/knowledge/kb_missing123456', {}, 404);
+    await check('/v1/knowledge/{entry_id}', `/v1/knowledge/${ids.entry}`, { method: 'PUT', body: { tags: ['setup', 'docs'] } }, 200);
+    await check('/v1/knowledge/{entry_id}', `/v1/knowledge/${ids.entry}`, { method: 'PUT', body: { nope: 1 } }, 400);
+    await check('/v1/knowledge/{entry_id}', '/v1/knowledge/kb_missing123456', { method: 'PUT', body: { title: 'x' } }, 404);
+  });
+
+  it('agents and training jobs', async () => {
+    const examples = [
+      { input: 'how much is it', output: 'From 20 dollars.' },
+      { input: 'what does it cost', output: 'From 20 dollars.' },
+      { input: 'hello', output: 'Hi!' },
+      { input: 'hi there', output: 'Hi!' },
+    ];
+    const agent = await check('/v1/agents', '/v1/agents', { body: { name: 'Contract agent', examples, model: { provider: 'builtin', temperature: 0.5 } } }, 201);
+    ids.agent = agent.body.data.id;
+    await check('/v1/agents', '/v1/agents', { body: { description: 'no name' } }, 400);
+    await check('/v1/agents', '/v1/agents?limit=5', {}, 200);
+    await check('/v1/agents/{agent_id}', `/v1/agents/${ids.agent}`, {}, 200);
+    await check('/v1/agents/{agent_id}', '/v1/agents/agt_missing123456', {}, 404);
+    await check('/v1/agents/{agent_id}', `/v1/agents/${ids.agent}`, { method: 'PUT', body: { instructions: 'Be kind.' } }, 200);
+    await check('/v1/agents/{agent_id}', `/v1/agents/${ids.agent}`, { method: 'PUT', body: { model: { temperature: 9 } } }, 400);
+    const queued = await check('/v1/agents/{agent_id}/train', `/v1/agents/${ids.agent}/train`, { method: 'POST' }, 202);
+    await check('/v1/agents/{agent_id}/train', `/v1/agents/${ids.agent}/train`, { method: 'POST' }, 409);
+    await check('/v1/agents/{agent_id}/train', `/v1/agents/${ids.agent}/train`, { body: { holdout: 2 } }, 400);
+    await check('/v1/agents/{agent_id}/train', '/v1/agents/agt_missing123456/train', { method: 'POST' }, 404);
+    let job = queued.body.data;
+    for (let i = 0; i < 200 && (job.status === 'queued' || job.status === 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await check('/v1/agents/{agent_id}/jobs/{job_id}', `/v1/agents/${ids.agent}/jobs/${job.id}`, {}, 200)).body.data;
+    }
+    assert.equal(job.status, 'succeeded');
+    await check('/v1/agents/{agent_id}/train', `/v1/agents/${ids.agent}/train?wait=true`, { body: { holdout: 0 } }, 200);
+    await check('/v1/agents/{agent_id}/jobs', `/v1/agents/${ids.agent}/jobs`, {}, 200);
+    await check('/v1/agents/{agent_id}/jobs', '/v1/agents/agt_missing123456/jobs', {}, 404);
+    await check('/v1/agents/{agent_id}/jobs/{job_id}', `/v1/agents/${ids.agent}/jobs/job_missing123456`, {}, 404);
+  });
+
+  it('bots', async () => {
+    const training = { intents: [{ name: 'greet', examples: ['hello', 'hi', 'good morning'], responses: ['Hello!'] }] };
+    const bot = await check('/v1/bots', '/v1/bots', { body: { name: 'Greeter', training }, headers: { 'idempotency-key': 'contract-bot-1' } }, 201);
+    ids.bot = bot.body.data.id;
+    const replay = await check('/v1/bots', '/v1/bots', { body: { name: 'Greeter', training }, headers: { 'idempotency-key': 'contract-bot-1' } }, 201);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    await check('/v1/bots', '/v1/bots', { body: { name: 'Other' }, headers: { 'idempotency-key': 'contract-bot-1' } }, 409);
+    await check('/v1/bots', '/v1/bots', { body: { name: '' } }, 400);
+    await check('/v1/bots', '/v1/bots', {}, 200);
+    await check('/v1/bots/{bot_id}', `/v1/bots/${ids.bot}`, {}, 200);
+    await check('/v1/bots/{bot_id}', '/v1/bots/bot_missing123456', {}, 404);
+    await check('/v1/bots/{bot_id}', `/v1/bots/${ids.bot}`, { method: 'PUT', body: { description: 'Says hello' } }, 200);
+    await check('/v1/bots/{bot_id}', `/v1/bots/${ids.bot}`, { method: 'PUT', body: { language: 'xx' } }, 400);
+    await check('/v1/bots/{bot_id}/messages', `/v1/bots/${ids.bot}/messages`, { body: { message: 'hello', user_id: 'user-1' } }, 200);
+    await check('/v1/bots/{bot_id}/messages', `/v1/bots/${ids.bot}/messages`, { body: { message: '' } }, 400);
+    await check('/v1/bots/{bot_id}/messages', '/v1/bots/bot_missing123456/messages', { body: { message: 'hi', user_id: 'u' } }, 404);
+  });
+
+  it('chat, streamed chat and history', async () => {
+    const reply = await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'how do I install the widget?' }], user_id: 'user-2' } }, 200);
+    ids.conversation = reply.body.data.conversation_id;
+    await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'hi' }], bot_id: ids.bot, user_id: 'user-1' } }, 200);
+    await check('/v1/chat', '/v1/chat', { body: { messages: [] } }, 400);
+    await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'hi' }], agent_id: 'agt_missing123456' } }, 404);
+
+    const stream = await raw('/v1/chat', { body: { messages: [{ role: 'user', content: 'install' }], stream: true } });
+    assert.equal(stream.status, 200);
+    assert.match(stream.headers.get('content-type') ?? '', /text\/event-stream/);
+    const events = String(stream.body)
+      .split(/\n\n/)
+      .map((block) => ({
+        event: /^event: (.*)$/m.exec(block)?.[1],
+        data: block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n'),
+      }))
+      .filter((e) => e.event);
+    assert.equal(events[0]?.event, 'meta');
+    assert.equal(events.at(-1)?.event, 'done');
+    const sseSchemas = (doc.paths['/v1/chat']!.post!.responses['200']!.content!['text/event-stream'] as unknown as { 'x-sse-events': Record<string, { $ref: string }> })['x-sse-events'];
+    for (const e of events) {
+      const schemaRef = sseSchemas[e.event!];
+      assert.ok(schemaRef, `undocumented SSE event ${e.event}`);
+      const validate = ajv.compile({ $ref: `api${schemaRef.$ref}` });
+      assert.ok(validate(JSON.parse(e.data)), `SSE ${e.event}: ${ajv.errorsText(validate.errors)}`);
+    }
+
+    await check('/v1/chat/history', `/v1/chat/history?conversation_id=${ids.conversation}`, {}, 200);
+    await check('/v1/chat/history', `/v1/chat/history?user_id=user-1&bot_id=${ids.bot}`, {}, 200);
+    await check('/v1/chat/history', '/v1/chat/history', {}, 400);
+    await check('/v1/chat/history', '/v1/chat/history?conversation_id=conv_missing123456', {}, 404);
+  });
+
+  it('analytics', async () => {
+    await check('/v1/analytics/usage', '/v1/analytics/usage?granularity=hour', {}, 200);
+    await check('/v1/analytics/usage', '/v1/analytics/usage?from=2026-02-01&to=2026-01-01', {}, 400);
+    await check('/v1/analytics/performance', `/v1/analytics/performance?bot_id=${ids.bot}`, {}, 200);
+    await check('/v1/analytics/performance', '/v1/analytics/performance?agent_id=agt_missing123456', {}, 404);
+    await check('/v1/analytics/performance', '/v1/analytics/performance?to=soon', {}, 400);
+  });
+
+  it('auth and rate-limit errors', async () => {
+    await check('/v1/agents', '/v1/agents', { auth: null }, 401);
+    await check('/v1/knowledge/search', '/v1/knowledge/search?q=x', { auth: 'aicw_sk_wrong' }, 401);
+    const small = caller(service, (await service.createAccount({ rateLimit: { points: 1, durationSeconds: 60 } })).apiKey);
+    await check('/v1/agents', '/v1/agents', {}, 200, small);
+    const limited = await check('/v1/agents', '/v1/agents', {}, 429, small);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    const openapi = await raw('/v1/openapi.json', { auth: null });
+    assertMatches('/v1/openapi.json', 'get', openapi);
+  });
+
+  it('covered a success answer of every documented operation', () => {
+    const missing: string[] = [];
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item)) {
+        const statuses = [...(covered.get(op.operationId) ?? [])];
+        if (!statuses.some((s) => s < 300)) missing.push(op.operationId);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+});

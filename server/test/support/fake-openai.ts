@@ -1,0 +1,141 @@
+/**
+ * fake-openai: a FAKE OpenAI-compatible server for tests — the only fake in the project. It speaks
+ * the `POST /chat/completions` streaming protocol on a loopback port and deliberately misbehaves the
+ * way real servers do: frames split at random byte boundaries (also inside UTF-8 characters), streams
+ * without `[DONE]`, JSON errors instead of a stream, 429 / 5xx, errors mid-stream, never answering.
+ *
+ * The scenario is chosen by the request's `model` name (see `Scenario`).
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+
+export type Scenario =
+  | 'stream' // deltas then `data: [DONE]`
+  | 'no-done' // deltas, then the stream just ends
+  | 'json-error' // 200 application/json {"error": …}
+  | 'rate-limited' // 429 with Retry-After: 7
+  | 'server-error' // 500 with a body holding a secret-looking string
+  | 'mid-stream-error' // one delta, then an `error` payload
+  | 'garbage' // a frame that is not JSON
+  | 'hang' // headers never come
+  | 'slow-stream' // four deltas 600 ms apart (longer in total than a 1.5 s idle timeout)
+  | 'stall'; // one delta, then silence
+
+/** The reply text the streaming scenarios send (with multi-byte characters on purpose). */
+export const FAKE_REPLY = 'Héllo wörld — the widget installs in one step 👋. Ça marche!';
+/** A string the fake puts in error bodies; it must never reach our clients. */
+export const FAKE_SECRET = 'sk-upstream-secret-do-not-leak';
+
+export interface FakeOpenAi {
+  /** Base URL, e.g. `http://127.0.0.1:41234/v1`. */
+  baseUrl: string;
+  /** Requests received (parsed bodies and the Authorization header). */
+  requests: { body: Record<string, unknown>; authorization: string | null }[];
+  close(): Promise<void>;
+}
+
+function deltas(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [];
+}
+
+function frame(payload: unknown): string {
+  return `data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`;
+}
+
+function chunkPayload(content: string) {
+  return { id: 'chatcmpl-fake', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null }] };
+}
+
+/** Splits bytes into pieces of 1–7 bytes, so events and characters are cut anywhere. */
+function randomPieces(bytes: Uint8Array): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; ) {
+    const size = 1 + Math.floor(Math.random() * 7);
+    pieces.push(bytes.slice(i, i + size));
+    i += size;
+  }
+  return pieces;
+}
+
+function streamOf(text: string): Response {
+  const pieces = randomPieces(new TextEncoder().encode(text));
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = pieces.shift();
+      if (!next) return controller.close();
+      controller.enqueue(next);
+      // Yield to the event loop so pieces leave as separate writes more often than not.
+      await new Promise((r) => setImmediate(r));
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } });
+}
+
+/** Sends each frame `gapMs` after the previous one (an empty frame: just wait). */
+function paced(frames: string[], gapMs: number): Response {
+  const encoder = new TextEncoder();
+  let first = true;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!first) await new Promise((r) => setTimeout(r, gapMs).unref());
+      first = false;
+      const next = frames.shift();
+      if (next === undefined) return controller.close();
+      if (next) controller.enqueue(encoder.encode(next));
+    },
+  });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+  const requests: FakeOpenAi['requests'] = [];
+  const app = new Hono();
+  app.post('/v1/chat/completions', async (c) => {
+    const body = (await c.req.json()) as Record<string, unknown>;
+    requests.push({ body, authorization: c.req.header('authorization') ?? null });
+    const scenario = String(body.model) as Scenario;
+    const words = deltas(FAKE_REPLY);
+    switch (scenario) {
+      case 'stream':
+        return streamOf(`: keep-alive comment\n\n${words.map((w) => frame(chunkPayload(w))).join('')}${frame('[DONE]')}`);
+      case 'no-done':
+        // CRLF line endings, and no blank line after the last event either.
+        return streamOf(words.map((w) => frame(chunkPayload(w)).replaceAll('\n', '\r\n')).join('').replace(/\r\n\r\n$/, ''));
+      case 'json-error':
+        return c.json({ error: { message: `invalid api key ${FAKE_SECRET}`, type: 'invalid_request_error' } }, 200);
+      case 'rate-limited':
+        return c.json({ error: { message: `quota for ${FAKE_SECRET}` } }, 429, { 'retry-after': '7' });
+      case 'server-error':
+        return c.text(`upstream crashed ${FAKE_SECRET}`, 500);
+      case 'mid-stream-error':
+        return streamOf(frame(chunkPayload('Partial ')) + frame({ error: { message: FAKE_SECRET } }));
+      case 'garbage':
+        return streamOf(frame(chunkPayload('Ok ')) + frame('{not json'));
+      case 'slow-stream':
+        return paced(['one ', 'two ', 'three ', 'four'].map((w) => frame(chunkPayload(w))), 600);
+      case 'stall':
+        return paced([frame(chunkPayload('Partial ')), ''], 60_000);
+      case 'hang':
+        await new Promise((r) => setTimeout(r, 60_000).unref());
+        return c.text('too late');
+      default:
+        return c.json({ error: { message: `unknown fake scenario ${scenario}` } }, 400);
+    }
+  });
+
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Hanging requests would keep close() waiting: drop open sockets.
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
