@@ -1,8 +1,8 @@
 /**
  * The HTTP application: cross-cutting middleware in a fixed order, then one router per resource.
  * Order matters: request id + timing first (every answer carries them), CORS before anything that
- * can refuse, body limit before parsing, usage recording around everything under /v1, the auth +
- * rate-limit gate before resources.
+ * can refuse, usage recording around everything under /v1, the auth + rate-limit gate (so even a
+ * 413 carries X-RateLimit-*), then the body limit before any handler parses a body.
  */
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -38,15 +38,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     await next();
   });
   app.use('/v*', cors(deps.db, deps.config.corsOrigins));
-  app.use(
-    '/v*',
-    bodyLimit({
-      maxSize: deps.config.maxBodyBytes,
-      onError: () => {
-        throw new ServiceError('payload_too_large', `The request body is larger than ${deps.config.maxBodyBytes} bytes.`);
-      },
-    }),
-  );
+
   app.use('/v1/*', async (c, next) => {
     await next();
     // The matched route pattern, not the raw path: ids must not explode the report's cardinality.
@@ -63,6 +55,15 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   const authenticated = gate(gateDeps, { requireAuth: true });
   const anonymous = gate(gateDeps, { requireAuth: false });
   app.use('/v1/*', (c, next) => (PUBLIC_PATHS.has(c.req.path) ? anonymous(c, next) : authenticated(c, next)));
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: deps.config.maxBodyBytes,
+      onError: () => {
+        throw new ServiceError('payload_too_large', `The request body is larger than ${deps.config.maxBodyBytes} bytes.`);
+      },
+    }),
+  );
   app.route('/v1', openapiRoutes(deps));
   app.route('/v1/bots', botRoutes(deps));
   app.route('/v1/chat', chatRoutes(deps));

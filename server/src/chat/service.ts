@@ -5,7 +5,6 @@
  */
 import type { Kysely } from 'kysely';
 import type { ChatReply, ChatRequest, TrainingData } from '../../../src/client/types.ts';
-import { buildTrainingSet } from '../agents/training-set.ts';
 import type { AgentService } from '../agents/service.ts';
 import type { BotService } from '../bots/service.ts';
 import { iso } from '../db/json.ts';
@@ -102,14 +101,16 @@ export class ChatService {
       }
     }
     if (agentId) {
-      const { agent, nluModel, modelKey } = await this.deps.agents.runtime(accountId, agentId);
-      // The model's intent names come from this same construction (examples → `example.N`).
-      const training = buildTrainingSet(agent.examples, agent.training, 0, agent.id).training;
+      const { agent, nluModel, modelKey, modelTraining } = await this.deps.agents.runtime(accountId, agentId);
       input.language = agent.language;
       input.training = agent.training;
       input.knowledgeTags = agent.knowledge.tags;
       input.instructions = agent.instructions;
-      if (nluModel && modelKey) input.intents = { model: nluModel, training, language: agent.language, cacheKey: modelKey };
+      // Answer from the training data the model was built from, not the agent's current examples:
+      // edited examples must not shift intent names until the agent is trained again.
+      if (nluModel && modelKey && modelTraining) {
+        input.intents = { model: nluModel, training: modelTraining, language: agent.language, cacheKey: modelKey };
+      }
       useLlm = agent.model.provider === 'openai-compatible';
       if (useLlm && !this.deps.llm) {
         throw new ServiceError('service_unavailable', 'This agent uses the openai-compatible provider, but no LLM is configured.', {

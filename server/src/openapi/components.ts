@@ -283,7 +283,7 @@ export const commonHeaders = Object.fromEntries(
 /** Reusable error responses, one per status that has codes. */
 export const errorResponses: Record<
   string,
-  { status: number; description: string; retryAfter?: 'always' | 'sometimes'; beforeRateLimit?: boolean }
+  { status: number; description: string; retryAfter?: 'always' | 'sometimes' }
 > = {
   BadRequest: { status: 400, description: '`invalid_json`, `validation_failed` or `unknown_parameter`.' },
   Unauthorized: { status: 401, description: '`authentication_required` or `invalid_api_key`.' },
@@ -291,11 +291,7 @@ export const errorResponses: Record<
   NotFound: { status: 404, description: '`resource_not_found`: no such id for this account.' },
   MethodNotAllowed: { status: 405, description: '`method_not_allowed`; the `Allow` header lists the methods.' },
   Conflict: { status: 409, description: '`conflict`, `idempotency_key_reused` or `request_in_progress`.' },
-  PayloadTooLarge: {
-    status: 413,
-    description: '`payload_too_large`. Refused before authentication, so without rate-limit headers.',
-    beforeRateLimit: true,
-  },
+  PayloadTooLarge: { status: 413, description: '`payload_too_large`: the body is larger than the limit.' },
   UnsupportedMediaType: { status: 415, description: '`unsupported_media_type`: send `Content-Type: application/json`.' },
   RateLimited: { status: 429, description: '`rate_limited`; wait `Retry-After` seconds.', retryAfter: 'always' },
   InternalError: { status: 500, description: '`internal_error`; quote the request id.' },
@@ -317,7 +313,7 @@ export const componentResponses = Object.fromEntries(
     {
       description: r.description,
       headers: {
-        ...(r.beforeRateLimit ? { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } : commonHeaders),
+        ...commonHeaders,
         ...(r.retryAfter === 'always' && { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
         ...(r.retryAfter === 'sometimes' && { 'Retry-After': { ...componentHeaders['Retry-After'], required: false } }),
       },
