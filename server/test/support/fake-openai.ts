@@ -4,7 +4,8 @@
  * way real servers do: frames split at random byte boundaries (also inside UTF-8 characters), streams
  * without `[DONE]`, JSON errors instead of a stream, 429 / 5xx, errors mid-stream, never answering.
  *
- * The scenario is chosen by the request's `model` name (see `Scenario`).
+ * The scenario is chosen by the request's `model` name (see `Scenario`), unless a test sets
+ * `scenarioOverride`.
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -23,6 +24,8 @@ export type Scenario =
 
 /** The reply text the streaming scenarios send (with multi-byte characters on purpose). */
 export const FAKE_REPLY = 'Héllo wörld — the widget installs in one step 👋. Ça marche!';
+/** The content deltas the streaming scenarios send, in order (they join to `FAKE_REPLY`). */
+export const FAKE_REPLY_DELTAS: readonly string[] = deltas(FAKE_REPLY);
 /** A string the fake puts in error bodies; it must never reach our clients. */
 export const FAKE_SECRET = 'sk-upstream-secret-do-not-leak';
 
@@ -31,6 +34,11 @@ export interface FakeOpenAi {
   baseUrl: string;
   /** Requests received (parsed bodies and the Authorization header). */
   requests: { body: Record<string, unknown>; authorization: string | null }[];
+  /**
+   * When set, every request gets this scenario whatever its `model`. For tests whose service always
+   * sends the same model name, e.g. a provider that fails now and has recovered for the retry.
+   */
+  scenarioOverride: Scenario | null;
   close(): Promise<void>;
 }
 
@@ -89,12 +97,14 @@ function paced(frames: string[], gapMs: number): Response {
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const requests: FakeOpenAi['requests'] = [];
+  // Built before the server so the handler can read `scenarioOverride` as tests change it.
+  const fake: Omit<FakeOpenAi, 'baseUrl' | 'close'> = { requests, scenarioOverride: null };
   const app = new Hono();
   app.post('/v1/chat/completions', async (c) => {
     const body = (await c.req.json()) as Record<string, unknown>;
     requests.push({ body, authorization: c.req.header('authorization') ?? null });
-    const scenario = String(body.model) as Scenario;
-    const words = deltas(FAKE_REPLY);
+    const scenario = fake.scenarioOverride ?? (String(body.model) as Scenario);
+    const words = FAKE_REPLY_DELTAS;
     switch (scenario) {
       case 'stream':
         return streamOf(`: keep-alive comment\n\n${words.map((w) => frame(chunkPayload(w))).join('')}${frame('[DONE]')}`);
@@ -128,14 +138,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return {
+  return Object.assign(fake, {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
     close: () =>
       new Promise<void>((resolve) => {
         // Hanging requests would keep close() waiting: drop open sockets.
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
         server.close(() => resolve());
       }),
-  };
+  });
 }
