@@ -12,7 +12,7 @@ import type { Page, TrainingData, TrainingJob, TrainingJobStatus, TrainingMetric
 import type { Database, TrainingJobsTable } from '../db/schema.ts';
 import { iso, json } from '../db/json.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
-import { decodeCursor, toPage } from '../http/pagination.ts';
+import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { NluTrainingError, type NluEngine } from '../nlu/index.ts';
@@ -132,17 +132,11 @@ export class TrainingJobs {
       .where('id', '=', agentId)
       .executeTakeFirst();
     if (!agent) throw notFound('agent_id', 'agent');
-    let select = this.db
-      .selectFrom('training_jobs')
-      .selectAll()
-      .select(sql<string>`created_at::text`.as('created_key'))
-      .where('agent_id', '=', agentId);
-    if (query.cursor) {
-      const key = decodeCursor<{ c: string; i: string }>(query.cursor, ['c', 'i']);
-      select = select.where(sql<boolean>`(created_at, id) < (${key.c}::timestamptz, ${key.i})`);
-    }
-    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-    return toPage(rows, query.limit, toJob, (r) => ({ c: r.created_key, i: r.id }));
+    return newestFirstPage(
+      this.db.selectFrom('training_jobs').selectAll().select(createdKey).where('agent_id', '=', agentId),
+      query,
+      toJob,
+    );
   }
 
   /** Marks jobs left active by a dead process as failed (`interrupted`). Returns how many. */

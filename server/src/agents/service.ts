@@ -17,7 +17,7 @@ import type {
 import type { AgentsTable, Database } from '../db/schema.ts';
 import { iso, json } from '../db/json.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
-import { decodeCursor, toPage } from '../http/pagination.ts';
+import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import { checkTraining } from '../nlu/training.ts';
 
@@ -112,18 +112,11 @@ export class AgentService {
 
   /** Newest first, keyset-paginated on (created_at, id). */
   async list(accountId: string, query: { limit: number; cursor?: string }): Promise<Page<Agent>> {
-    let select = this.db
-      .selectFrom('agents')
-      .selectAll()
-      // Microsecond precision for the cursor: a JS Date rounds to milliseconds and would repeat rows.
-      .select(sql<string>`created_at::text`.as('created_key'))
-      .where('account_id', '=', accountId);
-    if (query.cursor) {
-      const key = decodeCursor<{ c: string; i: string }>(query.cursor, ['c', 'i']);
-      select = select.where(sql<boolean>`(created_at, id) < (${key.c}::timestamptz, ${key.i})`);
-    }
-    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-    return toPage(rows, query.limit, toAgent, (r) => ({ c: r.created_key, i: r.id }));
+    return newestFirstPage(
+      this.db.selectFrom('agents').selectAll().select(createdKey).where('account_id', '=', accountId),
+      query,
+      toAgent,
+    );
   }
 
   /** A partial update. Nested objects (`model`, `knowledge`) are replaced as a whole, like every field. */

@@ -55,22 +55,18 @@ export class AnalyticsReports {
       .where('created_at', '<=', range.to)
       .groupBy(sql`1`)
       .execute();
-    const messages = await this.db
-      .selectFrom('messages')
-      .select([bucket('created_at').as('start'), sql<string>`count(*)`.as('count')])
-      .where('account_id', '=', accountId)
-      .where('created_at', '>=', range.from)
-      .where('created_at', '<=', range.to)
-      .groupBy(sql`1`)
-      .execute();
-    const conversations = await this.db
-      .selectFrom('conversations')
-      .select([bucket('created_at').as('start'), sql<string>`count(*)`.as('count')])
-      .where('account_id', '=', accountId)
-      .where('created_at', '>=', range.from)
-      .where('created_at', '<=', range.to)
-      .groupBy(sql`1`)
-      .execute();
+    // Rows created per bucket, for the tables whose creation is the thing counted.
+    const createdPerBucket = (table: 'messages' | 'conversations') =>
+      this.db
+        .selectFrom(table)
+        .select([bucket('created_at').as('start'), sql<string>`count(*)`.as('count')])
+        .where('account_id', '=', accountId)
+        .where('created_at', '>=', range.from)
+        .where('created_at', '<=', range.to)
+        .groupBy(sql`1`)
+        .execute();
+    const messages = await createdPerBucket('messages');
+    const conversations = await createdPerBucket('conversations');
     const endpoints = await this.db
       .selectFrom('api_requests')
       .select(['method', 'route', 'status', sql<string>`count(*)`.as('count')])

@@ -7,7 +7,7 @@ import type { Bot, BotStatus, Channel, CreateBotRequest, Page, TrainingData, Upd
 import { iso, json } from '../db/json.ts';
 import type { BotsTable, Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
-import { decodeCursor, toPage } from '../http/pagination.ts';
+import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { checkTraining, NluTrainingError, type NluEngine } from '../nlu/index.ts';
@@ -77,18 +77,11 @@ export class BotService {
 
   /** Newest first; the cursor is the last item's (created_at, id) at full database precision. */
   async list(accountId: string, page: { limit: number; cursor?: string }): Promise<Page<Bot>> {
-    let query = this.db
-      .selectFrom('bots')
-      .selectAll()
-      .select(sql<string>`created_at::text`.as('created_key'))
-      .where('account_id', '=', accountId);
-    if (page.cursor) {
-      const { at, id } = decodeCursor<{ at: string; id: string }>(page.cursor, ['at', 'id']);
-      if (Number.isNaN(Date.parse(at))) decodeCursor('', ['at']);
-      query = query.where(sql<boolean>`(created_at, id) < (${at}::timestamptz, ${id})`);
-    }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute();
-    return toPage(rows, page.limit, toBot, (row) => ({ at: row.created_key, id: row.id }));
+    return newestFirstPage(
+      this.db.selectFrom('bots').selectAll().select(createdKey).where('account_id', '=', accountId),
+      page,
+      toBot,
+    );
   }
 
   async create(accountId: string, input: CreateBotRequest): Promise<Bot> {

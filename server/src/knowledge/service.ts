@@ -15,7 +15,7 @@ import type {
 import type { Database } from '../db/schema.ts';
 import { iso, json } from '../db/json.ts';
 import { notFound } from '../http/errors.ts';
-import { decodeCursor, toPage } from '../http/pagination.ts';
+import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import { KnowledgeIndex, type SearchOptions } from './search-index.ts';
 
@@ -92,18 +92,11 @@ export class KnowledgeService {
 
   /** Newest first (like every list of the API), keyset-paginated on (created_at, id). */
   async list(accountId: string, query: { limit: number; cursor?: string }): Promise<Page<KnowledgeEntry>> {
-    let select = this.db
-      .selectFrom('knowledge_entries')
-      .selectAll()
-      // Full microsecond precision for the cursor: a JS Date would round to milliseconds and repeat rows.
-      .select(sql<string>`created_at::text`.as('created_key'))
-      .where('account_id', '=', accountId);
-    if (query.cursor) {
-      const key = decodeCursor<{ c: string; i: string }>(query.cursor, ['c', 'i']);
-      select = select.where(sql<boolean>`(created_at, id) < (${key.c}::timestamptz, ${key.i})`);
-    }
-    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-    return toPage(rows, query.limit, toEntry, (r) => ({ c: r.created_key, i: r.id }));
+    return newestFirstPage(
+      this.db.selectFrom('knowledge_entries').selectAll().select(createdKey).where('account_id', '=', accountId),
+      query,
+      toEntry,
+    );
   }
 
   /** A partial update; `version` increments even when a field is set to its current value. */
