@@ -35,6 +35,8 @@ export interface ServiceOptions {
 export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'>> &
   Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'>;
 
+const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'info', 'debug'];
+
 function int(value: string | undefined): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
@@ -49,7 +51,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     apiKey: env.AI_CHAT_API_KEY || undefined,
-    logLevel: (env.AI_CHAT_LOG_LEVEL as LogLevel | undefined) || undefined,
+    // An unknown level (e.g. "warn") would silence nothing and log debug lines: use the default.
+    logLevel: LOG_LEVELS.find((level) => level === env.AI_CHAT_LOG_LEVEL),
     rateLimit: points ? { points, durationSeconds: int(env.AI_CHAT_RATE_WINDOW) ?? 60 } : undefined,
     maxBodyBytes: int(env.AI_CHAT_MAX_BODY_BYTES),
     corsOrigins: env.AI_CHAT_CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean),

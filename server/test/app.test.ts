@@ -69,3 +69,13 @@ describe('http core', () => {
     assert.ok(Number(last!.headers.get('retry-after')) >= 1);
   });
 });
+
+describe('configuration from the environment', () => {
+  // Found by the soak bench: AI_CHAT_LOG_LEVEL=warn (not a level) logged every debug line.
+  it('ignores an unknown AI_CHAT_LOG_LEVEL instead of logging everything', async () => {
+    const { optionsFromEnv } = await import('../src/config.ts');
+    assert.equal(optionsFromEnv({ AI_CHAT_LOG_LEVEL: 'warn' }).logLevel, undefined);
+    assert.equal(optionsFromEnv({ AI_CHAT_LOG_LEVEL: 'debug' }).logLevel, 'debug');
+    assert.equal(optionsFromEnv({}).logLevel, undefined);
+  });
+});

@@ -109,6 +109,21 @@ describe('knowledge CRUD', () => {
     assert.equal(del.headers.get('allow'), 'GET, PUT');
     assert.equal((await call('/v1/knowledge/search', { method: 'POST', body: {} })).status, 405);
   });
+
+  // Found by fuzz.test.ts: a lone surrogate in a jsonb field (tags) was a 500 from PostgreSQL.
+  it('stores lone surrogates as U+FFFD in every field, jsonb ones included', async () => {
+    const raw = '{"title":"cut \\ud83d","content":"half \\ude00 emoji","tags":["\\ud800tag"]}';
+    const res = await call('/v1/knowledge', { body: raw });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.equal(res.body.data.title, 'cut \uFFFD');
+    assert.equal(res.body.data.content, 'half \uFFFD emoji');
+    assert.deepEqual(res.body.data.tags, ['\uFFFDtag']);
+    const put = await call(`/v1/knowledge/${res.body.data.id}`, { method: 'PUT', body: '{"tags":["\\udfff","ok \\ud83d\\ude00"]}' });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.deepEqual(put.body.data.tags, ['\uFFFD', 'ok 😀']);
+    const proto = await call('/v1/knowledge', { body: '{"title":"t","content":"c","__proto__":{"x":1}}' });
+    assert.equal(proto.body.error.code, 'unknown_parameter');
+  });
 });
 
 describe('knowledge search', () => {

@@ -49,22 +49,39 @@ function toServiceError(errors: ErrorObject[], where: 'body' | 'query'): Service
   });
 }
 
-/** PostgreSQL text cannot hold U+0000; refuse it here rather than fail in the database. */
-function rejectNulCharacters(value: unknown, path: string): void {
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Makes every string of a parsed body storable: U+0000 is refused (PostgreSQL text cannot hold it),
+ * and lone surrogates (e.g. an emoji cut in half by a client) become U+FFFD. A text column would do
+ * that replacement on its own, but a `jsonb` column refuses the `\ud800` escape outright, so it is
+ * done here, once, for every field. Returns the cleaned value.
+ */
+function cleanStrings(value: unknown, path: string): unknown {
   if (typeof value === 'string') {
     if (value.includes('\u0000')) {
       throw new ServiceError('validation_failed', `${path || '(root)'} must not contain NUL characters.`, {
         param: path || '(root)',
       });
     }
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => rejectNulCharacters(v, path ? `${path}.${i}` : String(i)));
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      rejectNulCharacters(k, path);
-      rejectNulCharacters(v, path ? `${path}.${k}` : k);
-    }
+    return value.replace(LONE_SURROGATE, '\uFFFD');
   }
+  if (Array.isArray(value)) return value.map((v, i) => cleanStrings(v, path ? `${path}.${i}` : String(i)));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      // defineProperty: a "__proto__" key stays a plain (unknown, refused) property, not a prototype
+      Object.defineProperty(out, cleanStrings(k, path) as string, {
+        value: cleanStrings(v, path ? `${path}.${k}` : k),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+  return value;
 }
 
 export interface ReadJsonOptions {
@@ -92,7 +109,7 @@ export async function readJson<T>(c: AppContext, schema: JsonSchema, options: Re
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ServiceError('validation_failed', 'The request body must be a JSON object.', { param: '(root)' });
   }
-  rejectNulCharacters(value, '');
+  value = cleanStrings(value, '');
   const validate = validator(bodyAjv, schema);
   if (!validate(value)) throw toServiceError(validate.errors ?? [], 'body');
   return value as T;
@@ -100,8 +117,7 @@ export async function readJson<T>(c: AppContext, schema: JsonSchema, options: Re
 
 /** Coerces and validates the query string (one value per name; the last one wins). */
 export function readQuery<T>(c: AppContext, schema: JsonSchema): T {
-  const value: Record<string, unknown> = { ...c.req.query() };
-  rejectNulCharacters(value, '');
+  const value = cleanStrings({ ...c.req.query() }, '') as Record<string, unknown>;
   const validate = validator(queryAjv, schema);
   if (!validate(value)) throw toServiceError(validate.errors ?? [], 'query');
   return value as T;

@@ -1,0 +1,73 @@
+/**
+ * The real server (`src/main.ts`) as a child process on a loopback port chosen by the OS, for tests
+ * that must kill it (`kill -9`) and start it again on the same data directory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  /** Output so far (stdout + stderr), for failure messages. */
+  output(): string;
+  /** Resolves with the exit code or signal. */
+  exited: Promise<string>;
+  kill(signal: NodeJS.Signals): Promise<string>;
+}
+
+export interface ChildServerOptions {
+  dataDir: string;
+  apiKey: string;
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}
+
+export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      AI_CHAT_DATA_DIR: options.dataDir,
+      AI_CHAT_API_KEY: options.apiKey,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      AI_CHAT_RATE_LIMIT: '10000000',
+      AI_CHAT_LOG_LEVEL: 'error',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? String(code))));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), options.startTimeoutMs ?? 30_000);
+    const look = () => {
+      // main.ts prints "API:      http://127.0.0.1:<port>/v1  (…)" with the port the OS gave it
+      const match = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', look);
+    void exited.then((how) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${how}) before listening:\n${output}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => output,
+    exited,
+    async kill(signal) {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
