@@ -1,0 +1,73 @@
+/** Turns the three sections' results into the table's rows, with the goals from the issue. */
+import type { BrowserResults } from './browser.ts';
+import type { ServerResults, ThroughputCell } from './server.ts';
+import type { SizeResults } from './size.ts';
+import type { Row } from './lib/table.ts';
+
+const KB = 1024;
+const n = (value: number) => value.toLocaleString('en-US');
+
+export function sizeRows(s: SizeResults): Row[] {
+  return [
+    { id: 'size.iife.gzip', label: 'IIFE (all-in-one <script>), gzip -9', unit: 'KB', ours: s.oursIife.gzip, deepChat: s.deepChat.gzip,
+      goal: '≤ 30 KB', met: s.oursIife.gzip <= 30 * KB },
+    { id: 'size.iife.brotli', label: 'IIFE, brotli q11', unit: 'KB', ours: s.oursIife.brotli, deepChat: s.deepChat.brotli },
+    { id: 'size.esm.gzip', label: 'ESM entry + chunks, minified, lit external, gzip -9', unit: 'KB', ours: s.oursEsm.gzip, deepChat: s.deepChat.gzip },
+    { id: 'size.esm.brotli', label: 'ESM entry + chunks, brotli q11', unit: 'KB', ours: s.oursEsm.brotli, deepChat: s.deepChat.brotli },
+  ];
+}
+
+export function browserRows(b: BrowserResults, sizes: number[], appendAt: number, tokens: number): Row[] {
+  const { ours, deep } = b;
+  return [
+    { id: 'browser.ready', label: 'script evaluation → element ready', unit: 'ms', ours: ours.bootMs, deepChat: deep.bootMs,
+      goal: '≤ 50 ms', met: ours.bootMs <= 50 },
+    { id: 'browser.open', label: 'open panel + focus input → paint', unit: 'ms', ours: ours.openFocusMs, deepChat: deep.openFocusMs,
+      note: 'deep-chat has no launcher: focusInput() only' },
+    ...sizes.map((size, i): Row => ({
+      id: `browser.render.${i + 1}`, label: `render ${n(size)}-message transcript → paint`, unit: 'ms',
+      ours: ours.renderMs[size] ?? null, deepChat: deep.renderMs[size] ?? null,
+    })),
+    { id: 'browser.append', label: `append 1 message at ${n(appendAt)} → next paint`, unit: 'ms', ours: ours.appendMs, deepChat: deep.appendMs,
+      goal: '≤ 16 ms', met: ours.appendMs <= 16 },
+    { id: 'browser.stream.longest', label: `stream ${n(tokens)} tokens: longest task`, unit: 'ms', ours: ours.streamLongestTaskMs,
+      deepChat: deep.streamLongestTaskMs, goal: 'no task > 50 ms', met: ours.streamLongestTaskMs <= 50,
+      note: '0 = no long task (> 50 ms) observed' },
+    { id: 'browser.stream.main', label: `stream ${n(tokens)} tokens: main-thread time`, unit: 'ms', ours: ours.streamMainThreadMs,
+      deepChat: deep.streamMainThreadMs },
+    { id: 'browser.heap', label: `JS heap after ${n(Math.max(...sizes))} messages (after GC)`, unit: 'MB', ours: ours.heapBytes, deepChat: deep.heapBytes },
+  ];
+}
+
+function throughputRow(id: string, endpoint: string, cell: ThroughputCell, goal: boolean): Row {
+  const errors = cell.errors ? `, ${cell.errors} errors` : '';
+  return {
+    id,
+    label: `${endpoint} c=${cell.concurrency} (p50 ${cell.p50} ms, p99 ${cell.p99} ms${errors})`,
+    unit: 'req/s',
+    ours: cell.requestsPerSecond,
+    deepChat: null,
+    ...(goal && { goal: '≥ 2,000 req/s', met: cell.requestsPerSecond >= 2000 }),
+  };
+}
+
+export function serverRows(s: ServerResults): Row[] {
+  const best = (cells: ThroughputCell[]) => cells.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
+  const chatBest = best(s.chat);
+  const sizes = Object.keys(s.search).map(Number).sort((a, b) => a - b);
+  const overhead = s.proxy.proxied.p50 - s.proxy.direct.p50;
+  return [
+    ...s.chat.map((c, i) => throughputRow(`server.chat.${i + 1}`, 'POST /v1/chat', c, c === chatBest)),
+    ...s.botMessages.map((c, i) => throughputRow(`server.bot.${i + 1}`, 'POST /v1/bots/{id}/messages', c, false)),
+    ...sizes.map((size, i): Row => ({
+      id: `server.search.${i + 1}`,
+      label: `GET /v1/knowledge/search, ${n(size)} entries: p99 (p50 ${s.search[size]!.p50.toFixed(2)} ms)`,
+      unit: 'ms',
+      ours: s.search[size]!.p99,
+      deepChat: null,
+      ...(i === sizes.length - 1 && { goal: '≤ 10 ms p99', met: s.search[size]!.p99 <= 10 }),
+    })),
+    { id: 'server.proxy', label: `proxy overhead, p50 (direct ${s.proxy.direct.p50.toFixed(2)} ms, proxied ${s.proxy.proxied.p50.toFixed(2)} ms)`,
+      unit: 'ms', ours: overhead, deepChat: null, goal: '≤ 1 ms', met: overhead <= 1 },
+  ];
+}

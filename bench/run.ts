@@ -1,0 +1,105 @@
+/**
+ * `npm run bench`: size, browser and server measurements of ai-chat-widget side by side with
+ * deep-chat, in one run on one machine. Prints one table and writes `bench/results.json`.
+ *
+ *   node --import tsx bench/run.ts [--smoke] [--only=size,browser,server] [--out=path.json]
+ *
+ * `--smoke`: the smallest sizes and one iteration, to check the bench itself works (not for numbers).
+ * CHROMIUM_PATH overrides /usr/bin/chromium. Run `npm run build` first: it measures `dist/`.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, freemem, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { measureBrowser } from './browser.ts';
+import { formatTable, type Row } from './lib/table.ts';
+import { browserRows, serverRows, sizeRows } from './rows.ts';
+import { measureServer } from './server.ts';
+import { measureSizes } from './size.ts';
+
+const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke');
+const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'size,browser,server').split(','));
+const out = args.find((a) => a.startsWith('--out='))?.slice(6) ?? root('bench/results.json');
+
+const settings = smoke
+  ? {
+      browser: { iterations: 1, transcriptSizes: [10, 20, 50], appendAt: 20, tokens: 50, tokenIntervalMs: 2 },
+      server: { durationSeconds: 1, concurrency: [1, 10, 50], knowledgeSizes: [100, 200, 300], latencyMs: 400 },
+    }
+  : {
+      browser: { iterations: 5, transcriptSizes: [100, 1000, 5000], appendAt: 1000, tokens: 1000, tokenIntervalMs: 2 },
+      server: { durationSeconds: 5, concurrency: [1, 10, 50], knowledgeSizes: [1000, 10000, 100000], latencyMs: 3000 },
+    };
+
+const paths = {
+  iife: root('dist/ai-chat-widget.iife.js'),
+  esm: root('dist/ai-chat-widget.js'),
+  deepChat: root('node_modules/deep-chat/dist/deepChat.bundle.js'),
+};
+const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(executablePath, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  memoryGiB: +(totalmem() / 2 ** 30).toFixed(1),
+  freeMemoryGiB: +(freemem() / 2 ** 30).toFixed(1),
+  node: process.version,
+  chromium: chromiumVersion(),
+  loadAverage: (await import('node:os')).loadavg().map((l) => +l.toFixed(2)),
+};
+const started = Date.now();
+const rows: Row[] = [];
+const details: Record<string, unknown> = {};
+
+if (only.has('size')) {
+  log('size');
+  const sizes = measureSizes(paths);
+  rows.push(...sizeRows(sizes));
+  details.size = sizes;
+}
+if (only.has('browser')) {
+  log(`browser (${settings.browser.iterations} iterations per metric)`);
+  const browser = await measureBrowser({ ...settings.browser, paths, executablePath });
+  rows.push(...browserRows(browser, settings.browser.transcriptSizes, settings.browser.appendAt, settings.browser.tokens));
+  details.browser = browser;
+}
+if (only.has('server')) {
+  log(`server (${settings.server.durationSeconds} s per autocannon cell)`);
+  const server = await measureServer(settings.server);
+  rows.push(...serverRows(server));
+  details.server = server;
+}
+
+const result = { date: new Date().toISOString(), smoke, machine, settings, seconds: (Date.now() - started) / 1000, rows, details };
+writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+
+console.log(`ai-chat-widget bench${smoke ? ' (--smoke: tiny sizes, 1 iteration — not for numbers)' : ''}`);
+console.log(`${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.chromium}`);
+console.log();
+console.log(formatTable(rows));
+const breakdown = (details.size as { iifeBreakdown?: { group: string; bytes: number }[] } | undefined)?.iifeBreakdown;
+if (breakdown) {
+  const total = breakdown.reduce((sum, b) => sum + b.bytes, 0);
+  console.log('\nIIFE bytes by module (minified, before compression):');
+  for (const b of breakdown.slice(0, 15)) {
+    console.log(`  ${b.group.padEnd(44)} ${String(b.bytes).padStart(7)} B  ${((100 * b.bytes) / total).toFixed(1).padStart(5)} %`);
+  }
+  if (breakdown.length > 15) console.log(`  … ${breakdown.length - 15} more in ${out}`);
+}
+const warnings = [
+  ...((details.browser as { ours?: { warnings: string[] }; deep?: { warnings: string[] } } | undefined)?.ours?.warnings ?? []),
+  ...((details.browser as { deep?: { warnings: string[] } } | undefined)?.deep?.warnings ?? []),
+];
+for (const w of warnings) console.log(`warning: ${w}`);
+console.log(`\n${result.seconds.toFixed(1)} s; written to ${out}`);

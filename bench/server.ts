@@ -1,0 +1,171 @@
+/**
+ * Server measurements against the real reference service (in-memory PGlite) on loopback:
+ * throughput of the two chat endpoints under autocannon, knowledge search latency as the knowledge
+ * base grows, and what the token proxy adds to a chat request.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import { sql } from 'kysely';
+import { createProxy } from '../src/proxy/index.ts';
+import { toNodeHandler } from '../src/proxy/node.ts';
+import { startServer } from '../server/src/index.ts';
+import { newId } from '../server/src/ids.ts';
+import { sequentialLatency, type LatencyResult } from './lib/latency.ts';
+
+export interface ServerConfig {
+  /** Seconds per autocannon cell. */
+  durationSeconds: number;
+  concurrency: number[];
+  /** Knowledge base sizes (ascending; the base grows from one to the next). */
+  knowledgeSizes: number[];
+  /** Milliseconds of sequential requests per latency measurement. */
+  latencyMs: number;
+}
+
+export interface ThroughputCell {
+  concurrency: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface ServerResults {
+  chat: ThroughputCell[];
+  botMessages: ThroughputCell[];
+  search: Record<number, LatencyResult>;
+  proxy: { direct: LatencyResult; proxied: LatencyResult };
+}
+
+const CHAT_BODY = JSON.stringify({ messages: [{ role: 'user', content: 'hello, what are your opening hours?' }], user_id: 'bench-user' });
+const BOT_BODY = JSON.stringify({ message: 'hello there', user_id: 'bench-user' });
+const WORDS = ('refund shipping delivery order invoice account password billing subscription warranty return exchange ' +
+  'tracking package address payment card discount coupon support hours store pickup size colour fabric battery ' +
+  'charger screen update install login email notification privacy data export cancel upgrade plan team seat').split(' ');
+
+async function cannon(url: string, body: string, apiKey: string, concurrency: number, seconds: number): Promise<ThroughputCell> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    body,
+    connections: concurrency,
+    duration: seconds,
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+  });
+  return {
+    concurrency,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+/** Deterministic pseudo-random words, so every run indexes the same knowledge base. */
+function* words(seed: number): Generator<string> {
+  let x = seed;
+  for (;;) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    yield WORDS[x % WORDS.length]!;
+  }
+}
+
+function entryText(i: number): { title: string; content: string } {
+  const gen = words(i + 1);
+  const take = (n: number) => Array.from({ length: n }, () => gen.next().value).join(' ');
+  return { title: `Entry ${i}: ${take(4)}`, content: `${take(40)}. ${take(40)}.` };
+}
+
+export async function measureServer(config: ServerConfig): Promise<ServerResults> {
+  const running = await startServer({
+    dataDir: 'memory://',
+    seed: false,
+    logLevel: 'silent',
+    port: 0,
+    rateLimit: { points: 1e9, durationSeconds: 60 },
+  });
+  const proxyServers: ReturnType<typeof createServer>[] = [];
+  try {
+    const { service, url } = running;
+    const { apiKey } = await service.createAccount({ name: 'bench', rateLimit: { points: 1e9, durationSeconds: 60 } });
+    const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+
+    const botRes = await fetch(`${url}/v1/bots`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Bench bot', training: { intents: [{ name: 'greet', examples: ['hello', 'hi there'], responses: ['Hello!'] }] } }),
+    });
+    const bot = (await botRes.json()) as { data?: { id: string } };
+    if (!bot.data) throw new Error(`creating the bench bot failed: ${botRes.status}`);
+
+    const chat: ThroughputCell[] = [];
+    const botMessages: ThroughputCell[] = [];
+    for (const c of config.concurrency) {
+      chat.push(await cannon(`${url}/v1/chat`, CHAT_BODY, apiKey, c, config.durationSeconds));
+      botMessages.push(await cannon(`${url}/v1/bots/${bot.data.id}/messages`, BOT_BODY, apiKey, c, config.durationSeconds));
+    }
+
+    // Knowledge lives in its own tenant: the built-in chat responder searches its tenant's knowledge
+    // base, so a 100k-entry base would otherwise slow the chat and proxy measurements down too.
+    // Rows go straight into the table in batches (the API would take minutes for 100k); bumping
+    // kb_revision is what the service's own writes do, so the next search rebuilds its index.
+    const kbTenant = await service.createAccount({ name: 'bench knowledge', rateLimit: { points: 1e9, durationSeconds: 60 } });
+    const kbAuth = { authorization: `Bearer ${kbTenant.apiKey}` };
+    const search: Record<number, LatencyResult> = {};
+    let inserted = 0;
+    for (const size of config.knowledgeSizes) {
+      while (inserted < size) {
+        const batch = Array.from({ length: Math.min(1000, size - inserted) }, (_, k) => {
+          const { title, content } = entryText(inserted + k);
+          return { id: newId('kb'), account_id: kbTenant.accountId, title, content, tags: JSON.stringify([]) as never, language: 'en', source: null };
+        });
+        await service.deps.db.insertInto('knowledge_entries').values(batch).execute();
+        inserted += batch.length;
+      }
+      await service.deps.db.updateTable('accounts').set({ kb_revision: sql`kb_revision + 1` }).where('id', '=', kbTenant.accountId).execute();
+      const spec = { url: `${url}/v1/knowledge/search?q=${encodeURIComponent('refund for a damaged package')}&limit=5`, method: 'GET' as const, headers: kbAuth };
+      search[size] = await sequentialLatency(spec, config.latencyMs, 5); // the first warm-up request builds the index
+    }
+
+    const proxy = createProxy({
+      apiKey,
+      upstream: url,
+      secret: 'bench-secret-that-is-at-least-32-bytes-long',
+      allowAnonymous: true,
+      rateLimit: { perToken: false, perIp: false },
+    });
+    const proxyServer = createServer(toNodeHandler(proxy));
+    proxyServers.push(proxyServer);
+    await new Promise<void>((resolve) => proxyServer.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxyServer.address() as AddressInfo).port}`;
+    const minted = await fetch(`${proxyUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const token = ((await minted.json()) as { data?: { token: string } }).data?.token;
+    if (!token) throw new Error(`minting a proxy token failed: ${minted.status}`);
+    // Alternate the two, so drift (other processes, a growing database) hits both alike.
+    const direct: LatencyResult[] = [];
+    const proxied: LatencyResult[] = [];
+    const rounds = 4;
+    for (let r = 0; r < rounds; r++) {
+      direct.push(await sequentialLatency({ url: `${url}/v1/chat`, method: 'POST', headers: auth, body: CHAT_BODY }, config.latencyMs / rounds));
+      proxied.push(
+        await sequentialLatency(
+          { url: `${proxyUrl}/v1/chat`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: CHAT_BODY },
+          config.latencyMs / rounds,
+        ),
+      );
+    }
+    const merge = (parts: LatencyResult[]): LatencyResult => ({
+      count: parts.reduce((n, p) => n + p.count, 0),
+      p50: parts.map((p) => p.p50).sort((a, b) => a - b)[parts.length >> 1]!,
+      p99: Math.max(...parts.map((p) => p.p99)),
+    });
+    return { chat, botMessages, search, proxy: { direct: merge(direct), proxied: merge(proxied) } };
+  } finally {
+    for (const s of proxyServers) {
+      s.closeAllConnections();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
+    await running.close();
+  }
+}
