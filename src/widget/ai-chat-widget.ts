@@ -5,7 +5,8 @@ import { live } from 'lit/directives/live.js';
 import type { GetTokenContext } from '../client/index.js';
 import styles from './ai-chat-widget.styles.js';
 import messageStyles from './message.styles.js';
-import { ChatController, type ChatConfig } from './chat-controller.js';
+import type { ChatConfig } from './chat-config.js';
+import { ChatController } from './chat-controller.js';
 import { errorText } from './error-detail.js';
 import { AiChatCloseEvent, AiChatOpenEvent, type TranscriptMessage } from './events.js';
 import { renderMarkdown } from './markdown.js';
@@ -128,6 +129,11 @@ export class AiChatWidget extends LitElement {
   @property({ attribute: 'user-id' }) userId = '';
   /** Chat endpoint only: show the reply as it is generated (Server-Sent Events). */
   @property({ type: Boolean }) stream = false;
+  /**
+   * Milliseconds to wait for the service before a send counts as failed (for a stream: the longest
+   * silence between two events). Each attempt gets this long; 0 keeps the client's default (30 s).
+   */
+  @property({ type: Number }) timeout = 0;
   /** **Development only**: a secret API key in the page. Warns on non-localhost pages. */
   @property({ attribute: 'api-key' }) apiKey = '';
   /** POSTed (with cookies) for a short-lived token: `{success, data: {token, expires_at}}`. */
@@ -166,6 +172,7 @@ export class AiChatWidget extends LitElement {
       stream: this.stream,
       storage: this.storage,
       instanceId: this.id || `#${this.ordinal}`,
+      timeout: Number.isFinite(this.timeout) && this.timeout > 0 ? this.timeout : 0,
       apiKey: this.apiKey,
       token: this.token,
       tokenUrl: this.tokenUrl,
@@ -319,8 +326,9 @@ export class AiChatWidget extends LitElement {
   private renderStatus(s: WidgetStrings): TemplateResult {
     const seconds = Math.max(1, Math.ceil((this.chat.rateLimitedUntil - Date.now()) / 1000));
     const limited = this.chat.rateLimitedUntil > 0;
-    return html`<div part="status" class="status ${limited ? 'shown' : ''}" role="status">
-      ${limited ? s.rateLimited.replace('{n}', String(seconds)) : nothing}
+    const offline = this.chat.offline;
+    return html`<div part="status" class="status ${limited || offline ? 'shown' : ''}" role="status">
+      ${offline ? s.offline : limited ? s.rateLimited.replace('{n}', String(seconds)) : nothing}
       ${this.chat.awaitingReply ? html`<span class="sr-only">${s.typing}</span>` : nothing}
     </div>`;
   }

@@ -7,15 +7,18 @@
  * Built like `@lit/task`: every async step remembers the `generation` it started in and drops its
  * result when a reset, identity switch or disconnect has moved on.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController } from 'lit';
 import {
   isAbortError,
   isRateLimitError,
   type AiChatClient,
   type ChatReply,
 } from '../client/index.js';
-import { ClientProvider, defaultBaseUrl, type Credentials } from './client-provider.js';
-import { randomId, toErrorDetail } from './error-detail.js';
+import { identityKey, type ChatConfig, type ChatHost } from './chat-config.js';
+export type { ChatConfig, ChatHost } from './chat-config.js';
+import { ClientProvider, defaultBaseUrl } from './client-provider.js';
+import { Connectivity } from './connectivity.js';
+import { OfflineError, randomId, toErrorDetail } from './error-detail.js';
 import {
   AiChatErrorEvent,
   AiChatMessageReceivedEvent,
@@ -25,24 +28,7 @@ import {
 } from './events.js';
 import { chatMessages, fetchHistory, fromServer } from './transcript.js';
 import { RateLimitWait } from './rate-limit-wait.js';
-import { WidgetStorage, type StorageMode } from './storage.js';
-
-/** What the controller reads from its host on every (re)start and request. */
-export interface ChatConfig extends Credentials {
-  botId: string;
-  /** Host-provided user id (`user-id` attribute or `identify()`); empty: an anonymous id. */
-  userId: string;
-  stream: boolean;
-  storage: StorageMode;
-  /** The element's id, or its ordinal among widgets with the same base URL and bot id. */
-  instanceId: string;
-}
-
-export type ChatHost = ReactiveControllerHost & EventTarget;
-
-function identityKey(c: ChatConfig): string {
-  return [c.baseUrl, c.botId, c.instanceId, c.storage, c.userId].join('\n');
-}
+import { WidgetStorage } from './storage.js';
 
 export class ChatController implements ReactiveController {
   /** The transcript, oldest first. Replaced (never mutated) on every change. */
@@ -66,6 +52,7 @@ export class ChatController implements ReactiveController {
   private active: object | null = null;
   private abort: AbortController | null = null;
   private readonly wait = new RateLimitWait(this.host, () => void this.pump());
+  private readonly connectivity = new Connectivity(this.host, () => this.resendAfterOutage());
   private readonly clients = new ClientProvider(() => {
     const { botId, userId } = this.config();
     return { ...(botId && { bot_id: botId }), ...(!userId && { user_id: this.userId }) };
@@ -89,6 +76,11 @@ export class ChatController implements ReactiveController {
     return this.wait.until;
   }
 
+  /** True between the browser's `offline` event and its `online` event. */
+  get offline(): boolean {
+    return !this.connectivity.online;
+  }
+
   /** True while a user message waits to be delivered. */
   get pending(): boolean {
     return this.messages.some((m) => m.role === 'user' && m.status === 'sending');
@@ -96,6 +88,7 @@ export class ChatController implements ReactiveController {
 
   hostConnected(): void {
     this.connected = true;
+    this.connectivity.connect();
     // Let property bindings of the same task land first. A widget merely moved in the DOM keeps
     // its transcript and resumes its queue.
     queueMicrotask(() => {
@@ -111,6 +104,7 @@ export class ChatController implements ReactiveController {
 
   hostDisconnected(): void {
     this.connected = false;
+    this.connectivity.disconnect();
     if (this.loading) this.startedFor = null; // history was cut short: restore again on reconnect
     this.stop();
   }
@@ -149,6 +143,17 @@ export class ChatController implements ReactiveController {
     const message = this.messages.find((m) => m.id === id);
     if (!message || message.status !== 'failed') return;
     this.patch(id, { status: 'sending', error: undefined });
+    void this.pump();
+  }
+
+  /** Back online: each message that failed for want of a network (or an answer) goes out once more. */
+  private resendAfterOutage(): void {
+    for (const m of this.messages) {
+      const code = m.error?.code;
+      if (m.role === 'user' && m.status === 'failed' && (code === 'network_error' || code === 'timeout')) {
+        this.patch(m.id, { status: 'sending', error: undefined });
+      }
+    }
     void this.pump();
   }
 
@@ -278,11 +283,17 @@ export class ChatController implements ReactiveController {
     const generation = this.generation;
     const signal = this.newAbort().signal;
     const config = this.config();
-    const options = { signal, idempotencyKey: message.id, maxRetryDelayMs: 0 };
+    const options = {
+      signal,
+      idempotencyKey: message.id,
+      maxRetryDelayMs: 0,
+      ...(config.timeout > 0 && { timeoutMs: config.timeout }),
+    };
     this.awaitingReply = true;
     this.host.requestUpdate();
     let partial: TranscriptMessage | null = null;
     try {
+      if (!this.connectivity.online) throw new OfflineError(); // fail now; `online` sends it again
       const client = await this.getClient();
       let reply: TranscriptMessage;
       if (config.botId) {
@@ -306,8 +317,10 @@ export class ChatController implements ReactiveController {
           let streamed = '';
           for await (const event of client.chat.stream(request, options)) {
             if (generation !== this.generation) return;
-            if (event.type === 'meta') this.conversationId = event.data.conversation_id;
-            else if (event.type === 'done') final = event.data.data;
+            // `meta` names the conversation too, but it is adopted only with the final message: a
+            // retry after a broken stream must send the very body the Idempotency-Key was used with
+            if (event.type === 'done') final = event.data.data;
+            else if (event.type === 'meta') continue;
             else {
               streamed += event.data.text;
               if (!partial) {

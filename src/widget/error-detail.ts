@@ -18,7 +18,26 @@ export class TokenUnavailableError extends Error {
   }
 }
 
+/** Thrown instead of sending while the browser says it is offline (see `Connectivity`). */
+export class OfflineError extends Error {
+  override name = 'OfflineError';
+  constructor() {
+    super('the browser is offline');
+  }
+}
+
+/** What an unreadable answer (an HTML error page, a broken body) most likely means, by its status. */
+const SERVER_CODES: Record<number, WidgetErrorCode> = {
+  500: 'internal_error',
+  502: 'upstream_error',
+  503: 'service_unavailable',
+  504: 'upstream_timeout',
+};
+
 export function toErrorDetail(error: unknown): ErrorDetail {
+  if (error instanceof OfflineError) {
+    return { code: 'network_error', message: error.message, status: null, requestId: null, retryable: true };
+  }
   if (error instanceof TokenUnavailableError) {
     return {
       code: error.reason === 'unauthorized' ? 'token_expired' : 'unauthorized',
@@ -32,7 +51,7 @@ export function toErrorDetail(error: unknown): ErrorDetail {
     let code = error.code as WidgetErrorCode | 'invalid_response';
     // Every 401 means "no usable credentials" to a host; keep the one it can act on distinctly.
     if (error.status === 401) code = code === 'token_expired' ? 'token_expired' : 'unauthorized';
-    if (code === 'invalid_response') code = 'unknown_error';
+    if (code === 'invalid_response') code = SERVER_CODES[error.status] ?? 'unknown_error';
     return {
       code,
       message: error.serverMessage,
@@ -62,7 +81,9 @@ export function toErrorDetail(error: unknown): ErrorDetail {
 
 /** The short, localised sentence shown next to a failed message. */
 export function errorText(code: WidgetErrorCode, strings: WidgetStrings): string {
-  if (code === 'network_error' || code === 'timeout') return strings.errorNetwork;
+  if (code === 'network_error') return strings.errorNetwork;
+  if (code === 'timeout') return strings.errorTimeout;
+  if (Object.values(SERVER_CODES).includes(code)) return strings.errorServer;
   if (code === 'unauthorized' || code === 'token_expired') return strings.errorAuth;
   return strings.errorGeneric;
 }

@@ -22,7 +22,13 @@ export interface WidgetStrings {
   notSent: string;
   /** `{n}`: seconds until the queued message is sent. */
   rateLimited: string;
+  /** Shown in the status line while the browser is offline. */
+  offline: string;
   errorNetwork: string;
+  /** The service did not answer within the widget's `timeout`. */
+  errorTimeout: string;
+  /** The service answered with a 5xx (or an unreadable error page). */
+  errorServer: string;
   errorAuth: string;
   errorGeneric: string;
 }
@@ -43,7 +49,10 @@ export const en: WidgetStrings = {
   retry: 'Retry',
   notSent: 'Not sent.',
   rateLimited: 'Too many messages. Sending in {n} s…',
+  offline: 'You are offline. Messages will be sent when the connection is back.',
   errorNetwork: 'No connection.',
+  errorTimeout: 'The service took too long to answer.',
+  errorServer: 'The service is having trouble.',
   errorAuth: 'Your session has expired.',
   errorGeneric: 'Something went wrong.',
 };
@@ -63,7 +72,10 @@ const de: Partial<WidgetStrings> = {
   retry: 'Erneut senden',
   notSent: 'Nicht gesendet.',
   rateLimited: 'Zu viele Nachrichten. Senden in {n} s…',
+  offline: 'Sie sind offline. Nachrichten werden gesendet, sobald die Verbindung zurück ist.',
   errorNetwork: 'Keine Verbindung.',
+  errorTimeout: 'Der Dienst hat nicht rechtzeitig geantwortet.',
+  errorServer: 'Der Dienst hat gerade ein Problem.',
   errorAuth: 'Ihre Sitzung ist abgelaufen.',
   errorGeneric: 'Etwas ist schiefgelaufen.',
 };
@@ -84,7 +96,10 @@ const fr: Partial<WidgetStrings> = {
   retry: 'Réessayer',
   notSent: 'Non envoyé.',
   rateLimited: 'Trop de messages. Envoi dans {n} s…',
+  offline: 'Vous êtes hors ligne. Les messages partiront dès le retour de la connexion.',
   errorNetwork: 'Pas de connexion.',
+  errorTimeout: 'Le service a mis trop de temps à répondre.',
+  errorServer: 'Le service rencontre un problème.',
   errorAuth: 'Votre session a expiré.',
   errorGeneric: 'Une erreur est survenue.',
 };
@@ -104,7 +119,10 @@ const es: Partial<WidgetStrings> = {
   retry: 'Reintentar',
   notSent: 'No enviado.',
   rateLimited: 'Demasiados mensajes. Enviando en {n} s…',
+  offline: 'Sin conexión a internet. Los mensajes se enviarán cuando vuelva la conexión.',
   errorNetwork: 'Sin conexión.',
+  errorTimeout: 'El servicio tardó demasiado en responder.',
+  errorServer: 'El servicio tiene problemas.',
   errorAuth: 'Tu sesión ha caducado.',
   errorGeneric: 'Algo salió mal.',
 };
@@ -125,7 +143,10 @@ const ar: Partial<WidgetStrings> = {
   retry: 'إعادة المحاولة',
   notSent: 'لم تُرسل.',
   rateLimited: 'رسائل كثيرة جدًا. الإرسال خلال {n} ث…',
+  offline: 'أنت غير متصل. ستُرسل الرسائل عند عودة الاتصال.',
   errorNetwork: 'لا يوجد اتصال.',
+  errorTimeout: 'استغرقت الخدمة وقتًا طويلاً للرد.',
+  errorServer: 'تواجه الخدمة مشكلة.',
   errorAuth: 'انتهت صلاحية جلستك.',
   errorGeneric: 'حدث خطأ ما.',
 };
@@ -146,7 +167,10 @@ const ja: Partial<WidgetStrings> = {
   retry: '再送信',
   notSent: '送信されませんでした。',
   rateLimited: 'メッセージが多すぎます。{n} 秒後に送信します…',
+  offline: 'オフラインです。接続が戻るとメッセージを送信します。',
   errorNetwork: '接続できません。',
+  errorTimeout: 'サービスの応答に時間がかかりすぎました。',
+  errorServer: 'サービスに問題が発生しています。',
   errorAuth: 'セッションの有効期限が切れました。',
   errorGeneric: 'エラーが発生しました。',
 };

@@ -2,8 +2,9 @@
 import type { AiChatClient, ChatMessage, HistoryQuery, Message } from '../client/index.js';
 import type { TranscriptMessage } from './events.js';
 
-/** The chat request accepts 1–100 messages. */
+/** The chat request accepts 1–100 messages of at most 8000 characters each. */
 const MAX_CHAT_MESSAGES = 100;
+const MAX_CONTENT = 8000;
 const HISTORY_PAGE = 200;
 const MAX_HISTORY_PAGES = 5;
 
@@ -22,13 +23,25 @@ export function fromServer(m: Message, suggestions = m.suggestions): TranscriptM
   };
 }
 
-/** The conversation up to `message`, as `POST /chat` takes it: delivered messages plus this one. */
+/** `text` cut to `max` UTF-16 units without splitting a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/**
+ * The conversation up to `message`, as `POST /chat` takes it: delivered messages plus this one.
+ * Earlier messages are clipped to the request's limit: a long reply (say, an extract of a huge
+ * knowledge entry) must not make every later request of the conversation invalid. The new message
+ * is sent as typed, so an overlong one is refused rather than silently cut.
+ */
 export function chatMessages(messages: readonly TranscriptMessage[], message: TranscriptMessage): ChatMessage[] {
   return messages
     .slice(0, messages.indexOf(message) + 1)
     .filter((m) => m.status === 'sent' || m === message)
     .slice(-MAX_CHAT_MESSAGES)
-    .map(({ role, content }) => ({ role, content }));
+    .map(({ role, content }, i, all) => ({ role, content: i === all.length - 1 ? content : clip(content, MAX_CONTENT) }));
 }
 
 /** The conversation's stored messages (system messages left out), oldest first. */

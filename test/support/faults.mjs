@@ -21,6 +21,15 @@
 //   slow/<ms>                 wait <ms>, go on (or the client's abort ends it).
 //   hang                      never answer; the connection stays open until the client gives up.
 //   reset                     destroy the connection without an answer (fetch fails: a network error).
+//                             Chromium may silently resend a request whose reused connection was
+//                             reset before any answer, so the service can see it twice; use `cut`
+//                             where the number of attempts matters.
+//   cut                       200 headers promising a JSON body, a few bytes of it, then destroy the
+//                             connection (reading the body fails: a network error the browser never
+//                             retries on its own).
+//   lost                      forward the request to the real service, wait for its whole answer,
+//                             then `cut`: the server did the work, the client never hears of it
+//                             (the case an Idempotency-Key exists for).
 //   sse-error                 200 `text/event-stream`: meta, one delta, then an `event: error` frame
 //                             carrying an `upstream_error` envelope.
 //   sse-truncated             200 `text/event-stream`: meta and one delta, then the stream ends
@@ -110,6 +119,37 @@ function delay(ms, ctx) {
   });
 }
 
+/** Sends the request to the real service on this same server, reads the answer, then drops the client. */
+async function forwardAndDrop(ctx, realPath) {
+  const chunks = [];
+  for await (const chunk of ctx.req) chunks.push(chunk);
+  const headers = {};
+  for (const name of ['authorization', 'content-type', 'accept', 'idempotency-key', 'origin']) {
+    const value = ctx.get(name);
+    if (value) headers[name] = value;
+  }
+  const response = await fetch(`http://${ctx.host}${realPath}${ctx.search}`, {
+    method: ctx.method,
+    headers,
+    body: ['GET', 'HEAD'].includes(ctx.method) ? undefined : Buffer.concat(chunks),
+  });
+  await response.arrayBuffer(); // the service has finished (and stored) before the client is dropped
+  cutAnswer(ctx);
+}
+
+/** Headers and the start of a body, then a destroyed connection: fetch resolves, reading the body fails. */
+function cutAnswer(ctx) {
+  ctx.respond = false;
+  ctx.res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Content-Length': '4096',
+    'Cache-Control': 'no-store',
+    'X-Request-Id': `req_fault_${++requestSeq}`,
+  });
+  ctx.res.write('{"success":true,"data":{');
+  setTimeout(() => ctx.req.socket.destroy(), 20);
+}
+
 /** @returns {import('koa').Middleware} */
 export function faults() {
   const counts = new Map();
@@ -180,6 +220,11 @@ export function faults() {
           ctx.respond = false;
           await delay(120_000, ctx);
           if (!ctx.res.headersSent && !ctx.res.destroyed) ctx.res.destroy();
+          return;
+        case 'cut':
+          return cutAnswer(ctx);
+        case 'lost':
+          await forwardAndDrop(ctx, realPath);
           return;
         case 'reset':
           ctx.status = 200;

@@ -5,9 +5,12 @@
 // Test-only routes (never part of the product) live under `/__test__/`:
 //   POST /__test__/accounts  {rate_limit?: {points, duration_seconds}}  -> {account_id, api_key}
 //        a fresh tenant per test, so tests never see each other's data.
+// Also test-only: `/demo/*` and `/dist/*` are served with a strict Content-Security-Policy
+// (csp-pages.mjs), for test/security/csp.test.ts.
 import { tsImport } from 'tsx/esm/api';
 import { getRequestListener } from '@hono/node-server';
 import { faults } from './faults.mjs';
+import { cspPages } from './csp-pages.mjs';
 
 async function readJson(req) {
   let raw = '';
@@ -55,9 +58,10 @@ export function testServicePlugin() {
     return next();
   };
   const faultRoutes = faults(); // /__test__/fault/* and /__test__/count/*, see faults.mjs
+  const strictCspPages = cspPages(); // /demo/* and /dist/* with a strict CSP, see csp-pages.mjs
   return {
     name: 'ai-chat-test-service',
-    middleware: (ctx, next) => faultRoutes(ctx, () => routes(ctx, next)),
+    middleware: (ctx, next) => faultRoutes(ctx, () => strictCspPages(ctx, () => routes(ctx, next))),
     async serverStart() {
       const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
       const { createDemoProxy } = await tsImport('../../server/src/demo-proxy.ts', import.meta.url);

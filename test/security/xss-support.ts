@@ -1,0 +1,78 @@
+/**
+ * Shared checks of the XSS tests: a page-level tripwire that counts anything a payload manages to
+ * run, and a structural check of what the widget rendered.
+ */
+import { expect } from '@open-wc/testing';
+import type { AiChatWidget } from '../../src/element.js';
+
+type Tripwired = Window & { __pwned: number };
+const win = window as unknown as Tripwired;
+
+/** Sets `window.__pwned = 0` and makes `alert`/`confirm`/`prompt`/`print` count into it. */
+export function installTripwire(): () => void {
+  const saved = { alert: window.alert, confirm: window.confirm, prompt: window.prompt, print: window.print };
+  win.__pwned = 0;
+  const trip = () => {
+    win.__pwned++;
+    return null as never;
+  };
+  Object.assign(window, { alert: trip, confirm: trip, prompt: trip, print: trip });
+  return () => Object.assign(window, saved);
+}
+
+/** How often a payload ran so far. */
+export function pwnedCount(): number {
+  return win.__pwned;
+}
+
+/** Lets queued load/error/focus/toggle events fire, so a payload that got in has run by then. */
+export function settleEvents(ms = 150): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Every element the widget's own template or the markdown renderer may produce. Anything else
+ * (`script`, `img`, `iframe`, `object`, `embed`, `style`, `math`, `input`, …) came from a payload.
+ */
+const ALLOWED_TAGS = new Set([
+  'div', 'section', 'header', 'h2', 'slot', 'button', 'svg', 'path', 'textarea', 'form', 'span',
+  'p', 'br', 'strong', 'em', 'code', 'pre', 'ul', 'ol', 'li', 'a',
+]);
+const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
+
+/**
+ * Fails when `root` holds an element outside the allowed set, any `on*` attribute, an `<a>` whose
+ * href is not absolute http/https/mailto (or lacks `rel="noopener noreferrer"`), or an `<svg>`
+ * that is not one of the widget's own path-only icons.
+ */
+export function expectSafeDom(root: ParentNode, context: string): void {
+  for (const el of root.querySelectorAll('*')) {
+    const tag = el.localName;
+    expect(ALLOWED_TAGS.has(tag), `${context}: unexpected <${tag}>`).to.equal(true);
+    const handlers = el.getAttributeNames().filter((name) => name.toLowerCase().startsWith('on'));
+    expect(handlers, `${context}: event-handler attribute on <${tag}>`).to.deep.equal([]);
+    if (tag === 'a') {
+      const href = el.getAttribute('href') ?? '';
+      let protocol = '';
+      try {
+        protocol = new URL(href).protocol;
+      } catch {
+        protocol = `(not absolute: ${href})`;
+      }
+      expect(SAFE_PROTOCOLS.has(protocol), `${context}: link to ${href}`).to.equal(true);
+      expect(el.getAttribute('rel'), `${context}: rel of ${href}`).to.equal('noopener noreferrer');
+    }
+    if (tag === 'svg') {
+      expect(el.classList.contains('icon') && el.getAttribute('aria-hidden') === 'true', `${context}: foreign <svg>`).to.equal(true);
+      expect([...el.children].every((c) => c.localName === 'path'), `${context}: <svg> content`).to.equal(true);
+    }
+  }
+  // the widget's icons live in the header, composer and launcher; never among the messages
+  expect(root.querySelectorAll('[part~="transcript"] svg, [part~="suggestions"] svg').length, `${context}: svg in messages`).to.equal(0);
+}
+
+/** `expectSafeDom` on the widget's shadow root, plus the tripwire. */
+export function expectSafeWidget(el: AiChatWidget, context: string): void {
+  expectSafeDom(el.shadowRoot!, context);
+  expect(pwnedCount(), `${context}: a payload ran`).to.equal(0);
+}
