@@ -1,5 +1,7 @@
 // `npm test`: type check, build (with the size budget), the server's Node tests, then the browser
-// tests in Debian chromium. Prints one closing line, `N passed, N failed`, summed over both runners.
+// tests in Debian chromium. With AI_CHAT_TEST_DATABASE_URL (and optionally AI_CHAT_TEST_REDIS_URL) set,
+// the server's tests run once more against that real PostgreSQL (and Redis). Prints one closing line,
+// `N passed, N failed`, summed over every run.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,10 +10,15 @@ import { join } from 'node:path';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
+/** Variables that point the server's tests at a real PostgreSQL / Redis (server/test/support/test-database.ts). */
+const TEST_SERVER_VARS = ['AI_CHAT_TEST_DATABASE_URL', 'AI_CHAT_TEST_REDIS_URL'];
+/** The environment without them: the first run always covers embedded PGlite and in-process counters. */
+const embeddedEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !TEST_SERVER_VARS.includes(name)));
+
 /** Runs a command with inherited stdio, or with its output teed when `capture` is set. */
-function run(cmd, args, { capture = false, cwd } = {}) {
+function run(cmd, args, { capture = false, cwd, env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const child = spawn(cmd, args, { cwd, env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let out = '';
     if (capture) {
       child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
@@ -36,23 +43,13 @@ if (!failedStep && (await run(npm, ['run', '--silent', 'build'])).code !== 0) fa
 
 if (!failedStep) {
   step('node tests: server (PGlite) and proxy (node:test)');
-  const dir = mkdtempSync(join(tmpdir(), 'ai-chat-tap-'));
-  const tap = join(dir, 'server.tap');
-  const server = await run(
-    'node',
-    ['--import', 'tsx', '--test', '--test-concurrency=1',
-      '--test-reporter=spec', '--test-reporter-destination=stdout',
-      '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-      ...nodeTestFiles()],
-  );
-  const report = readFileSync(tap, 'utf8');
-  const pass = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
-  const fail = Number(/^# fail (\d+)/m.exec(report)?.[1] ?? 0);
-  rmSync(dir, { recursive: true, force: true });
-  totals.passed += pass;
-  totals.failed += fail;
-  if (server.code !== 0 && fail === 0) totals.failed += 1; // crashed before reporting
-  if (server.code !== 0) failedStep ??= 'server tests';
+  if (!(await nodeTests(nodeTestFiles(['server/test', 'test/node']), embeddedEnv))) failedStep ??= 'server tests';
+
+  if (process.env.AI_CHAT_TEST_DATABASE_URL) {
+    const redis = process.env.AI_CHAT_TEST_REDIS_URL ? 'Redis' : 'in-process rate limits';
+    step(`node tests again: server on PostgreSQL (AI_CHAT_TEST_DATABASE_URL) and ${redis}`);
+    if (!(await nodeTests(nodeTestFiles(['server/test']), process.env))) failedStep ??= 'server tests on PostgreSQL';
+  }
 
   step('browser tests (web-test-runner, headless chromium)');
   const browser = await run(npx, ['--no-install', 'web-test-runner'], { capture: true });
@@ -63,9 +60,33 @@ if (!failedStep) {
   if (browser.code !== 0) failedStep ??= 'browser tests';
 }
 
-/** Node-side tests: the server's own, and the root package's Node parts (proxy). */
-function nodeTestFiles() {
-  return ['server/test', 'test/node'].flatMap((dir) =>
+/** Runs `node:test` over `files` in `env`, adds its counts to the totals, and says whether it passed. */
+async function nodeTests(files, env) {
+  const dir = mkdtempSync(join(tmpdir(), 'ai-chat-tap-'));
+  const tap = join(dir, 'server.tap');
+  const result = await run(
+    'node',
+    // A test that fails before closing its services must not hang the run: each test has a time
+    // limit, and the runner exits when the files are done even if handles are still open.
+    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-force-exit', '--test-timeout=180000',
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+      ...files],
+    { env },
+  );
+  const report = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const pass = Number(/^# pass (\d+)/m.exec(report)?.[1] ?? 0);
+  const fail = Number(/^# fail (\d+)/m.exec(report)?.[1] ?? 0);
+  rmSync(dir, { recursive: true, force: true });
+  totals.passed += pass;
+  totals.failed += fail;
+  if (result.code !== 0 && fail === 0) totals.failed += 1; // crashed before reporting
+  return result.code === 0;
+}
+
+/** Node-side test files in `dirs`: the server's own, and the root package's Node parts (proxy). */
+function nodeTestFiles(dirs) {
+  return dirs.flatMap((dir) =>
     existsSync(dir)
       ? readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `${dir}/${f}`)
       : [],

@@ -10,7 +10,7 @@ import { createApp } from './app.ts';
 import { resolveConfig, type ServiceOptions } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import type { AppEnv } from './http/context.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { RateLimits } from './rate-limit/limiter.ts';
 import { closeServices, createServices, type CoreDeps, type Deps } from './services.ts';
 import { seedDemoContent } from './seed.ts';
@@ -36,7 +36,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const config = resolveConfig(options);
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const accounts = new AccountService(database.db);
   const core: CoreDeps = {
     config,
@@ -83,9 +83,26 @@ async function ensureDevAccount(accounts: AccountService, configuredKey: string 
   return { accountId, apiKey, created: true, generated: true };
 }
 
-async function connectRedis(url: string) {
+/**
+ * Connects before the service takes requests: until Redis answers, the limiter counts per process,
+ * so without the wait a fresh instance would grant each client extra requests outside the shared
+ * budget. An unreachable Redis does not stop the start: limits stay per process and ioredis keeps
+ * reconnecting. Errors are logged once per outage (an `error` listener also keeps ioredis quiet).
+ */
+async function connectRedis(url: string, logger: Logger) {
   const { Redis } = await import('ioredis');
-  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+  let reachable = true;
+  redis.on('error', (error: Error) => {
+    if (reachable) logger.error('redis unavailable: rate limits are per process until it is back', { error: error.message });
+    reachable = false;
+  });
+  redis.on('ready', () => {
+    if (!reachable) logger.info('redis connected: rate limits are shared again');
+    reachable = true;
+  });
+  await redis.connect().catch(() => {}); // logged by the listener; reconnecting in the background
+  return redis;
 }
 
 export interface StartOptions extends ServiceOptions {

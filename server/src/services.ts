@@ -7,6 +7,7 @@ import type { AccountService } from './accounts/service.ts';
 import type { UsageRecorder } from './analytics/recorder.ts';
 import type { ServiceConfig } from './config.ts';
 import type { Database } from './db/schema.ts';
+import { releaseInterruptedKeys } from './http/idempotency.ts';
 import { AgentService } from './agents/service.ts';
 import { AnalyticsReports } from './analytics/reports.ts';
 import { TrainingJobs } from './agents/jobs.ts';
@@ -53,9 +54,12 @@ export type Deps = CoreDeps & Services;
 
 export async function createServices(core: CoreDeps): Promise<Services> {
   const nlu = createNluEngine();
-  // Embedded PGlite belongs to this process alone, so any job still active in it was interrupted.
-  const trainingJobs = new TrainingJobs(core.db, nlu, core.logger, { singleProcess: !core.config.databaseUrl });
+  // Embedded PGlite belongs to this process alone, so any job still active in it was interrupted,
+  // and so was any request still marked running under an Idempotency-Key.
+  const singleProcess = !core.config.databaseUrl;
+  const trainingJobs = new TrainingJobs(core.db, nlu, core.logger, { singleProcess });
   await trainingJobs.recoverInterrupted();
+  if (singleProcess) await releaseInterruptedKeys(core.db);
   const services: Omit<Services, 'chat'> = {
     knowledge: new KnowledgeService(core.db),
     nlu,

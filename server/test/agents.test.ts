@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildTrainingSet, shuffle } from '../src/agents/training-set.ts';
 import { createService, type Service } from '../src/index.ts';
-import { caller, memoryService, tempDataDir, type Caller } from './support/api.ts';
+import { caller, memoryService, type Caller } from './support/api.ts';
+import { testDatabase } from './support/test-database.ts';
 
 let service: Service;
 let call: Caller;
@@ -103,7 +104,7 @@ describe('agent training', () => {
     assert.equal(job.agent_id, agent.id);
     assert.equal(job.metrics.intents, 3);
     assert.equal(job.metrics.holdout_examples, 3);
-    assert.equal(job.metrics.examples, 12);
+    assert.equal(job.metrics.examples, 15, 'the served model learns from every example, held-out ones included');
     assert.ok(job.metrics.holdout_accuracy >= 0 && job.metrics.holdout_accuracy <= 1);
     assert.ok(job.started_at && job.finished_at);
 
@@ -206,19 +207,22 @@ describe('interrupted training', () => {
   });
 
   it('marks a job left running by a crashed process as failed (interrupted) on start', async () => {
-    const { dir, cleanup } = tempDataDir();
+    const database = await testDatabase({ persistent: true });
     const key = 'aicw_sk_interrupted-test-key-01';
     try {
-      const first = await createService({ dataDir: dir, seed: false, logLevel: 'silent', apiKey: key });
+      const first = await createService({ ...database.options, seed: false, logLevel: 'silent', apiKey: key });
       const api = caller(first, key);
       const agent = (await api('/v1/agents', { body: { name: 'A', examples: EXAMPLES } })).body.data;
       const job = (await api(`/v1/agents/${agent.id}/train?wait=true`, { method: 'POST' })).body.data;
-      // Simulate a crash mid-run: the row says running (as the dead process left it).
-      await first.deps.db.updateTable('training_jobs').set({ status: 'running', metrics: null, finished_at: null }).where('id', '=', job.id).execute();
+      // Simulate a crash mid-run: the row says running (as the dead process left it). PGlite has one
+      // process, so even a fresh heartbeat means a crash; processes may share a PostgreSQL server, so
+      // there a start takes over only jobs whose heartbeat stopped long ago.
+      const heartbeat = database.kind === 'postgres' ? new Date(Date.now() - 3_600_000) : new Date();
+      await first.deps.db.updateTable('training_jobs').set({ status: 'running', metrics: null, finished_at: null, heartbeat_at: heartbeat }).where('id', '=', job.id).execute();
       await first.deps.db.updateTable('agents').set({ status: 'training' }).where('id', '=', agent.id).execute();
       await first.close();
 
-      const second = await createService({ dataDir: dir, seed: false, logLevel: 'silent', apiKey: key });
+      const second = await createService({ ...database.options, seed: false, logLevel: 'silent', apiKey: key });
       const api2 = caller(second, key);
       const after = (await api2(`/v1/agents/${agent.id}/jobs/${job.id}`)).body.data;
       assert.equal(after.status, 'failed');
@@ -229,7 +233,7 @@ describe('interrupted training', () => {
       assert.equal((await api2(`/v1/agents/${agent.id}/train?wait=true`, { method: 'POST' })).body.data.status, 'succeeded');
       await second.close();
     } finally {
-      cleanup();
+      await database.cleanup();
     }
   });
 });

@@ -1,13 +1,14 @@
 // The HTTP core, end to end over a real in-memory PGlite: auth, envelope, headers, unknown routes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createService, type Service } from '../src/index.ts';
+import type { Service } from '../src/index.ts';
+import { createTestService } from './support/test-database.ts';
 
 let service: Service;
 let key: string;
 
 before(async () => {
-  service = await createService({ dataDir: 'memory://', seed: false, logLevel: 'silent' });
+  service = await createTestService();
   key = (await service.createAccount()).apiKey;
 });
 after(() => service.close());

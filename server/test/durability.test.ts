@@ -1,27 +1,31 @@
-// Durability: the real server as a child process on a PGlite data directory, concurrent writes
-// (chat turns with Idempotency-Keys, knowledge creates and updates, an agent training), `kill -9`
-// in the middle, restart on the same directory, and check: every ACKNOWLEDGED write is there,
+// Durability: the real server as a child process on a PGlite data directory (or, with
+// AI_CHAT_TEST_DATABASE_URL, a PostgreSQL database), concurrent writes (chat turns with
+// Idempotency-Keys, knowledge creates and updates, an agent training), `kill -9` in the middle,
+// restart on the same data, and check: every ACKNOWLEDGED write is there,
 // knowledge search matches the stored text (no stale index), and no training job claims success
 // it did not reach before the kill. A few rounds, each restart checking everything so far.
+// Chat turns cut off by the kill are retried after the restart with their Idempotency-Key: each
+// must then be stored exactly once, whether the first attempt was committed or not.
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startChildServer, type ChildServer } from './support/child-server.ts';
+import { testDatabase, type TestDatabase } from './support/test-database.ts';
 
 const ROUNDS = 3;
 const API_KEY = 'aicw_sk_durability-test-key-0123456789';
 const CHAT_WRITERS = 4;
 const KNOWLEDGE_WRITERS = 3;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'aicw-durable-'));
+let database: TestDatabase;
 let server: ChildServer | undefined;
+before(async () => {
+  database = await testDatabase({ persistent: true });
+});
 after(async () => {
   if (server?.child.exitCode === null && server.child.signalCode === null) await server.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
+  await database?.cleanup();
 });
 
 /** A word no other entry contains and that is far (in edit distance) from every other such word. */
@@ -38,6 +42,11 @@ interface Acked {
 }
 
 const acked: Acked = { chats: new Map(), entries: new Map(), jobs: new Set(), interruptedSeen: 0 };
+/** Chat turns in flight at a kill (never answered): retried with the same key after the restart. */
+const unacked: { content: string; key: string; body: unknown }[] = [];
+let retriedAfterKill = 0;
+/** Of those, how many had been stored before the kill (answered from the stored turn). */
+let replayedAfterKill = 0;
 /** Conversation each chat writer continues across rounds (created by its first acknowledged turn). */
 const writerConversations: (string | undefined)[] = [];
 
@@ -50,7 +59,7 @@ async function api(path: string, init: { method?: string; body?: unknown; key?: 
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  return { status: res.status, body: (await res.json()) as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+  return { status: res.status, body: (await res.json()) as any, replayed: res.headers.get('idempotent-replayed') === 'true' }; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
 }
 
 async function chatWriter(index: number, round: number, stop: AbortSignal) {
@@ -58,8 +67,12 @@ async function chatWriter(index: number, round: number, stop: AbortSignal) {
     const content = `round ${round} writer ${index} turn ${n} ${word()}`;
     const conversationId = writerConversations[index];
     const body = { messages: [{ role: 'user', content }], user_id: `writer-${index}`, ...(conversationId ? { conversation_id: conversationId } : {}) };
-    const res = await api('/v1/chat', { body, key: randomUUID() }).catch(() => null);
-    if (!res) return; // the server died under us: this turn is not acknowledged
+    const key = randomUUID();
+    const res = await api('/v1/chat', { body, key }).catch(() => null);
+    if (!res) {
+      unacked.push({ content, key, body }); // the server died under us: this turn is not acknowledged
+      return;
+    }
     assert.equal(res.status, 200, JSON.stringify(res.body));
     writerConversations[index] ??= res.body.data.conversation_id;
     acked.chats.set(content, { conversationId: res.body.data.conversation_id, replyId: res.body.data.message.id });
@@ -108,16 +121,44 @@ async function roundOfWrites(round: number): Promise<number> {
   return killedAt;
 }
 
-async function verify(killedAt: number) {
-  for (const [content, { conversationId, replyId }] of acked.chats) {
-    const history = await api(`/v1/chat/history?conversation_id=${conversationId}&limit=100`);
-    assert.equal(history.status, 200, JSON.stringify(history.body));
-    let items = history.body.data.items as { id: string; content: string }[];
-    for (let cursor = history.body.data.next_cursor; cursor; ) {
-      const next = await api(`/v1/chat/history?conversation_id=${conversationId}&limit=100&cursor=${cursor}`);
-      items = items.concat(next.body.data.items);
-      cursor = next.body.data.next_cursor;
+async function historyOf(conversationId: string) {
+  const history = await api(`/v1/chat/history?conversation_id=${conversationId}&limit=100`);
+  assert.equal(history.status, 200, JSON.stringify(history.body));
+  let items = history.body.data.items as { id: string; content: string }[];
+  for (let cursor = history.body.data.next_cursor; cursor; ) {
+    const next = await api(`/v1/chat/history?conversation_id=${conversationId}&limit=100&cursor=${cursor}`);
+    items = items.concat(next.body.data.items);
+    cursor = next.body.data.next_cursor;
+  }
+  return items;
+}
+
+/** Retries every chat turn the kill cut off, with its key: stored exactly once, answered the same twice. */
+async function retryUnacknowledged() {
+  for (const { content, key, body } of unacked.splice(0)) {
+    const retry = await api('/v1/chat', { body, key });
+    if (database.kind === 'postgres' && retry.status === 409) {
+      // Several processes may share a server: a running key is freed by its age, not by a restart.
+      assert.equal(retry.body.error.code, 'request_in_progress', JSON.stringify(retry.body));
+      continue;
     }
+    assert.equal(retry.status, 200, `retry of an unacknowledged turn: ${JSON.stringify(retry.body)}`);
+    const { conversation_id: conversationId, message } = retry.body.data;
+    const again = await api('/v1/chat', { body, key });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.body.data.message.id, message.id, 'a second retry must answer the same reply');
+    const items = await historyOf(conversationId);
+    assert.equal(items.filter((m) => m.content === content).length, 1, `retried message lost or doubled: ${content}`);
+    acked.chats.set(content, { conversationId, replyId: message.id });
+    retriedAfterKill++;
+    if (retry.replayed) replayedAfterKill++;
+  }
+}
+
+async function verify(killedAt: number) {
+  await retryUnacknowledged();
+  for (const [content, { conversationId, replyId }] of acked.chats) {
+    const items = await historyOf(conversationId);
     assert.equal(items.filter((m) => m.content === content).length, 1, `acknowledged message lost or doubled: ${content}`);
     assert.ok(items.some((m) => m.id === replyId), `acknowledged reply ${replyId} lost`);
   }
@@ -167,7 +208,13 @@ describe('durability under kill -9', () => {
   it('keeps every acknowledged write across kill -9 and restarts', async (t) => {
     let killedAt = 0;
     for (let round = 0; round <= ROUNDS; round++) {
-      server = await startChildServer({ dataDir, apiKey: API_KEY });
+      if (round > 0 && database.kind === 'postgres') {
+        // Processes may share a PostgreSQL server, so a start takes over only training jobs whose
+        // heartbeat stopped long ago (a fresh one may be a live run elsewhere): the killed process
+        // has been dead for a while, as far as the next start can tell.
+        await database.execute(`UPDATE training_jobs SET heartbeat_at = now() - interval '1 hour' WHERE status IN ('queued', 'running')`);
+      }
+      server = await startChildServer({ storage: database.env, apiKey: API_KEY });
       if (round > 0) await verify(killedAt);
       if (round === ROUNDS) break;
       if (round === 0) {
@@ -178,10 +225,11 @@ describe('durability under kill -9', () => {
       }
       killedAt = await roundOfWrites(round);
     }
-    const counts = { chats: acked.chats.size, entries: acked.entries.size, jobs: acked.jobs.size, interrupted: acked.interruptedSeen };
+    const counts = { chats: acked.chats.size, entries: acked.entries.size, jobs: acked.jobs.size, interrupted: acked.interruptedSeen, retried: retriedAfterKill, replayed: replayedAfterKill };
     t.diagnostic(`acknowledged and verified: ${JSON.stringify(counts)}`);
     assert.ok(counts.chats >= 20 && counts.entries >= 6, `too little was written to mean anything: ${JSON.stringify(counts)}`);
     assert.ok(counts.interrupted >= 1, `no training was ever interrupted, the check proved nothing: ${JSON.stringify(counts)}`);
+    if (database.kind === 'pglite') assert.ok(counts.retried >= 1, `no chat turn was cut off by a kill, the retry check proved nothing: ${JSON.stringify(counts)}`);
     assert.equal(await server!.kill('SIGTERM'), '0', server!.output());
   });
 });

@@ -1,19 +1,21 @@
-// Data survives a restart on the same PGlite data directory; the first start seeds the demo.
+// Data survives a restart on the same database (a PGlite data directory, or the same PostgreSQL
+// database with AI_CHAT_TEST_DATABASE_URL); the first start seeds the demo.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { createService } from '../src/index.ts';
 import { clientFor } from './support/core.ts';
+import { testDatabase, type TestDatabase } from './support/test-database.ts';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'aicw-persist-'));
 const apiKey = 'aicw_sk_persistence-test-key-0123456789';
-after(() => rmSync(dataDir, { recursive: true, force: true }));
+let database: TestDatabase;
+before(async () => {
+  database = await testDatabase({ persistent: true });
+});
+after(() => database.cleanup());
 
 describe('persistence', () => {
   it('keeps bots, models and messages across a restart, and seeds only once', async () => {
-    const first = await createService({ dataDir, apiKey, logLevel: 'silent' });
+    const first = await createService({ ...database.options, apiKey, logLevel: 'silent' });
     const api = clientFor(first, apiKey);
     const seeded = (await api.json('/v1/bots')).body.data.items;
     assert.equal(seeded.length, 1, 'the demo bot is seeded on first start');
@@ -29,7 +31,7 @@ describe('persistence', () => {
     const reply = (await api.json(`/v1/bots/${bot.id}/messages`, { method: 'POST', body: { message: 'hello', user_id: 'keeper' } })).body.data;
     await first.close();
 
-    const second = await createService({ dataDir, apiKey, logLevel: 'silent' });
+    const second = await createService({ ...database.options, apiKey, logLevel: 'silent' });
     try {
       const again = clientFor(second, apiKey);
       assert.equal((await again.json('/v1/bots')).body.data.items.length, 2, 'no second seed');

@@ -361,7 +361,9 @@ export type TrainingJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
 export interface TrainingMetrics {
   intents: number;
+  /** Examples the served model learned from: all of them (held-out ones only measure, then join). */
   examples: number;
+  /** Examples held out of a first training run to measure `holdout_accuracy`. */
   holdout_examples: number;
   /** Share of held-out examples classified as their own intent (0–1), or null with none held out. */
   holdout_accuracy: number | null;

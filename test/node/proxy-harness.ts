@@ -18,12 +18,30 @@ export interface RunningService {
 export const SECRET = 'test-secret-for-the-proxy-0123456789abcdef';
 export const SHOP = 'https://shop.example';
 
+/** The service on a fresh test database: in-memory PGlite, or PostgreSQL with `AI_CHAT_TEST_DATABASE_URL`. */
 export async function startService(): Promise<RunningService> {
   const entry = new URL('../../server/src/index.ts', import.meta.url).href;
   const { startServer } = (await import(entry)) as {
     startServer(options: Record<string, unknown>): Promise<RunningService>;
   };
-  return startServer({ dataDir: 'memory://', seed: false, logLevel: 'silent', port: 0 });
+  const { testDatabase } = (await import(new URL('../../server/test/support/test-database.ts', import.meta.url).href)) as {
+    testDatabase(): Promise<{ options: Record<string, unknown>; cleanup(): Promise<void> }>;
+  };
+  const database = await testDatabase();
+  const running = await startServer({ ...database.options, seed: false, logLevel: 'silent', port: 0 }).catch(async (error: unknown) => {
+    await database.cleanup();
+    throw error;
+  });
+  return {
+    ...running,
+    async close() {
+      try {
+        await running.close();
+      } finally {
+        await database.cleanup();
+      }
+    },
+  };
 }
 
 /** A bot with one intent, created through the service's API with `apiKey`. */

@@ -1,11 +1,14 @@
 /**
  * `POST /v1/bots/{bot_id}/messages`: the bot's answer to one end-user message, stored in that
  * user's open conversation with the bot (user message + assistant reply, in one transaction).
+ * With an Idempotency-Key the turn is stored once: a retry (also after a crash) or a racing request
+ * with the same key is answered from the stored turn (see `ChatService` for the same rule).
  */
 import type { BotMessageRequest, BotReply, Channel, TrainingData } from '../../../src/client/types.ts';
-import type { ConversationStore } from '../chat/store.ts';
+import { isKeyedTurnConflict, type ConversationStore, type KeyedTurn } from '../chat/store.ts';
 import { iso } from '../db/json.ts';
 import { ServiceError } from '../http/errors.ts';
+import type { IdempotencyTag } from '../http/idempotency.ts';
 import { answerWithIntent, fallbackResponse, type IntentAnswer, type NluEngine } from '../nlu/index.ts';
 import type { BotService } from './service.ts';
 
@@ -29,17 +32,27 @@ export function assertOriginAllowed(channels: Channel[], origin: string | undefi
   });
 }
 
+export interface BotMessageOutcome {
+  reply: BotReply;
+  /** True when an earlier request with the same Idempotency-Key stored this turn. */
+  replayed: boolean;
+}
+
 export async function sendBotMessage(
   deps: BotMessageDeps,
   accountId: string,
   botId: string,
   request: BotMessageRequest,
   origins: { origin?: string; ownOrigin: string },
-): Promise<BotReply> {
+  idempotency?: IdempotencyTag,
+): Promise<BotMessageOutcome> {
   const started = performance.now();
   const bot = await deps.bots.getRow(accountId, botId);
   const channels = (bot.channels ?? []) as Channel[];
   assertOriginAllowed(channels, origins.origin, origins.ownOrigin);
+  // After the origin check (a replay must not bypass it), before the bot answers again.
+  const stored = idempotency && (await deps.conversations.findKeyedTurn(accountId, idempotency));
+  if (stored) return { reply: toBotReply(stored), replayed: true };
 
   const training = (bot.training ?? { intents: [] }) as TrainingData;
   let answer: IntentAnswer = { matched: false, intent: null, confidence: 0, entities: [], text: null, suggestions: [] };
@@ -53,20 +66,30 @@ export async function sendBotMessage(
   const suggestions = fallback ? (bot.quick_replies ?? []) : answer.suggestions;
 
   const conversation = await deps.conversations.openForBotUser(accountId, bot.id, request.user_id);
-  const [userMessage, assistantMessage] = await deps.conversations.append(accountId, conversation.id, [
-    { role: 'user', content: request.message },
-    {
-      role: 'assistant',
-      content: text,
-      source: fallback ? 'fallback' : 'intent',
-      intent: answer.intent,
-      confidence: answer.confidence,
-      citations: [],
-      suggestions,
-      latencyMs: performance.now() - started,
-    },
-  ]);
-  return {
+  let userMessage, assistantMessage;
+  try {
+    [userMessage, assistantMessage] = await deps.conversations.append(accountId, conversation.id, [
+      { role: 'user', content: request.message, idempotency },
+      {
+        role: 'assistant',
+        content: text,
+        source: fallback ? 'fallback' : 'intent',
+        intent: answer.intent,
+        confidence: answer.confidence,
+        citations: [],
+        suggestions,
+        entities: answer.entities,
+        latencyMs: performance.now() - started,
+      },
+    ]);
+  } catch (error) {
+    // Another request with this key stored its turn first: answer with that one.
+    if (!idempotency || !isKeyedTurnConflict(error)) throw error;
+    const winner = await deps.conversations.findKeyedTurn(accountId, idempotency);
+    if (!winner) throw error;
+    return { reply: toBotReply(winner), replayed: true };
+  }
+  const reply: BotReply = {
     conversation_id: conversation.id,
     user_message: userMessage!,
     message: assistantMessage!,
@@ -75,5 +98,21 @@ export async function sendBotMessage(
     entities: answer.entities,
     suggestions,
     fallback,
+  };
+  return { reply, replayed: false };
+}
+
+/** The answer as the first request gave it, rebuilt from the stored turn. */
+function toBotReply(stored: KeyedTurn): BotReply {
+  const { user, reply } = stored;
+  return {
+    conversation_id: reply.conversation_id,
+    user_message: user,
+    message: reply,
+    intent: reply.intent ?? null,
+    confidence: reply.confidence ?? 0,
+    entities: stored.entities,
+    suggestions: reply.suggestions ?? [],
+    fallback: reply.source === 'fallback',
   };
 }

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { BotMessageRequest, CreateBotRequest, UpdateBotRequest } from '../../../src/client/types.ts';
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
-import { idempotent } from '../http/idempotency.ts';
+import { idempotencyTag, idempotent } from '../http/idempotency.ts';
 import { allowOnly } from '../http/method-not-allowed.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
@@ -37,10 +37,15 @@ export function botRoutes(deps: Deps): Hono<AppEnv> {
   router.post('/:bot_id/messages', idempotent(deps.db), async (c) => {
     const botId = pathId(c, 'bot_id', 'bot', 'bot');
     const input = await readJson<BotMessageRequest>(c, botMessageSchema);
-    const reply = await sendBotMessage(deps, accountId(c), botId, input, {
-      origin: c.req.header('origin'),
-      ownOrigin: new URL(c.req.url).origin,
-    });
+    const { reply, replayed } = await sendBotMessage(
+      deps,
+      accountId(c),
+      botId,
+      input,
+      { origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin },
+      idempotencyTag(c),
+    );
+    if (replayed) c.header('Idempotent-Replayed', 'true');
     return ok(c, reply);
   });
 

@@ -11,7 +11,7 @@ import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { errorBody, ok, successBody } from '../http/envelope.ts';
 import { toServiceError } from '../http/error-handler.ts';
 import { ServiceError } from '../http/errors.ts';
-import { idempotencyRecorder, idempotent } from '../http/idempotency.ts';
+import { idempotencyRecorder, idempotencyTag, idempotent } from '../http/idempotency.ts';
 import { allowOnly } from '../http/method-not-allowed.ts';
 import { readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
@@ -30,7 +30,8 @@ export function chatRoutes(deps: Deps): Hono<AppEnv> {
 
   router.post('/', idempotent(deps.db), async (c) => {
     const request = await readJson<ChatRequest>(c, chatRequestSchema);
-    const turn = await deps.chat.prepare(accountId(c), request);
+    const turn = await deps.chat.prepare(accountId(c), request, idempotencyTag(c));
+    if (turn.replay) c.header('Idempotent-Replayed', 'true'); // stored by a request that never got to answer
     if (wantsStream(c, request)) return streamTurn(c, deps, turn);
     let reply: ChatReply | undefined;
     for await (const event of deps.chat.run(turn, c.req.raw.signal)) if (event.type === 'done') reply = event.data;

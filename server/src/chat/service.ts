@@ -2,6 +2,11 @@
  * One chat turn: `prepare` resolves and authorises everything (conversation, bot or agent, model,
  * provider) so every client error is raised before a stream starts; `run` produces the reply
  * through a responder and stores the user message and the reply in the conversation.
+ *
+ * With an Idempotency-Key the stored user message carries the key: a retry whose turn is already
+ * stored (e.g. the process died before the key's answer was recorded) is answered from the stored
+ * reply without running the responder or writing anything, and of two racing requests with one key
+ * only one stores a turn — the other answers with it.
  */
 import type { Kysely } from 'kysely';
 import type { ChatReply, ChatRequest, TrainingData } from '../../../src/client/types.ts';
@@ -10,6 +15,7 @@ import type { BotService } from '../bots/service.ts';
 import { iso } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
+import type { IdempotencyTag } from '../http/idempotency.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import { newId } from '../ids.ts';
 import type { NluEngine } from '../nlu/index.ts';
@@ -17,7 +23,7 @@ import { BuiltinResponder } from './builtin.ts';
 import { LlmResponder } from './llm-responder.ts';
 import type { Responder, ResponderInput } from './responder.ts';
 import type { KnowledgeSearch } from './retrieval.ts';
-import type { ConversationStore } from './store.ts';
+import { isKeyedTurnConflict, type ConversationStore, type KeyedTurn } from './store.ts';
 
 export interface ChatDeps {
   db: Kysely<Database>;
@@ -29,7 +35,7 @@ export interface ChatDeps {
   llm: LlmProvider | null;
 }
 
-export interface PreparedTurn {
+export interface FreshTurn {
   conversationId: string;
   /** False: the conversation is created when the reply is stored. */
   conversationExists: boolean;
@@ -37,7 +43,17 @@ export interface PreparedTurn {
   input: ResponderInput;
   responder: Responder;
   startedAt: number;
+  idempotency?: IdempotencyTag;
+  replay?: undefined;
 }
+
+/** A request whose Idempotency-Key already stored this turn: `run` answers it as stored. */
+export interface ReplayedTurn {
+  conversationId: string;
+  replay: ChatReply;
+}
+
+export type PreparedTurn = FreshTurn | ReplayedTurn;
 
 export type ChatEvent = { type: 'delta'; text: string } | { type: 'done'; data: ChatReply };
 
@@ -50,7 +66,8 @@ export class ChatService {
     this.llmResponder = new LlmResponder(deps);
   }
 
-  async prepare(accountId: string, request: ChatRequest): Promise<PreparedTurn> {
+  /** `idempotency`: the request's key, stored on the user message (see the file comment). */
+  async prepare(accountId: string, request: ChatRequest, idempotency?: IdempotencyTag): Promise<PreparedTurn> {
     const startedAt = performance.now();
     const last = request.messages.at(-1)!;
     if (last.role !== 'user') {
@@ -63,6 +80,9 @@ export class ChatService {
     if (request.bot_id && request.agent_id) {
       throw new ServiceError('validation_failed', 'Send bot_id or agent_id, not both.', { param: 'agent_id' });
     }
+    // Before anything that could answer differently now (a retrained bot, a changed agent).
+    const stored = idempotency && (await this.deps.conversations.findKeyedTurn(accountId, idempotency));
+    if (stored) return { conversationId: stored.reply.conversation_id, replay: toChatReply(stored) };
     const conversation = request.conversation_id
       ? await this.deps.conversations.get(accountId, request.conversation_id)
       : undefined;
@@ -131,11 +151,16 @@ export class ChatService {
       input,
       responder: input.llm ? this.llmResponder : this.builtin,
       startedAt,
+      idempotency,
     };
   }
 
   /** Streams the reply; the final `done` comes after the exchange is stored. */
   async *run(turn: PreparedTurn, signal: AbortSignal): AsyncIterable<ChatEvent> {
+    if (turn.replay) {
+      yield { type: 'done', data: turn.replay };
+      return;
+    }
     for await (const event of turn.responder.respond(turn.input, signal)) {
       if (event.type === 'delta') {
         yield event;
@@ -143,13 +168,25 @@ export class ChatService {
       }
       const { reply } = event;
       const { accountId } = turn.input;
-      if (!turn.conversationExists) {
-        await this.deps.conversations.create(accountId, { id: turn.conversationId, ...turn.owner });
+      let message;
+      try {
+        [, message] = await this.deps.conversations.append(
+          accountId,
+          turn.conversationId,
+          [
+            { role: 'user', content: turn.input.question, idempotency: turn.idempotency },
+            { role: 'assistant', ...reply, latencyMs: performance.now() - turn.startedAt },
+          ],
+          { create: turn.conversationExists ? undefined : { id: turn.conversationId, ...turn.owner } },
+        );
+      } catch (error) {
+        // Another request with this key stored its turn first: answer with that one.
+        if (!turn.idempotency || !isKeyedTurnConflict(error)) throw error;
+        const stored = await this.deps.conversations.findKeyedTurn(accountId, turn.idempotency);
+        if (!stored) throw error;
+        yield { type: 'done', data: toChatReply(stored) };
+        return;
       }
-      const [, message] = await this.deps.conversations.append(accountId, turn.conversationId, [
-        { role: 'user', content: turn.input.question },
-        { role: 'assistant', ...reply, latencyMs: performance.now() - turn.startedAt },
-      ]);
       yield {
         type: 'done',
         data: {
@@ -166,4 +203,18 @@ export class ChatService {
     }
     throw new Error('The responder ended without a reply.');
   }
+}
+
+/** The reply as the first request answered it, rebuilt from the stored assistant message. */
+function toChatReply(stored: KeyedTurn): ChatReply {
+  const { reply } = stored;
+  return {
+    conversation_id: reply.conversation_id,
+    message: reply,
+    source: reply.source ?? 'fallback',
+    intent: reply.intent ?? null,
+    confidence: reply.confidence ?? null,
+    citations: reply.citations ?? [],
+    suggestions: reply.suggestions ?? [],
+  };
 }

@@ -3,11 +3,16 @@
  * the history query. Every read and write is scoped by account id: no method takes an id alone.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Citation, Message, Page, ReplySource, Role } from '../../../src/client/types.ts';
+import type { Citation, Entity, Message, Page, ReplySource, Role } from '../../../src/client/types.ts';
 import { iso, json } from '../db/json.ts';
 import type { ConversationsTable, Database, MessagesTable } from '../db/schema.ts';
+import { ServiceError } from '../http/errors.ts';
+import { IDEMPOTENCY_TTL_HOURS, type IdempotencyTag } from '../http/idempotency.ts';
 import { decodeCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
+
+/** The partial unique index of migration 004 on `messages (account_id, idempotency_key)`. */
+const KEYED_MESSAGE_INDEX = 'messages_account_idempotency';
 
 export type ConversationRow = Selectable<ConversationsTable>;
 type MessageRow = Selectable<MessagesTable>;
@@ -15,6 +20,8 @@ type MessageRow = Selectable<MessagesTable>;
 export interface NewUserMessage {
   role: 'user';
   content: string;
+  /** The request's Idempotency-Key: at most one stored user message per key and account. */
+  idempotency?: IdempotencyTag;
 }
 
 export interface NewAssistantMessage {
@@ -27,6 +34,29 @@ export interface NewAssistantMessage {
   suggestions: string[];
   /** Time to produce the reply, for performance analytics. */
   latencyMs: number;
+  /** Entities a bot reply extracted, kept so a replayed request answers the same. */
+  entities?: Entity[];
+}
+
+/** A turn stored under an Idempotency-Key: its user message, the reply after it, and the reply's entities. */
+export interface KeyedTurn {
+  user: Message;
+  reply: Message;
+  entities: Entity[];
+}
+
+/** Who a conversation belongs to, when `append` creates it together with the messages. */
+export interface ConversationOwner {
+  id: string;
+  botId?: string | null;
+  agentId?: string | null;
+  userId?: string | null;
+}
+
+/** True when a keyed insert lost to another request with the same Idempotency-Key. */
+export function isKeyedTurnConflict(error: unknown): boolean {
+  const pgError = error as { code?: string; constraint?: string };
+  return pgError.code === '23505' && pgError.constraint === KEYED_MESSAGE_INDEX;
 }
 
 export type NewMessage = NewUserMessage | NewAssistantMessage;
@@ -111,13 +141,50 @@ export class ConversationStore {
     });
   }
 
-  /** Appends messages in order, in one transaction, and touches the conversation. */
-  async append(accountId: string, conversationId: string, messages: NewMessage[]): Promise<Message[]> {
+  /**
+   * Appends messages in order, in one transaction, and touches the conversation (or creates it, with
+   * `create`, in the same transaction). A keyed user message that another request already stored
+   * throws a unique violation (`isKeyedTurnConflict`) and nothing of this call is written.
+   */
+  async append(accountId: string, conversationId: string, messages: NewMessage[], options: { create?: ConversationOwner } = {}): Promise<Message[]> {
     return this.db.transaction().execute(async (trx) => {
+      if (options.create) {
+        if (options.create.id !== conversationId) throw new Error('append: create.id must be the conversation id');
+        await trx
+          .insertInto('conversations')
+          .values({
+            id: conversationId,
+            account_id: accountId,
+            bot_id: options.create.botId ?? null,
+            agent_id: options.create.agentId ?? null,
+            user_id: options.create.userId ?? null,
+          })
+          .execute();
+      } else {
+        // Touch first: the row lock makes concurrent appends to one conversation take turns, so a
+        // turn's messages are adjacent in `seq` and "the reply after a user message" is its reply.
+        await trx
+          .updateTable('conversations')
+          .set({ updated_at: sql`now()` })
+          .where('account_id', '=', accountId)
+          .where('id', '=', conversationId)
+          .execute();
+      }
       const stored: Message[] = [];
       // One insert per message keeps `seq` in the given order.
       for (const m of messages) {
         const assistant = m.role === 'assistant' ? m : undefined;
+        const keyed = m.role === 'user' ? m.idempotency : undefined;
+        if (keyed) {
+          // An expired key is free again, like in `idempotency_keys`: let go of its old message.
+          await trx
+            .updateTable('messages')
+            .set({ idempotency_key: null, idempotency_request_hash: null })
+            .where('account_id', '=', accountId)
+            .where('idempotency_key', '=', keyed.key)
+            .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)
+            .execute();
+        }
         const row = await trx
           .insertInto('messages')
           .values({
@@ -132,19 +199,51 @@ export class ConversationStore {
             citations: assistant ? json(assistant.citations) : null,
             suggestions: assistant ? json(assistant.suggestions) : null,
             latency_ms: assistant ? Math.round(assistant.latencyMs) : null,
+            entities: assistant?.entities ? json(assistant.entities) : null,
+            idempotency_key: keyed?.key ?? null,
+            idempotency_request_hash: keyed?.requestHash ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
         stored.push(toMessage(row));
       }
-      await trx
-        .updateTable('conversations')
-        .set({ updated_at: sql`now()` })
-        .where('account_id', '=', accountId)
-        .where('id', '=', conversationId)
-        .execute();
       return stored;
     });
+  }
+
+  /**
+   * The turn an earlier request with this Idempotency-Key stored (within the key's lifetime), or
+   * undefined. The same key with another request answers 409 `idempotency_key_reused`, as the
+   * middleware would have while it still remembered the key.
+   */
+  async findKeyedTurn(accountId: string, tag: IdempotencyTag): Promise<KeyedTurn | undefined> {
+    const user = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', '=', tag.key)
+      .where('created_at', '>=', sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)
+      .executeTakeFirst();
+    if (!user) return undefined;
+    if (user.idempotency_request_hash !== tag.requestHash) {
+      throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
+        param: 'Idempotency-Key',
+      });
+    }
+    // `append` stores a turn in one transaction with the conversation row locked: the first
+    // assistant message after the user message is the reply of that turn.
+    const reply = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('conversation_id', '=', user.conversation_id)
+      .where('role', '=', 'assistant')
+      .where('seq', '>', user.seq)
+      .orderBy('seq', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!reply) throw new Error(`keyed user message ${user.id} has no stored reply`);
+    return { user: toMessage(user), reply: toMessage(reply), entities: (reply.entities ?? []) as Entity[] };
   }
 
   /**

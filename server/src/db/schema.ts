@@ -110,6 +110,12 @@ export interface MessagesTable {
   suggestions: Json<string[]> | null;
   /** Time to produce an assistant reply, for performance analytics. */
   latency_ms: number | null;
+  /** The request's `Idempotency-Key`, on the user message of a turn (migration 004); unique per account. */
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** sha256 of the keyed request (as in `idempotency_keys`): the same key with another request is refused. */
+  idempotency_request_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Entities a bot reply extracted (migration 004), on the assistant message, for replays. */
+  entities: ColumnType<unknown[] | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 

@@ -7,6 +7,11 @@
  *
  * Streamed answers (SSE) finish after the handler returns: the streaming code reports its final
  * envelope through `idempotencyRecorder(c)`, and a replay answers it as plain JSON.
+ *
+ * The stored answer is written after the handler's own writes, so a crash in between leaves a
+ * `running` row and no answer. Handlers whose writes must never repeat (chat turns, bot messages)
+ * therefore also key the write itself with `idempotencyTag(c)` and answer a retry from what they
+ * stored; `releaseInterruptedKeys` frees the orphaned rows when this process owns the database.
  */
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -16,7 +21,9 @@ import { accountId, type AppContext, type AppEnv } from './context.ts';
 import { ServiceError } from './errors.ts';
 
 const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
-const TTL_HOURS = 24;
+/** How long a key is remembered (also by keyed message writes, see `ConversationStore`). */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+const TTL_HOURS = IDEMPOTENCY_TTL_HOURS;
 /** A `running` row older than this belongs to a request that died with its process. */
 const STALE_RUNNING_MINUTES = 10;
 
@@ -27,11 +34,35 @@ export interface IdempotencyRecorder {
   abandon(): Promise<void>;
 }
 
+/** A request's validated `Idempotency-Key` and its fingerprint, for handlers that key their own writes. */
+export interface IdempotencyTag {
+  key: string;
+  /** sha256 of method + path + body, as stored in `idempotency_keys.request_hash`. */
+  requestHash: string;
+}
+
 const recorders = new WeakMap<Request, IdempotencyRecorder>();
+const tags = new WeakMap<Request, IdempotencyTag>();
 
 /** The recorder of this request when it carries an `Idempotency-Key` (streaming handlers use it). */
 export function idempotencyRecorder(c: AppContext): IdempotencyRecorder | undefined {
   return recorders.get(c.req.raw);
+}
+
+/** This request's key and fingerprint when it carries an `Idempotency-Key` and runs (not a replay). */
+export function idempotencyTag(c: AppContext): IdempotencyTag | undefined {
+  return tags.get(c.req.raw);
+}
+
+/**
+ * Frees every `running` key. Only for a database this process owns alone (embedded PGlite): at
+ * start no request can be running, so such rows belong to requests that died with the previous
+ * process, and a retry should proceed at once instead of waiting out the stale-row age. With a
+ * shared server (`DATABASE_URL`) another process may still be running them: the age rule applies.
+ */
+export async function releaseInterruptedKeys(db: Kysely<Database>): Promise<number> {
+  const released = await db.deleteFrom('idempotency_keys').where('state', '=', 'running').executeTakeFirst();
+  return Number(released.numDeletedRows);
 }
 
 function requestHash(c: AppContext, body: string): string {
@@ -111,6 +142,7 @@ export function idempotent(db: Kysely<Database>): MiddlewareHandler<AppEnv> {
       await db.deleteFrom('idempotency_keys').where('account_id', '=', account).where('key', '=', key).execute();
     };
     recorders.set(c.req.raw, recorder);
+    tags.set(c.req.raw, { key, requestHash: hash });
 
     try {
       await next();

@@ -1,11 +1,9 @@
 /**
- * Test helpers: a real service over an in-memory (or temp-dir) PGlite, and `call()` that goes
+ * Test helpers: a real service over a fresh test database (see test-database.ts), and `call()` that goes
  * through the service's own `fetch` with a Bearer key, returning status, headers and parsed body.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createService, type Service, type ServiceOptions } from '../../src/index.ts';
+import type { Service, ServiceOptions } from '../../src/index.ts';
+import { createTestService } from './test-database.ts';
 
 export interface CallResult<T = any> {
   status: number;
@@ -48,12 +46,7 @@ export function caller(service: Service, key: string): Caller {
   };
 }
 
+/** A quiet, unseeded service on its own fresh test database, dropped again by `close()`. */
 export function memoryService(options: ServiceOptions = {}): Promise<Service> {
-  return createService({ dataDir: 'memory://', seed: false, logLevel: 'silent', ...options });
-}
-
-/** A temporary PGlite data directory, removed by the returned cleanup. */
-export function tempDataDir(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'aicw-test-'));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return createTestService(options);
 }

@@ -1,6 +1,7 @@
 /**
  * The real server (`src/main.ts`) as a child process on a loopback port chosen by the OS, for tests
- * that must kill it (`kill -9`) and start it again on the same data directory.
+ * that must kill it (`kill -9`) and start it again on the same data (a PGlite directory, or a
+ * PostgreSQL database: `TestDatabase.env`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -18,18 +19,21 @@ export interface ChildServer {
 }
 
 export interface ChildServerOptions {
-  dataDir: string;
+  /** Where the data lives: `AI_CHAT_DATA_DIR`, or `DATABASE_URL` (and `REDIS_URL`), e.g. `TestDatabase.env`. */
+  storage: Record<string, string>;
   apiKey: string;
   env?: Record<string, string>;
   startTimeoutMs?: number;
 }
 
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
+  // The caller's own DATABASE_URL / REDIS_URL must never reach a test server: only `storage` decides.
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_DIR,
     env: {
-      ...process.env,
-      AI_CHAT_DATA_DIR: options.dataDir,
+      ...inherited,
+      ...options.storage,
       AI_CHAT_API_KEY: options.apiKey,
       PORT: '0',
       HOST: '127.0.0.1',

@@ -1,5 +1,7 @@
-// Shared test helpers: a real service over in-memory PGlite, called through its fetch handler.
-import { createService, type Service, type ServiceOptions } from '../../src/index.ts';
+// Shared test helpers: a real service over a fresh test database (in-memory PGlite, or PostgreSQL with
+// AI_CHAT_TEST_DATABASE_URL: see test-database.ts), called through its fetch handler.
+import type { Service, ServiceOptions } from '../../src/index.ts';
+import { createTestService } from './test-database.ts';
 
 export interface TestClient {
   service: Service;
@@ -16,7 +18,7 @@ export interface CallInit extends Omit<RequestInit, 'body'> {
 }
 
 export async function startTestService(options: ServiceOptions = {}): Promise<TestClient> {
-  const service = await createService({ dataDir: 'memory://', seed: false, logLevel: 'silent', ...options });
+  const service = await createTestService(options);
   const apiKey = (await service.createAccount()).apiKey;
   return clientFor(service, apiKey);
 }

@@ -1,0 +1,122 @@
+/**
+ * Where a test service keeps its data, chosen once for the whole run by the environment:
+ *
+ * - by default, embedded PGlite: `memory://`, or a temporary data directory when the test restarts
+ *   the service on the same data (`persistent: true`);
+ * - with `AI_CHAT_TEST_DATABASE_URL` (a connection string of a role that may create databases, e.g.
+ *   `postgres://postgres:…@127.0.0.1:5432/postgres`), a FRESH database `aicw_test_<random>` on that
+ *   real PostgreSQL server per call, dropped again by `cleanup()`, so tests never see each other's rows;
+ * - with `AI_CHAT_TEST_REDIS_URL`, services keep rate-limit counters in that Redis. One Redis is shared:
+ *   account keys contain the account id, which is random per test.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createService, type Service, type ServiceOptions } from '../../src/index.ts';
+
+/** The real PostgreSQL server the tests run against, or undefined for PGlite. */
+export const TEST_DATABASE_URL = process.env.AI_CHAT_TEST_DATABASE_URL || undefined;
+/** The real Redis the tests share rate-limit counters in, or undefined for in-process counters. */
+export const TEST_REDIS_URL = process.env.AI_CHAT_TEST_REDIS_URL || undefined;
+
+export interface TestDatabase {
+  kind: 'postgres' | 'pglite';
+  /** Spread into `createService()` options: `dataDir` or `databaseUrl`, and `redisUrl`. */
+  options: Pick<ServiceOptions, 'dataDir' | 'databaseUrl' | 'redisUrl'>;
+  /** The same for a child process running `src/main.ts`. */
+  env: Record<string, string>;
+  /**
+   * Runs one statement in the test database from outside the service, as another process would
+   * (PostgreSQL only: a PGlite directory belongs to the one service that has it open).
+   */
+  execute(statement: string): Promise<void>;
+  /** Drops the database (or removes the data directory). Close every service using it first. */
+  cleanup(): Promise<void>;
+}
+
+export interface TestDatabaseOptions {
+  /** The data must outlive a service, for a restart on the same data (PGlite: a temp directory). */
+  persistent?: boolean;
+}
+
+export async function testDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const redis = TEST_REDIS_URL ? { redisUrl: TEST_REDIS_URL } : {};
+  const redisEnv: Record<string, string> = TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {};
+  if (TEST_DATABASE_URL) {
+    const name = `aicw_test_${randomBytes(6).toString('hex')}`;
+    await admin(TEST_DATABASE_URL, `CREATE DATABASE ${name}`);
+    const databaseUrl = databaseUrlFor(TEST_DATABASE_URL, name);
+    return {
+      kind: 'postgres',
+      options: { databaseUrl, ...redis },
+      env: { DATABASE_URL: databaseUrl, ...redisEnv },
+      execute: (statement) => admin(databaseUrl, statement),
+      // FORCE: a child server killed with -9 may leave a session the server has not reaped yet.
+      cleanup: () => admin(TEST_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    };
+  }
+  const execute = async () => {
+    throw new Error('TestDatabase.execute needs PostgreSQL (AI_CHAT_TEST_DATABASE_URL)');
+  };
+  if (!options.persistent) {
+    return {
+      kind: 'pglite',
+      options: { dataDir: 'memory://', ...redis },
+      env: { AI_CHAT_DATA_DIR: 'memory://', ...redisEnv },
+      execute,
+      cleanup: async () => {},
+    };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'aicw-test-'));
+  return {
+    kind: 'pglite',
+    options: { dataDir, ...redis },
+    env: { AI_CHAT_DATA_DIR: dataDir, ...redisEnv },
+    execute,
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A service on its own fresh test database (see `testDatabase`), quiet and unseeded unless `options`
+ * say otherwise. Its `close()` also drops the database.
+ */
+export async function createTestService(options: ServiceOptions = {}): Promise<Service> {
+  const database = await testDatabase();
+  let service: Service;
+  try {
+    service = await createService({ seed: false, logLevel: 'silent', ...database.options, ...options });
+  } catch (error) {
+    await database.cleanup();
+    throw error;
+  }
+  const close = service.close.bind(service);
+  service.close = async () => {
+    try {
+      await close();
+    } finally {
+      await database.cleanup();
+    }
+  };
+  return service;
+}
+
+/** The same server and credentials, another database. */
+function databaseUrlFor(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** One statement on a short-lived connection (no pool: nothing may keep the test process alive). */
+async function admin(serverUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
