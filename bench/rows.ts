@@ -53,9 +53,14 @@ function throughputRow(id: string, endpoint: string, cell: ThroughputCell, goal:
 
 export function serverRows(s: ServerResults): Row[] {
   const best = (cells: ThroughputCell[]) => cells.reduce((a, b) => (b.requestsPerSecond > a.requestsPerSecond ? b : a));
-  const chatBest = best(s.chat);
+  const chatBest = s.chat.length ? best(s.chat) : null;
   const sizes = Object.keys(s.search).map(Number).sort((a, b) => a - b);
-  const overhead = s.proxy.proxied.p50 - s.proxy.direct.p50;
+  const proxyRows: Row[] = [];
+  if (s.proxy) {
+    const overhead = s.proxy.proxied.p50 - s.proxy.direct.p50;
+    proxyRows.push({ id: 'server.proxy', label: `proxy overhead, p50 (direct ${s.proxy.direct.p50.toFixed(2)} ms, proxied ${s.proxy.proxied.p50.toFixed(2)} ms)`,
+      unit: 'ms', ours: overhead, deepChat: null, goal: '≤ 1 ms', met: overhead <= 1 });
+  }
   return [
     ...s.chat.map((c, i) => throughputRow(`server.chat.${i + 1}`, 'POST /v1/chat', c, c === chatBest)),
     ...s.botMessages.map((c, i) => throughputRow(`server.bot.${i + 1}`, 'POST /v1/bots/{id}/messages', c, false)),
@@ -67,7 +72,6 @@ export function serverRows(s: ServerResults): Row[] {
       deepChat: null,
       ...(i === sizes.length - 1 && { goal: '≤ 10 ms p99', met: s.search[size]!.p99 <= 10 }),
     })),
-    { id: 'server.proxy', label: `proxy overhead, p50 (direct ${s.proxy.direct.p50.toFixed(2)} ms, proxied ${s.proxy.proxied.p50.toFixed(2)} ms)`,
-      unit: 'ms', ours: overhead, deepChat: null, goal: '≤ 1 ms', met: overhead <= 1 },
+    ...proxyRows,
   ];
 }

@@ -4,6 +4,8 @@
  *
  *   node --import tsx bench/run.ts [--smoke] [--only=size,browser,server] [--out=path.json]
  *
+ * `--only` also takes the server's parts alone (`chat`, `search`, `proxy`), for profiling one of them.
+ *
  * `--smoke`: the smallest sizes and one iteration, to check the bench itself works (not for numbers).
  * CHROMIUM_PATH overrides /usr/bin/chromium. Run `npm run build` first: it measures `dist/`.
  */
@@ -14,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { measureBrowser } from './browser.ts';
 import { formatTable, type Row } from './lib/table.ts';
 import { browserRows, serverRows, sizeRows } from './rows.ts';
-import { measureServer } from './server.ts';
+import { measureServer, SERVER_PARTS, type ServerPart } from './server.ts';
 import { measureSizes } from './size.ts';
 
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
@@ -74,9 +76,10 @@ if (only.has('browser')) {
   rows.push(...browserRows(browser, settings.browser.transcriptSizes, settings.browser.appendAt, settings.browser.tokens));
   details.browser = browser;
 }
-if (only.has('server')) {
-  log(`server (${settings.server.durationSeconds} s per autocannon cell)`);
-  const server = await measureServer(settings.server);
+const serverParts = only.has('server') ? [...SERVER_PARTS] : SERVER_PARTS.filter((part: ServerPart) => only.has(part));
+if (serverParts.length) {
+  log(`server: ${serverParts.join(', ')} (${settings.server.durationSeconds} s per autocannon cell)`);
+  const server = await measureServer({ ...settings.server, parts: serverParts });
   rows.push(...serverRows(server));
   details.server = server;
 }

@@ -21,7 +21,12 @@ export interface ServerConfig {
   knowledgeSizes: number[];
   /** Milliseconds of sequential requests per latency measurement. */
   latencyMs: number;
+  /** Which parts to measure (default all): `--only=chat,search,proxy` narrows a run while profiling. */
+  parts?: ServerPart[];
 }
+
+export type ServerPart = 'chat' | 'search' | 'proxy';
+export const SERVER_PARTS: readonly ServerPart[] = ['chat', 'search', 'proxy'];
 
 export interface ThroughputCell {
   concurrency: number;
@@ -35,7 +40,8 @@ export interface ServerResults {
   chat: ThroughputCell[];
   botMessages: ThroughputCell[];
   search: Record<number, LatencyResult>;
-  proxy: { direct: LatencyResult; proxied: LatencyResult };
+  /** Absent when the run left the proxy out. */
+  proxy: { direct: LatencyResult; proxied: LatencyResult } | null;
 }
 
 const CHAT_BODY = JSON.stringify({ messages: [{ role: 'user', content: 'hello, what are your opening hours?' }], user_id: 'bench-user' });
@@ -99,9 +105,10 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
     const bot = (await botRes.json()) as { data?: { id: string } };
     if (!bot.data) throw new Error(`creating the bench bot failed: ${botRes.status}`);
 
+    const parts = new Set(config.parts ?? SERVER_PARTS);
     const chat: ThroughputCell[] = [];
     const botMessages: ThroughputCell[] = [];
-    for (const c of config.concurrency) {
+    for (const c of parts.has('chat') ? config.concurrency : []) {
       chat.push(await cannon(`${url}/v1/chat`, CHAT_BODY, apiKey, c, config.durationSeconds));
       botMessages.push(await cannon(`${url}/v1/bots/${bot.data.id}/messages`, BOT_BODY, apiKey, c, config.durationSeconds));
     }
@@ -114,7 +121,7 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
     const kbAuth = { authorization: `Bearer ${kbTenant.apiKey}` };
     const search: Record<number, LatencyResult> = {};
     let inserted = 0;
-    for (const size of config.knowledgeSizes) {
+    for (const size of parts.has('search') ? config.knowledgeSizes : []) {
       while (inserted < size) {
         const batch = Array.from({ length: Math.min(1000, size - inserted) }, (_, k) => {
           const { title, content } = entryText(inserted + k);
@@ -128,6 +135,7 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
       search[size] = await sequentialLatency(spec, config.latencyMs, 5); // the first warm-up request builds the index
     }
 
+    if (!parts.has('proxy')) return { chat, botMessages, search, proxy: null };
     const proxy = createProxy({
       apiKey,
       upstream: url,

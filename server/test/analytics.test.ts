@@ -17,6 +17,22 @@ async function account(): Promise<{ id: string; call: Caller }> {
   return { id: accountId, call: caller(service, apiKey) };
 }
 
+describe('usage recorder', () => {
+  it('writes batched records: all of a burst larger than one batch, and a lone one without flush()', async () => {
+    const { id } = await account();
+    const count = async () =>
+      Number((await service.deps.db.selectFrom('api_requests').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', id).executeTakeFirstOrThrow()).n);
+    const record = { accountId: id, method: 'GET', route: '/v1/recorder-test', status: 200, latencyMs: 1.4 };
+    for (let i = 0; i < 2_500; i++) service.deps.usage.record(record);
+    await service.deps.usage.flush();
+    assert.equal(await count(), 2_500);
+    service.deps.usage.record(record);
+    // no flush(): the batch of this turn is written on its own shortly after
+    for (let i = 0; i < 50 && (await count()) < 2_501; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(await count(), 2_501);
+  });
+});
+
 describe('usage report', () => {
   it('counts exactly this account\'s requests, errors and routes', async () => {
     const { call } = await account();

@@ -3,8 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createService, type Service } from '../src/index.ts';
+import { KnowledgeIndex } from '../src/knowledge/search-index.ts';
 import { chunk } from '../src/knowledge/text.ts';
-import { caller, memoryService, tempDataDir, type Caller } from './support/api.ts';
+import { caller, memoryService, type Caller } from './support/api.ts';
+import { testDatabase } from './support/test-database.ts';
 
 let service: Service;
 let call: Caller;
@@ -218,6 +220,33 @@ describe('knowledge search', () => {
   });
 });
 
+describe('search index ranking', () => {
+  const entry = (id: string, title: string, content: string, tags: string[] = []) => ({ id, title, content, tags, language: 'en', source: null });
+
+  it('applies the tag filter before the limit, not after', () => {
+    const strong = Array.from({ length: 20 }, (_, i) => entry(`kb_s${i}`, `Refund ${i}`, 'Refund refund refund policy.'));
+    const index = new KnowledgeIndex([...strong, entry('kb_tagged', 'Other', 'A refund is possible.', ['billing'])]);
+    assert.deepEqual(index.search({ q: 'refund', limit: 1, tags: ['billing'] }).map((h) => h.entry_id), ['kb_tagged']);
+    assert.equal(index.search({ q: 'refund', limit: 5 }).length, 5);
+  });
+
+  it('ranks a passage matching more distinct query terms above one repeating a single term', () => {
+    const index = new KnowledgeIndex([
+      entry('kb_one', 'Notes', 'Shipping shipping shipping shipping shipping.'),
+      entry('kb_both', 'Notes', 'Shipping and refund.'),
+    ]);
+    assert.deepEqual(index.search({ q: 'shipping refund', limit: 5 }).map((h) => h.entry_id), ['kb_both', 'kb_one']);
+  });
+
+  it('starts every query from zero (no score left over from the previous one)', () => {
+    const index = new KnowledgeIndex([entry('kb_a', 'Alpha', 'Alpha text.'), entry('kb_b', 'Beta', 'Beta text.')]);
+    const alpha = index.search({ q: 'alpha', limit: 5 });
+    const beta = index.search({ q: 'beta', limit: 5 });
+    assert.deepEqual(beta.map((h) => h.entry_id), ['kb_b']);
+    assert.deepEqual(index.search({ q: 'alpha', limit: 5 }), alpha);
+  });
+});
+
 describe('passage chunking', () => {
   it('keeps passages near 800 characters with offsets into the original text', () => {
     const text = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} says something useful.`).join(' ');
@@ -233,15 +262,15 @@ describe('passage chunking', () => {
 
 describe('index consistency across restarts', () => {
   it('finds an entry written by a previous process and not a stale one', async () => {
-    const { dir, cleanup } = tempDataDir();
+    const database = await testDatabase({ persistent: true });
     try {
-      const first = await createService({ dataDir: dir, seed: false, logLevel: 'silent', apiKey: 'aicw_sk_restart-test-key-0001' });
+      const first = await createService({ ...database.options, seed: false, logLevel: 'silent', apiKey: 'aicw_sk_restart-test-key-0001' });
       const call1 = caller(first, 'aicw_sk_restart-test-key-0001');
       const entry = (await call1('/v1/knowledge', { body: { title: 'Opening hours', content: 'We open at nine o\'clock.' } })).body.data;
       assert.equal((await call1('/v1/knowledge/search?q=opening')).body.data.items[0]?.entry_id, entry.id);
       await first.close();
 
-      const second = await createService({ dataDir: dir, seed: false, logLevel: 'silent', apiKey: 'aicw_sk_restart-test-key-0001' });
+      const second = await createService({ ...database.options, seed: false, logLevel: 'silent', apiKey: 'aicw_sk_restart-test-key-0001' });
       const call2 = caller(second, 'aicw_sk_restart-test-key-0001');
       assert.equal((await call2('/v1/knowledge/search?q=opening%20hours')).body.data.items[0]?.entry_id, entry.id);
       // A second process writing to the same database invalidates the first one's index (kb_revision).
@@ -249,7 +278,7 @@ describe('index consistency across restarts', () => {
       assert.deepEqual((await call2('/v1/knowledge/search?q=opening')).body.data.items, []);
       await second.close();
     } finally {
-      cleanup();
+      await database.cleanup();
     }
   });
 

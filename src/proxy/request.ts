@@ -15,7 +15,7 @@ export async function readJsonObject(
 ): Promise<Record<string, unknown>> {
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > options.maxBytes) throw tooLarge(options.maxBytes);
-  const text = await readText(request, options.maxBytes);
+  const text = await readText(request, options.maxBytes, Number.isInteger(declared) && declared >= 0);
   if (!text.trim()) {
     if (options.optional) return {};
     throw new ProxyError('invalid_json', 'The request body must be a JSON object.');
@@ -42,8 +42,14 @@ function tooLarge(maxBytes: number): ProxyError {
   return new ProxyError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
 }
 
-/** Reads the body as text, stopping (and refusing) as soon as it passes `maxBytes`. */
-async function readText(request: Request, maxBytes: number): Promise<string> {
+/**
+ * Reads the body as text, stopping (and refusing) as soon as it passes `maxBytes`. A body with a
+ * declared length (already checked against `maxBytes`; HTTP framing ends the body there) is read
+ * in one go, which adapters serve without a stream (the Node one reads the socket directly); only
+ * a chunked body of unknown length is read chunk by chunk with the running count.
+ */
+async function readText(request: Request, maxBytes: number, lengthDeclared: boolean): Promise<string> {
+  if (lengthDeclared) return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -64,8 +70,12 @@ async function readText(request: Request, maxBytes: number): Promise<string> {
     all.set(chunk, at);
     at += chunk.byteLength;
   }
+  return decodeUtf8(all);
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(all);
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new ProxyError('invalid_json', 'The request body is not valid UTF-8.');
   }

@@ -4,6 +4,10 @@
  *
  * Rotation: the first secret signs, every secret verifies; the `kid` header (a hash prefix of the
  * secret, which reveals nothing usable about it) picks the verifying secret directly.
+ *
+ * Speed: a widget sends the same token with every request until it expires, so a verified token's
+ * grant is remembered (keyed by the whole token string, signature included, and re-checked for
+ * expiry on every hit); a token seen for the first time costs one HMAC with a key imported once.
  */
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ProxyError } from './errors.js';
@@ -12,6 +16,8 @@ import type { ProxyScope } from './options.js';
 const ALGORITHM = 'HS256';
 /** Seconds of clock skew tolerated between the minting and the verifying instance. */
 const CLOCK_TOLERANCE_SECONDS = 5;
+/** Verified tokens remembered per instance; the oldest is dropped first beyond this. */
+const MAX_VERIFIED = 10_000;
 /** Claims the host's `authorize().claims` cannot override. */
 const RESERVED = new Set(['iss', 'aud', 'sub', 'exp', 'nbf', 'iat', 'jti', 'bot', 'agt', 'scp', 'org']);
 
@@ -42,7 +48,12 @@ export interface MintRequest {
 
 interface Key {
   id: string;
-  secret: Uint8Array;
+  /** Imported once: jose would otherwise import a raw secret again on every sign and verify. */
+  key: CryptoKey;
+}
+
+function importHmacKey(secret: Uint8Array): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', secret as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -58,6 +69,8 @@ async function keyId(secret: Uint8Array): Promise<string> {
 
 export class TokenService {
   private keys: Promise<Key[]> | null = null;
+  /** Token string → its grant, for tokens that passed `verify` (insertion order = age). */
+  private readonly verified = new Map<string, TokenGrant>();
 
   constructor(
     private readonly secrets: Uint8Array[],
@@ -66,7 +79,7 @@ export class TokenService {
   ) {}
 
   private loadKeys(): Promise<Key[]> {
-    this.keys ??= Promise.all(this.secrets.map(async (secret) => ({ id: await keyId(secret), secret })));
+    this.keys ??= Promise.all(this.secrets.map(async (secret) => ({ id: await keyId(secret), key: await importHmacKey(secret) })));
     return this.keys;
   }
 
@@ -89,12 +102,23 @@ export class TokenService {
       .setIssuedAt(now)
       .setExpirationTime(expiresAt)
       .setJti(tokenId)
-      .sign(signing!.secret);
+      .sign(signing!.key);
     return { token, expiresAt, tokenId };
   }
 
   /** Verifies a token (signature, algorithm, issuer, audience, expiry) or throws 401. */
   async verify(token: string): Promise<TokenGrant> {
+    const known = this.verified.get(token);
+    // Same string, same signature: only the clock can have changed the verdict since.
+    if (known && known.expiresAt + CLOCK_TOLERANCE_SECONDS > Date.now() / 1000) return known;
+    if (known) this.verified.delete(token); // expired: the full check below answers token_expired
+    const grant = await this.verifyFully(token);
+    this.verified.set(token, grant);
+    if (this.verified.size > MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
+    return grant;
+  }
+
+  private async verifyFully(token: string): Promise<TokenGrant> {
     const keys = await this.loadKeys();
     let payload: JWTPayload;
     try {
@@ -103,7 +127,7 @@ export class TokenService {
         (header) => {
           const key = keys.find((k) => k.id === header.kid);
           if (!key) throw new errors.JWSSignatureVerificationFailed('unknown key id');
-          return key.secret;
+          return key.key;
         },
         {
           algorithms: [ALGORITHM],

@@ -259,6 +259,16 @@ describe('proxy: token verification', () => {
     assert.match(res.headers.get('www-authenticate') ?? '', /invalid_token/);
   });
 
+  it('remembers a verified token, but an expired one is refused even after it was accepted', async (t) => {
+    const tokens = tokensWith();
+    const minted = await tokens.mint({ ...grant, scopes: [...grant.scopes], origin: null, ttlSeconds: 10 });
+    assert.equal((await tokens.verify(minted.token)).userId, 'alice');
+    assert.equal((await tokens.verify(minted.token)).tokenId, minted.tokenId);
+    // 10 s of validity + 5 s of clock tolerance have passed
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() + 16_000 });
+    await assert.rejects(tokens.verify(minted.token), (e: unknown) => e instanceof ProxyError && e.code === 'token_expired');
+  });
+
   it('refuses a token for another audience or issuer', async () => {
     const wrongAudience = await tokensWith('someone-else').mint({ ...grant, scopes: [...grant.scopes], origin: null, ttlSeconds: 60 });
     await expectRefusal(wrongAudience.token, 'invalid_token');

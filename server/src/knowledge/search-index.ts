@@ -1,14 +1,15 @@
 /**
- * The in-memory MiniSearch index of one account's knowledge base, built from database rows.
+ * The in-memory search index of one account's knowledge base, built from database rows.
  *
- * Each entry is cut into passages; every passage is a document. The index has one title and one
- * content field per language, so each passage is indexed with its own language's stemmer (MiniSearch
- * tells `processTerm` the field at index time, not the document), and a query is run once per
- * language with that language's stemmer. Results are grouped per entry: an entry scores as its best
- * passage, and its snippet is cut from that passage.
+ * Each entry is cut into passages; every passage is a document with a title and a content field,
+ * indexed in its entry's language (its own stemmer and stopwords) — one inverted index per language.
+ * A query is processed once per language it may match and scored with BM25+ (titles boosted,
+ * prefix and typo expansions weighted down, passages matching more query terms multiplied up).
+ * Results are grouped per entry: an entry scores as its best passage, its snippet is cut from that
+ * passage, and only the best `limit` entries are ever materialised.
  */
-import MiniSearch, { type Query, type SearchResult } from 'minisearch';
 import type { KnowledgeHit } from '../../../src/client/types.ts';
+import { Accumulator, LanguagePostings, PostingsBuilder, type QueryTerm } from './postings.ts';
 import { chunk, isLanguage, LANGUAGES, processTerm, snippet, tokenize, type Language } from './text.ts';
 
 export interface IndexedEntry {
@@ -20,14 +21,6 @@ export interface IndexedEntry {
   source: string | null;
 }
 
-interface PassageDoc {
-  id: string;
-  entryId: string;
-  language: Language;
-  title: string;
-  text: string;
-}
-
 export interface SearchOptions {
   q: string;
   limit: number;
@@ -37,93 +30,139 @@ export interface SearchOptions {
 
 /** Title matches count this much more than content matches. */
 const TITLE_BOOST = 2.5;
+const FIELD_BOOSTS = [TITLE_BOOST, 1] as const;
+/** Prefix matching from 3 characters, typo tolerance (20 % of the term, at most 2 edits) from 4. */
+const PREFIX_FROM = 3;
+const FUZZY_FROM = 4;
+const FUZZY_SHARE = 0.2;
+const MAX_EDITS = 2;
 
-const fieldsOf = (language: Language) => [`title_${language}`, `content_${language}`];
-const ALL_FIELDS = LANGUAGES.flatMap(fieldsOf);
-const languageOfField = (field: string) => field.slice(field.indexOf('_') + 1) as Language;
+interface RankedEntry {
+  entry: number;
+  score: number;
+  passage: number;
+}
+
+interface Passage {
+  entry: number;
+  language: Language;
+  text: string;
+}
+
+/** Terms of `text` in `language`; `memo` caches the stemmer, which dominates build time otherwise. */
+function termsOf(text: string, language: Language, memo: Map<string, string | null>): string[] {
+  const terms: string[] = [];
+  for (const word of tokenize(text)) {
+    let term = memo.get(word);
+    if (term === undefined) memo.set(word, (term = processTerm(word, language)));
+    if (term) terms.push(term);
+  }
+  return terms;
+}
+
+function queryTermsOf(q: string, language: Language): QueryTerm[] {
+  const terms = new Set<string>();
+  for (const word of tokenize(q)) {
+    const term = processTerm(word, language);
+    if (term) terms.add(term);
+  }
+  return [...terms].map((term) => ({
+    term,
+    prefix: term.length >= PREFIX_FROM,
+    maxEdits: term.length >= FUZZY_FROM ? Math.min(MAX_EDITS, Math.round(term.length * FUZZY_SHARE)) : 0,
+  }));
+}
 
 export class KnowledgeIndex {
-  private readonly miniSearch: MiniSearch<PassageDoc>;
-  private readonly entries = new Map<string, IndexedEntry>();
-  private readonly passages = new Map<string, PassageDoc>();
+  private readonly entries: IndexedEntry[] = [];
+  private readonly passages: Passage[] = [];
+  private readonly postings = new Map<Language, LanguagePostings>();
+  private readonly acc: Accumulator;
+  /** Passage number → entry number (typed: read in the ranking loop). */
+  private readonly passageEntry: Int32Array;
 
   constructor(entries: IndexedEntry[]) {
-    this.miniSearch = new MiniSearch<PassageDoc>({
-      fields: ALL_FIELDS,
-      storeFields: [],
-      tokenize,
-      extractField: (doc, field) => {
-        if (field === 'id') return doc.id;
-        if (languageOfField(field) !== doc.language) return '';
-        return field.startsWith('title_') ? doc.title : doc.text;
-      },
-      processTerm: (term, field) => processTerm(term, field ? languageOfField(field) : 'en'),
-    });
-    const docs: PassageDoc[] = [];
+    const builders = new Map<Language, PostingsBuilder>();
+    const memos = new Map<Language, Map<string, string | null>>();
     for (const entry of entries) {
-      this.entries.set(entry.id, entry);
       const language: Language = isLanguage(entry.language) ? entry.language : 'en';
+      let builder = builders.get(language);
+      if (!builder) builders.set(language, (builder = new PostingsBuilder()));
+      let memo = memos.get(language);
+      if (!memo) memos.set(language, (memo = new Map()));
+      const entryNumber = this.entries.push(entry) - 1;
+      const title = termsOf(entry.title, language, memo);
       for (const passage of chunk(entry.content)) {
-        const doc = { id: `${entry.id}@${passage.offset}`, entryId: entry.id, language, title: entry.title, text: passage.text };
-        this.passages.set(doc.id, doc);
-        docs.push(doc);
+        const doc = this.passages.push({ entry: entryNumber, language, text: passage.text }) - 1;
+        builder.add(doc, title, termsOf(passage.text, language, memo));
       }
     }
-    this.miniSearch.addAll(docs);
+    for (const [language, builder] of builders) this.postings.set(language, builder.build(this.passages.length));
+    this.acc = new Accumulator(this.passages.length);
+    this.passageEntry = Int32Array.from(this.passages, (p) => p.entry);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries.length;
   }
 
   /** Ranked hits, one per entry (its best passage), at most `limit`. */
   search(options: SearchOptions): KnowledgeHit[] {
-    const languages = options.language && isLanguage(options.language) ? [options.language] : [...LANGUAGES];
-    const tags = options.tags?.length ? new Set(options.tags) : null;
-    const query: Query = {
-      combineWith: 'OR',
-      queries: languages.map((language) => ({
-        queries: [options.q],
-        fields: fieldsOf(language),
-        processTerm: (term: string) => processTerm(term, language),
-      })),
-    };
-    const results = this.miniSearch.search(query, {
-      boost: Object.fromEntries(LANGUAGES.map((l) => [`title_${l}`, TITLE_BOOST])),
-      // Prefix matching from 3 characters, typo tolerance (20 % of the term, at most 2 edits) from 4.
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 4 ? 0.2 : false),
-      maxFuzzy: 2,
-      filter: (result) => {
-        const doc = this.passages.get(result.id as string);
-        const entry = doc && this.entries.get(doc.entryId);
-        if (!doc || !entry) return false;
-        if (tags && !entry.tags.some((t) => tags.has(t))) return false;
-        return languages.includes(doc.language);
-      },
-    });
-    return this.bestPerEntry(results, options.limit);
+    const languages = options.language && isLanguage(options.language) ? [options.language] : LANGUAGES;
+    const matchedTerms = new Map<Language, Set<string>>();
+    try {
+      for (const language of languages) {
+        const postings = this.postings.get(language);
+        if (!postings) continue;
+        matchedTerms.set(language, postings.score(queryTermsOf(options.q, language), FIELD_BOOSTS, this.acc));
+      }
+      const top = this.bestEntries(options.limit, options.tags?.length ? new Set(options.tags) : null);
+      return top.map((ranked) => this.hit(ranked, matchedTerms));
+    } finally {
+      this.acc.reset();
+    }
   }
 
-  private bestPerEntry(results: SearchResult[], limit: number): KnowledgeHit[] {
-    const hits: KnowledgeHit[] = [];
-    const seen = new Set<string>();
-    // MiniSearch sorts by score, so the first passage of an entry is its best one.
-    for (const result of results) {
-      const doc = this.passages.get(result.id as string)!;
-      if (seen.has(doc.entryId)) continue;
-      seen.add(doc.entryId);
-      const entry = this.entries.get(doc.entryId)!;
-      hits.push({
-        entry_id: entry.id,
-        title: entry.title,
-        snippet: snippet(doc.text, new Set(result.terms), doc.language),
-        score: Math.round(result.score * 1000) / 1000,
-        tags: entry.tags,
-        source: entry.source,
-      });
-      if (hits.length >= limit) break;
+  /**
+   * The best `limit` entries, each by its best passage, best first; ties keep passage order. One
+   * pass over the passages: most fail the first comparison against the current floor (the score to
+   * beat once `limit` entries are held), so only a few hundred ever reach the insertion.
+   */
+  private bestEntries(limit: number, tags: Set<string> | null): RankedEntry[] {
+    const { score, matched } = this.acc;
+    const top: RankedEntry[] = [];
+    let floor = 0;
+    for (let doc = 0; doc < matched.length; doc++) {
+      const quality = matched[doc]!;
+      if (quality === 0) continue;
+      const total = score[doc]! * quality;
+      if (total <= floor) continue;
+      const entry = this.passageEntry[doc]!;
+      if (tags && !this.entries[entry]!.tags.some((t) => tags.has(t))) continue;
+      const held = top.findIndex((t) => t.entry === entry);
+      if (held >= 0) {
+        if (top[held]!.score >= total) continue;
+        top.splice(held, 1); // a better passage of the same entry
+      }
+      let at = top.length;
+      while (at > 0 && total > top[at - 1]!.score) at--;
+      top.splice(at, 0, { entry, score: total, passage: doc });
+      if (top.length > limit) top.pop();
+      if (top.length === limit) floor = top[limit - 1]!.score;
     }
-    return hits;
+    return top;
+  }
+
+  private hit({ entry: entryNumber, score, passage: passageNumber }: RankedEntry, matchedTerms: Map<Language, Set<string>>): KnowledgeHit {
+    const entry = this.entries[entryNumber]!;
+    const passage = this.passages[passageNumber]!;
+    return {
+      entry_id: entry.id,
+      title: entry.title,
+      snippet: snippet(passage.text, matchedTerms.get(passage.language) ?? new Set(), passage.language),
+      score: Math.round(score * 1000) / 1000,
+      tags: entry.tags,
+      source: entry.source,
+    };
   }
 }
