@@ -24,18 +24,15 @@
         el.apiKey = 'bench';
         el.userId = 'bench-user';
         el.stream = true;
-        // No public setter loads a transcript without a server (history pages stop at 1,000), so the
-        // bench fills the element's ChatController directly — the array the widget renders from.
-        // Set before connecting, the controller keeps it as the starting transcript.
-        if (history.length) el.chat.messages = history.map((m) => ({ ...m, time: '', status: 'sent' }));
+        // the public `messages` setter: set before connecting, it is the starting transcript
+        if (history.length) el.messages = history.map((m) => ({ ...m, time: '', status: 'sent' }));
         return el;
       },
       ready(el) {
         return new Promise((resolve) => el.addEventListener('ai-chat-ready', resolve, { once: true })).then(() => el.updateComplete);
       },
       append(el, m) {
-        el.chat.messages = [...el.chat.messages, { ...m, time: '', status: 'sent' }];
-        el.requestUpdate();
+        el.messages = [...el.messages, { ...m, time: '', status: 'sent' }];
       },
       async openFocus(el) {
         await el.open();

@@ -167,6 +167,11 @@ export default css`
       border: 0;
       border-radius: 0;
     }
+
+    /* the full-screen panel has its own close button; the launcher would cover the send button */
+    :host([mode='launcher'][open]) .launcher {
+      display: none;
+    }
   }
 
   /* ---------------------------------------------------------------- inline and full page */
@@ -244,17 +249,32 @@ export default css`
     flex: 1;
     overflow-y: auto;
     overscroll-behavior: contain;
-    display: flex;
-    flex-direction: column;
-    gap: 10px;
     padding: 16px;
   }
 
+  .log {
+    display: flex;
+    flex-direction: column;
+    gap: 10px;
+  }
+
+  /*
+   * Rows out of view skip style, layout and paint (content-visibility), so a long transcript costs
+   * about what the visible part costs; the estimate is replaced by the row's real height once it
+   * has been rendered. flex-shrink: 0, or skipped rows would shrink to nothing. It also clips a
+   * row's painting to its box: the 4px padding (given back by the margin) leaves room for focus
+   * rings and the failed message's outline.
+   */
   .message {
     display: flex;
     flex-direction: column;
+    flex-shrink: 0;
     align-items: flex-start;
-    max-width: 85%;
+    max-width: calc(85% + 8px);
+    margin: -4px;
+    padding: 4px;
+    content-visibility: auto;
+    contain-intrinsic-block-size: auto 60px;
   }
 
   .message.user {
@@ -267,9 +287,28 @@ export default css`
     border-radius: var(--_radius);
     background: var(--_bot-bubble);
     color: var(--_bot-text);
-    overflow-wrap: anywhere;
+    /*
+     * break-word, not anywhere: both wrap a long word at the bubble's edge, but anywhere also makes
+     * every character a break for the min-content width, which a fit-content bubble computes by
+     * breaking the whole text into one-character lines: seconds for a 100k-character message.
+     */
+    max-width: 100%;
+    overflow-wrap: break-word;
     border-end-start-radius: 4px;
+  }
+
+  /* only messages that arrive while the widget shows: not a restored transcript's thousand rows */
+  .live .bubble {
     animation: appear 0.15s ease-out;
+  }
+
+  /* Each paragraph takes its direction from its own text: an English reply in an Arabic widget (or
+     Arabic in an English one) keeps its punctuation at the right end. The visually hidden speaker
+     label is out of flow, so it does not decide the direction. */
+  .bubble,
+  .suggestions button,
+  textarea {
+    unicode-bidi: plaintext;
   }
 
   .user .bubble {

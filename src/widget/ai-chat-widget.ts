@@ -32,13 +32,16 @@ const sendIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
  *
  * @summary An accessible, themeable chat widget for the v1 conversational AI service.
  *
- * @fires ai-chat-ready - The conversation was restored and the widget is ready. `AiChatReadyEvent`
- * @fires ai-chat-open - The user (or `open()`) opened the panel. `AiChatOpenEvent`
- * @fires ai-chat-close - The user (or `close()`) closed the panel. `AiChatCloseEvent`
- * @fires ai-chat-message-sent - A message is about to be sent; cancelable. `AiChatMessageSentEvent`
- * @fires ai-chat-message-received - A reply arrived. `AiChatMessageReceivedEvent`
- * @fires ai-chat-error - A request failed. `AiChatErrorEvent`
- * @fires ai-chat-rate-limit - The rate limit was hit; the message is queued. `AiChatRateLimitEvent`
+ * @fires {AiChatReadyEvent} ai-chat-ready - The conversation was restored and the widget is ready.
+ * @fires {AiChatOpenEvent} ai-chat-open - The user (or `open()`) opened the panel.
+ * @fires {AiChatCloseEvent} ai-chat-close - The user (or `close()`) closed the panel.
+ * @fires {AiChatMessageSentEvent} ai-chat-message-sent - A message is about to be sent; cancelable.
+ * @fires {AiChatMessageReceivedEvent} ai-chat-message-received - A reply arrived.
+ * @fires {AiChatErrorEvent} ai-chat-error - A request failed.
+ * @fires {AiChatRateLimitEvent} ai-chat-rate-limit - The rate limit was hit; the message is queued.
+ *
+ * @attr {string} lang - BCP 47 language of the built-in strings (en, de, fr, es, ar, ja); default: the page's.
+ * @attr {'ltr' | 'rtl' | 'auto'} dir - Text direction; `rtl` mirrors the whole widget.
  *
  * @slot header - Replaces the title text in the header (a logo, a name with an avatar).
  * @slot launcher-icon - Replaces the icon of the launcher button.
@@ -100,6 +103,9 @@ export class AiChatWidget extends LitElement {
 
   @query('textarea') private input?: HTMLTextAreaElement;
   @query('.transcript') private transcript?: HTMLElement;
+  @query('.log') private log?: HTMLElement;
+  /** Keeps the newest message in view as the log grows (see `firstUpdated`). */
+  private logResize?: ResizeObserver;
   @query('.launcher') private launcher?: HTMLButtonElement;
 
   @state() private draft = '';
@@ -160,8 +166,32 @@ export class AiChatWidget extends LitElement {
     if (name === 'lang') this.requestUpdate();
   }
 
+  /**
+   * Scrolling to the newest message happens when the log's size changes, in the ResizeObserver
+   * step of the frame: layout is fresh there, so reading `scrollHeight` forces no extra layout, one
+   * frame of many updates (a stream) scrolls once, and rows that `content-visibility` renders late
+   * (their height was an estimate until they came into view) still end up in view.
+   */
+  protected override firstUpdated(): void {
+    if (typeof ResizeObserver !== 'function' || !this.log) return;
+    this.logResize = new ResizeObserver(() => this.scrollToEnd());
+    this.logResize.observe(this.log);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.logResize?.disconnect();
+    this.logResize = undefined;
+  }
+
   protected override updated(): void {
-    if (this.stickToBottom && this.transcript) this.transcript.scrollTop = this.transcript.scrollHeight;
+    // reconnected: observe again (the shadow DOM, and the log in it, survive a move)
+    if (!this.logResize && this.hasUpdated) this.firstUpdated();
+  }
+
+  private scrollToEnd(): void {
+    const t = this.transcript;
+    if (this.stickToBottom && t) t.scrollTop = t.scrollHeight;
   }
 
   private chatConfig(): ChatConfig {
@@ -224,9 +254,19 @@ export class AiChatWidget extends LitElement {
     return Boolean(this.draft.trim()) && !this.chat.pending && !this.chat.rateLimitedUntil;
   }
 
-  /** The conversation so far, oldest first (read-only). */
+  /**
+   * The conversation so far, oldest first. Setting it replaces the transcript, for a host that
+   * restores a conversation it kept itself: no events fire and nothing is sent (a message marked
+   * `sending` shows as failed, with Retry). The next send starts a new server conversation; with
+   * the chat endpoint, the set transcript's delivered messages are its context. Stored like any
+   * other change; set before the element connects, it takes the place of the stored conversation.
+   */
   get messages(): readonly TranscriptMessage[] {
     return this.chat.messages;
+  }
+
+  set messages(messages: readonly TranscriptMessage[]) {
+    this.chat.messages = messages;
   }
 
   /** The server's conversation id, once the first reply has arrived. */
@@ -283,9 +323,10 @@ export class AiChatWidget extends LitElement {
     this.chat.sync();
   }
 
-  private renderMessage(m: TranscriptMessage, s: WidgetStrings): TemplateResult {
+  /** `live`: the message arrived while the widget was showing (it animates in). */
+  private renderMessage(m: TranscriptMessage, s: WidgetStrings, live = false): TemplateResult {
     const user = m.role === 'user';
-    return html`<div part="message message-${m.role}" class="message ${m.role} ${m.status}">
+    return html`<div part="message message-${m.role}" class="message ${m.role} ${m.status} ${live ? 'live' : ''}">
       <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : s.assistant}: </span>${user
         ? m.content
         : guard([m.content], () => renderMarkdown(m.content))}</div>
@@ -356,16 +397,18 @@ export class AiChatWidget extends LitElement {
         </header>
         <div part="transcript" class="transcript" role="log" aria-live="polite" aria-label=${s.transcript}
           aria-busy=${busy ? 'true' : 'false'} tabindex="0" @scroll=${this.handleScroll}>
-          ${this.welcomeMessage
-            ? this.renderMessage(
-                { id: 'welcome', role: 'assistant', content: this.welcomeMessage, time: '', status: 'sent' },
-                s,
-              )
-            : nothing}
-          ${this.chat.messages.map((m) => this.renderMessage(m, s))}
-          ${this.chat.awaitingReply
-            ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`
-            : nothing}
+          <div class="log">
+            ${this.welcomeMessage
+              ? this.renderMessage(
+                  { id: 'welcome', role: 'assistant', content: this.welcomeMessage, time: '', status: 'sent' },
+                  s,
+                )
+              : nothing}
+            ${this.chat.messages.map((m, i) => this.renderMessage(m, s, i >= this.chat.liveFrom))}
+            ${this.chat.awaitingReply
+              ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`
+              : nothing}
+          </div>
         </div>
         ${this.renderSuggestions(s)} ${this.renderStatus(s)}
         <form part="composer" class="composer" @submit=${this.handleSubmit}>

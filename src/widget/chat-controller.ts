@@ -2,21 +2,17 @@
  * `ChatController`: the headless half of `<ai-chat-widget>`. It owns the transcript, the
  * conversation lifecycle (restore, history, reset, identity), delivery (queue, retry, rate-limit
  * wait, streaming) and persistence. Its only links to the UI are `host.requestUpdate()` and the
- * events it dispatches on the host; it never touches the DOM.
+ * events it dispatches on the host; it never touches the DOM. The round trip for one message is
+ * `requestReply` (reply-request.ts); who the user is and what is stored, `ConversationStore`.
  *
  * Built like `@lit/task`: every async step remembers the `generation` it started in and drops its
  * result when a reset, identity switch or disconnect has moved on.
  */
 import type { ReactiveController } from 'lit';
-import {
-  isAbortError,
-  isRateLimitError,
-  type AiChatClient,
-  type ChatReply,
-} from '../client/index.js';
+import { isAbortError, isRateLimitError, type AiChatClient } from '../client/index.js';
 import { identityKey, type ChatConfig, type ChatHost } from './chat-config.js';
 export type { ChatConfig, ChatHost } from './chat-config.js';
-import { ClientProvider, defaultBaseUrl } from './client-provider.js';
+import { ClientProvider } from './client-provider.js';
 import { Connectivity } from './connectivity.js';
 import { OfflineError, randomId, toErrorDetail } from './error-detail.js';
 import {
@@ -26,13 +22,19 @@ import {
   AiChatReadyEvent,
   type TranscriptMessage,
 } from './events.js';
-import { chatMessages, fetchHistory, fromServer } from './transcript.js';
+import { asRestored, fetchHistory } from './transcript.js';
 import { RateLimitWait } from './rate-limit-wait.js';
-import { WidgetStorage } from './storage.js';
+import { requestReply } from './reply-request.js';
+import { ConversationStore } from './conversation-store.js';
 
 export class ChatController implements ReactiveController {
-  /** The transcript, oldest first. Replaced (never mutated) on every change. */
-  messages: readonly TranscriptMessage[] = [];
+  private transcript: readonly TranscriptMessage[] = [];
+  /**
+   * Index of the first message that arrived live (sent, or a reply) since the transcript was last
+   * replaced wholesale (restored, history, reset, set by the host). The view animates only those,
+   * so a restored transcript of a thousand messages does not start a thousand animations.
+   */
+  liveFrom = 0;
   conversationId: string | null = null;
   /** Conversation starters (the bot's `quick_replies`), shown while the transcript is empty. */
   starters: readonly string[] = [];
@@ -45,10 +47,7 @@ export class ChatController implements ReactiveController {
   private connected = false;
   private startedFor: string | null = null;
   private startedOnce = false;
-  private storage: WidgetStorage | null = null;
-  private anonymousId = '';
-  /** Whether the user has interacted; nothing is written to storage before that. */
-  private interacted = false;
+  private readonly store = new ConversationStore(() => this.config().userId);
   private active: object | null = null;
   private abort: AbortController | null = null;
   private readonly wait = new RateLimitWait(this.host, () => void this.pump());
@@ -58,6 +57,8 @@ export class ChatController implements ReactiveController {
     return { ...(botId && { bot_id: botId }), ...(!userId && { user_id: this.userId }) };
   });
   private readonly settle = new Map<string, (reply: TranscriptMessage | null) => void>();
+  /** The host set the transcript before the first start: it replaces the stored one. */
+  private presetByHost = false;
 
   constructor(
     private readonly host: ChatHost,
@@ -66,9 +67,35 @@ export class ChatController implements ReactiveController {
     host.addController(this);
   }
 
+  /** The transcript, oldest first. Replaced (never mutated) on every change. */
+  get messages(): readonly TranscriptMessage[] {
+    return this.transcript;
+  }
+
+  /**
+   * Replaces the transcript, as a host restoring its own copy does: no events, nothing sent. A
+   * message marked `sending` becomes `failed` (offered for retry, as after a reload). The server
+   * conversation is let go (its history would replace this on reload); the next send starts one.
+   * Stored like any other change; set before the first start, it replaces the stored conversation.
+   */
+  set messages(messages: readonly TranscriptMessage[]) {
+    this.replace(messages.map(asRestored));
+    this.conversationId = null;
+    if (!this.startedOnce) this.presetByHost = true;
+    this.store.interacted = true;
+    this.persist();
+    this.host.requestUpdate();
+  }
+
+  /** Every wholesale change goes through here: nothing in `messages` counts as live afterwards. */
+  private replace(messages: readonly TranscriptMessage[]): void {
+    this.transcript = messages;
+    this.liveFrom = messages.length;
+  }
+
   /** The user id the conversation belongs to: the host's, else this instance's anonymous id. */
   get userId(): string {
-    return this.config().userId || this.anonymousId;
+    return this.store.userId;
   }
 
   /** Epoch ms until which sending waits for the rate limit (0: not limited). */
@@ -122,15 +149,9 @@ export class ChatController implements ReactiveController {
     const event = new AiChatMessageSentEvent({ id, text: content, conversationId: this.conversationId });
     this.host.dispatchEvent(event);
     if (event.defaultPrevented) return null;
-    this.interacted = true;
-    const message: TranscriptMessage = {
-      id,
-      role: 'user',
-      content,
-      time: new Date().toISOString(),
-      status: 'sending',
-    };
-    this.messages = [...this.messages, message];
+    this.store.interacted = true;
+    const message: TranscriptMessage = { id, role: 'user', content, time: new Date().toISOString(), status: 'sending' };
+    this.transcript = [...this.transcript, message];
     const settled = new Promise<TranscriptMessage | null>((resolve) => this.settle.set(id, resolve));
     this.persist();
     this.host.requestUpdate();
@@ -159,17 +180,11 @@ export class ChatController implements ReactiveController {
 
   /** Starts a new conversation and forgets the stored one (and the anonymous id with it). */
   reset(): void {
-    const userId = this.userId;
-    this.storage?.clearConversation(userId);
-    if (!this.config().userId) {
-      this.storage?.clearAnonymousId();
-      this.anonymousId = randomId('anon');
-    }
+    this.store.forget();
     this.stop();
     this.generation++;
-    this.messages = [];
+    this.replace([]);
     this.conversationId = null;
-    this.interacted = false;
     this.host.requestUpdate();
   }
 
@@ -187,20 +202,16 @@ export class ChatController implements ReactiveController {
   private start(config: ChatConfig): void {
     if (this.startedOnce) this.stop(); // before the first start nothing runs, and early sends wait
     const generation = ++this.generation;
-    const scope = `${config.baseUrl || defaultBaseUrl()}|${config.botId}|${config.instanceId}`;
-    this.storage = new WidgetStorage(config.storage, scope);
-    this.anonymousId = this.storage.loadAnonymousId() ?? randomId('anon');
-    const stored = this.storage.loadConversation(this.userId);
-    // A message that was on its way when the page went away is offered for retry, not resent.
-    const restored = (stored?.messages ?? []).map((m): TranscriptMessage =>
-      m.status === 'sending' ? { ...m, status: 'failed', error: { code: 'network_error', message: '' } } : m,
-    );
-    // `send()` called before the first start (before connecting) is kept, not wiped
-    const early = this.startedOnce ? [] : this.messages;
+    this.store.open(config);
+    // a transcript the host set before the first start takes the place of the stored one
+    const stored = this.presetByHost ? null : this.store.load();
+    // it is kept, as are messages `send()` queued before the first start (before connecting)
+    const early = this.startedOnce ? [] : this.transcript;
+    this.replace([...(stored?.messages ?? []).map(asRestored), ...early]);
     this.startedOnce = true;
-    this.messages = [...restored, ...early];
+    this.presetByHost = false;
     this.conversationId = stored?.conversationId ?? null;
-    this.interacted = Boolean(stored) || early.length > 0;
+    this.store.interacted = Boolean(stored) || early.length > 0;
     this.starters = [];
     this.host.requestUpdate();
     void this.restore(generation, config, Boolean(stored));
@@ -219,15 +230,15 @@ export class ChatController implements ReactiveController {
         const history = await fetchHistory(await this.getClient(), query, this.newAbort().signal);
         if (generation !== this.generation) return;
         // the server is the source of truth; only what it never received stays from local storage
-        this.messages = [...history, ...this.messages.filter((m) => m.status !== 'sent')];
+        this.replace([...history, ...this.transcript.filter((m) => m.status !== 'sent')]);
         this.persist();
       } catch (error) {
         if (generation !== this.generation || isAbortError(error)) return;
         const detail = toErrorDetail(error);
         if (detail.code === 'resource_not_found') {
           // the server no longer knows this conversation: start afresh rather than show a ghost
-          this.storage?.clearConversation(this.userId);
-          this.messages = this.messages.filter((m) => m.status !== 'sent');
+          this.store.clear();
+          this.replace(this.transcript.filter((m) => m.status !== 'sent'));
           this.conversationId = null;
         } else {
           this.host.dispatchEvent(new AiChatErrorEvent(detail));
@@ -282,68 +293,39 @@ export class ChatController implements ReactiveController {
   private async deliver(message: TranscriptMessage): Promise<void> {
     const generation = this.generation;
     const signal = this.newAbort().signal;
-    const config = this.config();
-    const options = {
-      signal,
-      idempotencyKey: message.id,
-      maxRetryDelayMs: 0,
-      ...(config.timeout > 0 && { timeoutMs: config.timeout }),
-    };
     this.awaitingReply = true;
     this.host.requestUpdate();
-    let partial: TranscriptMessage | null = null;
+    // the streamed reply so far (held in an object: it is set from a callback)
+    const stream: { partial: TranscriptMessage | null } = { partial: null };
     try {
       if (!this.connectivity.online) throw new OfflineError(); // fail now; `online` sends it again
-      const client = await this.getClient();
-      let reply: TranscriptMessage;
-      if (config.botId) {
-        const { data } = await client.bots.sendMessage(
-          config.botId,
-          { message: message.content, user_id: this.userId },
-          options,
-        );
-        if (generation !== this.generation) return;
-        this.conversationId = data.conversation_id;
-        this.patch(message.id, { serverId: data.user_message.id, time: data.user_message.created_at });
-        reply = fromServer(data.message, data.suggestions);
-      } else {
-        const request = {
-          messages: chatMessages(this.messages, this.find(message.id)!),
-          conversation_id: this.conversationId ?? undefined,
-          user_id: this.userId,
-        };
-        let final: ChatReply | null = null;
-        if (config.stream) {
-          let streamed = '';
-          for await (const event of client.chat.stream(request, options)) {
-            if (generation !== this.generation) return;
-            // `meta` names the conversation too, but it is adopted only with the final message: a
-            // retry after a broken stream must send the very body the Idempotency-Key was used with
-            if (event.type === 'done') final = event.data.data;
-            else if (event.type === 'meta') continue;
-            else {
-              streamed += event.data.text;
-              if (!partial) {
-                partial = { id: randomId('m'), role: 'assistant', content: '', time: '', status: 'sending' };
-                this.messages = [...this.messages, partial];
-                this.awaitingReply = false;
-              }
-              this.patch(partial.id, { content: streamed });
-            }
+      const outcome = await requestReply({
+        client: await this.getClient(),
+        config: this.config(),
+        signal,
+        userId: this.userId,
+        conversationId: this.conversationId,
+        messages: this.transcript,
+        message: this.find(message.id) ?? message,
+        isCurrent: () => generation === this.generation,
+        onText: (content) => {
+          if (!stream.partial) {
+            stream.partial = { id: randomId('m'), role: 'assistant', content: '', time: '', status: 'sending' };
+            this.transcript = [...this.transcript, stream.partial];
+            this.awaitingReply = false;
           }
-        } else {
-          final = (await client.chat.send(request, options)).data;
-        }
-        if (generation !== this.generation) return;
-        if (!final) throw new Error('The reply ended without its final message.');
-        this.conversationId = final.conversation_id;
-        reply = fromServer(final.message, final.suggestions);
-        if (final.citations.length) reply.citations = final.citations.map(({ title, source }) => ({ title, source }));
-      }
+          this.patch(stream.partial.id, { content });
+        },
+      });
+      if (!outcome) return;
+      const { reply } = outcome;
+      this.conversationId = outcome.conversationId;
+      if (outcome.stored) this.patch(message.id, outcome.stored);
       this.patch(message.id, { status: 'sent' });
-      const others = this.messages.filter((m) => m.id !== partial?.id);
-      const at = partial ? this.messages.findIndex((m) => m.id === partial!.id) : others.length;
-      this.messages = [...others.slice(0, at), reply, ...others.slice(at)];
+      const partialId = stream.partial?.id;
+      const others = this.transcript.filter((m) => m.id !== partialId);
+      const at = partialId ? this.transcript.findIndex((m) => m.id === partialId) : others.length;
+      this.transcript = [...others.slice(0, at), reply, ...others.slice(at)];
       this.persist();
       this.host.dispatchEvent(
         new AiChatMessageReceivedEvent({ message: reply, conversationId: this.conversationId! }),
@@ -352,7 +334,8 @@ export class ChatController implements ReactiveController {
     } catch (error) {
       if (generation !== this.generation) return;
       // a half-streamed reply is never kept: the retry (or the resend after an abort) brings it whole
-      if (partial) this.messages = this.messages.filter((m) => m.id !== partial!.id);
+      const partialId = stream.partial?.id;
+      if (partialId) this.transcript = this.transcript.filter((m) => m.id !== partialId);
       if (isAbortError(error)) return;
       if (isRateLimitError(error)) {
         // at least a second, so a 429 without a usable hint never turns into a tight loop
@@ -398,7 +381,7 @@ export class ChatController implements ReactiveController {
   }
 
   private patch(id: string, change: Partial<TranscriptMessage>): void {
-    this.messages = this.messages.map((m) => (m.id === id ? { ...m, ...change } : m));
+    this.transcript = this.transcript.map((m) => (m.id === id ? { ...m, ...change } : m));
     this.host.requestUpdate();
   }
 
@@ -408,12 +391,6 @@ export class ChatController implements ReactiveController {
   }
 
   private persist(): void {
-    if (!this.interacted || !this.storage) return;
-    if (!this.config().userId) this.storage.saveAnonymousId(this.anonymousId);
-    this.storage.saveConversation(this.userId, {
-      v: 1,
-      conversationId: this.conversationId,
-      messages: this.messages.filter((m) => m.status !== 'sending' || m.role === 'user'),
-    });
+    this.store.save(this.conversationId, this.transcript);
   }
 }

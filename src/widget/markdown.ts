@@ -29,36 +29,125 @@ export function safeHref(raw: string): string | null {
   }
 }
 
-// Inline tokens, first match wins: `code`, **bold**, *em*, [text](url), bare URL.
-const INLINE =
-  /`([^`\n]+)`|\*\*(?=\S)([\s\S]*?\S)\*\*|\*(?=[^\s*])([\s\S]*?[^\s*])\*|\[([^\]\n]+)\]\(([^()\s]*(?:\([^()\s]*\)[^()\s]*)*)\)|(https?:\/\/[^\s<>]*[^\s<>.,;:!?'")\]])/g;
+/** Inline markup nested deeper than this (bold in a link in emphasis…) shows as plain text. */
+const MAX_NESTING = 8;
+/** `(url)` after a link's `]`: parentheses may nest one level, as in Wikipedia URLs. */
+const LINK_URL = /([^()\s]*(?:\([^()\s]*\)[^()\s]*)*)\)/y;
+const BARE_URL = /https?:\/\/[^\s<>]*[^\s<>.,;:!?'")\]]/y;
+const SPACE = /\s/;
+
+/** Work done by the inline scanner (characters visited), for tests that it stays linear. */
+export const inlineWork = { steps: 0 };
 
 function link(href: string | null, children: Inline[]): Inline {
   if (!href) return html`${children}`;
   return html`<a href=${href} target="_blank" rel="noopener noreferrer">${children}</a>`;
 }
 
-/** Renders one line of inline markdown (`\n` inside becomes `<br>`). */
-export function renderInline(text: string): Inline[] {
+/**
+ * For every position, where the next closing delimiter of each kind is. Built right to left in one
+ * pass, so finding an opener's closer is a lookup, not a scan: a regex with a lazy `*?` body tries
+ * every `*` against the whole rest of the text, quadratic on text full of unclosed asterisks.
+ */
+function closers(text: string) {
+  const n = text.length;
+  const table = () => new Int32Array(n + 2).fill(n);
+  const backtick = table(), newline = table(), bracket = table(), strong = table(), em = table();
+  for (let i = n - 1; i >= 0; i--) {
+    inlineWork.steps++;
+    const c = text[i];
+    backtick[i] = c === '`' ? i : backtick[i + 1];
+    newline[i] = c === '\n' ? i : newline[i + 1];
+    bracket[i] = c === ']' ? i : bracket[i + 1];
+    const before = text[i - 1];
+    const textBefore = i > 0 && !SPACE.test(before); // a closer follows `\S`
+    strong[i] = c === '*' && text[i + 1] === '*' && textBefore ? i : strong[i + 1];
+    em[i] = c === '*' && textBefore && before !== '*' ? i : em[i + 1];
+  }
+  return { backtick, newline, bracket, strong, em };
+}
+
+/** An opener must be followed by `\S`. */
+const opens = (c: string | undefined) => c !== undefined && !SPACE.test(c);
+
+/**
+ * Renders one line of inline markdown (`\n` inside becomes `<br>`): `code`, **bold**, *em*,
+ * [text](url) and bare http(s) URLs; at each position the first of these that matches wins, and
+ * the nearest closer closes. Linear in the length of `text`.
+ */
+export function renderInline(text: string, depth = 0): Inline[] {
   const out: Inline[] = [];
-  let last = 0;
   const pushText = (s: string) => {
-    const lines = s.split('\n');
-    lines.forEach((line, i) => {
+    s.split('\n').forEach((line, i) => {
       if (i > 0) out.push(html`<br />`);
       if (line) out.push(line);
     });
   };
-  for (const m of text.matchAll(INLINE)) {
-    const index = m.index ?? 0;
-    pushText(text.slice(last, index));
-    last = index + m[0].length;
-    const [, code, strong, em, label, url, bare] = m;
-    if (code !== undefined) out.push(html`<code>${code}</code>`);
-    else if (strong !== undefined) out.push(html`<strong>${renderInline(strong)}</strong>`);
-    else if (em !== undefined) out.push(html`<em>${renderInline(em)}</em>`);
-    else if (label !== undefined) out.push(link(safeHref(url ?? ''), renderInline(label)));
-    else if (bare !== undefined) out.push(link(safeHref(bare), [bare]));
+  if (depth >= MAX_NESTING) {
+    pushText(text);
+    return out;
+  }
+  const n = text.length;
+  const next = closers(text);
+  const linkUrls = new Map<number, string | null>(); // by the `]` index: many `[` may share one
+  const inner = (from: number, to: number) => renderInline(text.slice(from, to), depth + 1);
+  let last = 0;
+  let p = 0;
+  while (p < n) {
+    inlineWork.steps++;
+    const c = text[p];
+    let token: Inline | null = null;
+    let end = p;
+    if (c === '`') {
+      const close = next.backtick[p + 1];
+      if (close < n && close > p + 1 && next.newline[p + 1] > close) {
+        token = html`<code>${text.slice(p + 1, close)}</code>`;
+        end = close + 1;
+      }
+    }
+    if (!token && c === '*' && text[p + 1] === '*' && opens(text[p + 2])) {
+      const close = next.strong[p + 3];
+      if (close < n) {
+        token = html`<strong>${inner(p + 2, close)}</strong>`;
+        end = close + 2;
+      }
+    }
+    if (!token && c === '*' && opens(text[p + 1]) && text[p + 1] !== '*') {
+      const close = next.em[p + 2];
+      if (close < n) {
+        token = html`<em>${inner(p + 1, close)}</em>`;
+        end = close + 1;
+      }
+    }
+    if (!token && c === '[') {
+      const close = next.bracket[p + 1];
+      if (close < n && close > p + 1 && next.newline[p + 1] > close && text[close + 1] === '(') {
+        if (!linkUrls.has(close)) {
+          LINK_URL.lastIndex = close + 2;
+          linkUrls.set(close, LINK_URL.exec(text)?.[1] ?? null);
+        }
+        const url = linkUrls.get(close);
+        if (url != null) {
+          token = link(safeHref(url), inner(p + 1, close));
+          end = close + 2 + url.length + 1;
+        }
+      }
+    }
+    if (!token && c === 'h' && (text.startsWith('http://', p) || text.startsWith('https://', p))) {
+      BARE_URL.lastIndex = p;
+      const bare = BARE_URL.exec(text)?.[0];
+      if (bare) {
+        token = link(safeHref(bare), [bare]);
+        end = p + bare.length;
+      }
+    }
+    if (!token) {
+      p++;
+      continue;
+    }
+    pushText(text.slice(last, p));
+    out.push(token);
+    last = p = end;
   }
   pushText(text.slice(last));
   return out;

@@ -19,6 +19,12 @@ export default css`
     padding-inline-start: 1.3em;
   }
 
+  /* block children are paragraphs of their own for the bidi algorithm (see .bubble) */
+  .bubble p,
+  .bubble li {
+    unicode-bidi: plaintext;
+  }
+
   .bubble code {
     font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
     font-size: 0.9em;

@@ -57,7 +57,8 @@ export const en: WidgetStrings = {
   errorGeneric: 'Something went wrong.',
 };
 
-const de: Partial<WidgetStrings> = {
+const de: WidgetStrings = {
+  title: 'Chat',
   openChat: 'Chat öffnen',
   closeChat: 'Chat schließen',
   transcript: 'Unterhaltung',
@@ -80,7 +81,7 @@ const de: Partial<WidgetStrings> = {
   errorGeneric: 'Etwas ist schiefgelaufen.',
 };
 
-const fr: Partial<WidgetStrings> = {
+const fr: WidgetStrings = {
   title: 'Discussion',
   openChat: 'Ouvrir la discussion',
   closeChat: 'Fermer la discussion',
@@ -104,7 +105,8 @@ const fr: Partial<WidgetStrings> = {
   errorGeneric: 'Une erreur est survenue.',
 };
 
-const es: Partial<WidgetStrings> = {
+const es: WidgetStrings = {
+  title: 'Chat',
   openChat: 'Abrir chat',
   closeChat: 'Cerrar chat',
   transcript: 'Conversación',
@@ -127,7 +129,7 @@ const es: Partial<WidgetStrings> = {
   errorGeneric: 'Algo salió mal.',
 };
 
-const ar: Partial<WidgetStrings> = {
+const ar: WidgetStrings = {
   title: 'محادثة',
   openChat: 'فتح المحادثة',
   closeChat: 'إغلاق المحادثة',
@@ -151,7 +153,7 @@ const ar: Partial<WidgetStrings> = {
   errorGeneric: 'حدث خطأ ما.',
 };
 
-const ja: Partial<WidgetStrings> = {
+const ja: WidgetStrings = {
   title: 'チャット',
   openChat: 'チャットを開く',
   closeChat: 'チャットを閉じる',
@@ -175,7 +177,12 @@ const ja: Partial<WidgetStrings> = {
   errorGeneric: 'エラーが発生しました。',
 };
 
-const tables: Record<string, Partial<WidgetStrings>> = { en, de, fr, es, ar, ja };
+/**
+ * The built-in locales by primary language subtag. Each table is complete (typed `WidgetStrings`,
+ * not `Partial`), so a key added to the interface fails the type check until every locale has it.
+ */
+export const locales: Readonly<Record<'en' | 'de' | 'fr' | 'es' | 'ar' | 'ja', WidgetStrings>> = { en, de, fr, es, ar, ja };
+const tables: Record<string, WidgetStrings | undefined> = locales;
 
 /**
  * The strings for a BCP 47 language tag (`de-AT` falls back to `de`, unknown tags to `en`), with

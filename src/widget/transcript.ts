@@ -23,6 +23,11 @@ export function fromServer(m: Message, suggestions = m.suggestions): TranscriptM
   };
 }
 
+/** A message that was on its way when the page went away is offered for retry, not resent. */
+export function asRestored(m: TranscriptMessage): TranscriptMessage {
+  return m.status === 'sending' ? { ...m, status: 'failed', error: { code: 'network_error', message: '' } } : m;
+}
+
 /** `text` cut to `max` UTF-16 units without splitting a surrogate pair. */
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;

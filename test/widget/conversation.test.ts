@@ -1,7 +1,7 @@
 // Conversations against the real service: both backends, streaming, history, persistence,
 // instance isolation, identity switches and reset.
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import type { AiChatWidget } from '../../src/element.js';
+import type { AiChatWidget, TranscriptMessage } from '../../src/element.js';
 import {
   $,
   $$,
@@ -239,6 +239,77 @@ describe('<ai-chat-widget> conversations', () => {
       expect((await a2.ready).detail.messageCount).to.equal(2);
       expect((await b2.ready).detail.messageCount).to.equal(0);
       expect(b2.el.messages).to.have.length(0);
+    });
+  });
+
+  describe('a transcript set by the host', () => {
+    const restored = (n: number): TranscriptMessage[] =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `h${i}`,
+        role: i % 2 ? 'assistant' : 'user',
+        content: `message ${i}`,
+        time: '',
+        status: 'sent',
+      }));
+    const noisy = ['ai-chat-message-sent', 'ai-chat-message-received', 'ai-chat-error'];
+
+    it('replaces the transcript without events or requests, and is stored', async () => {
+      const apiKey = await newApiKey();
+      const attrs = { id: 'restored', mode: 'inline', 'base-url': baseUrl, 'api-key': apiKey };
+      const { el, ready } = await mount(attrs);
+      await ready;
+      const fired: string[] = [];
+      for (const type of noisy) el.addEventListener(type, () => fired.push(type));
+      el.messages = [...restored(3), { id: 'h3', role: 'user', content: 'cut off', time: '', status: 'sending' }];
+      await el.updateComplete;
+      expect(el.messages.map((m) => m.content)).to.deep.equal(['message 0', 'message 1', 'message 2', 'cut off']);
+      // a message on its way is offered for retry, never sent by the assignment itself
+      expect(el.messages[3]).to.include({ status: 'failed' });
+      expect($$(el, '[part~="message"]')).to.have.length(4);
+      expect($$(el, '[part~="retry-button"]')).to.have.length(1);
+      expect(fired).to.deep.equal([]);
+      expect(el.conversationId).to.equal(null);
+      el.remove();
+
+      const again = await mount(attrs);
+      await again.ready;
+      expect(again.el.messages.map((m) => m.content)).to.deep.equal(['message 0', 'message 1', 'message 2', 'cut off']);
+    });
+
+    it('set before connecting, takes the place of the stored conversation', async () => {
+      const apiKey = await newApiKey();
+      const attrs = { id: 'preset', mode: 'inline', 'base-url': baseUrl, 'api-key': apiKey };
+      const first = await mount(attrs);
+      await first.ready;
+      await first.el.send('stored before');
+      first.el.remove();
+
+      const container = await fixture<HTMLDivElement>(html`<div></div>`);
+      const el = document.createElement('ai-chat-widget');
+      for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+      el.messages = restored(4);
+      const ready = oneEvent(el, 'ai-chat-ready');
+      container.append(el);
+      const { detail } = await ready;
+      expect(detail.messageCount).to.equal(4);
+      expect(el.messages.map((m) => m.content)).to.deep.equal(['message 0', 'message 1', 'message 2', 'message 3']);
+      expect(el.shadowRoot!.textContent).to.not.contain('stored before');
+    });
+
+    it('shows a long restored transcript scrolled to its newest message, and follows appends', async () => {
+      const { el } = await mount({ mode: 'inline', storage: 'none', 'base-url': baseUrl, 'api-key': 'unused' });
+      el.messages = restored(1000);
+      await el.updateComplete;
+      const log = $(el, '[part~="transcript"]');
+      const gap = () => log.scrollHeight - log.scrollTop - log.clientHeight;
+      await waitFor(() => log.scrollHeight > log.clientHeight && gap() < 2, 5_000, 'scrolled to the end');
+      expect($$(el, '[part~="message"]')).to.have.length(1000);
+      el.messages = [...el.messages, { id: 'extra', role: 'assistant', content: 'newest\n\n'.repeat(20), time: '', status: 'sent' }];
+      await waitFor(() => gap() < 2 && log.scrollTop > 0, 5_000, 'still at the end after an append');
+      const newest = $$(el, '[part~="message"]').at(-1)!.getBoundingClientRect();
+      expect(newest.bottom).to.be.at.most(log.getBoundingClientRect().bottom + 1);
+      // a restored (or host-set) transcript does not animate in
+      expect($$(el, '.live')).to.have.length(0);
     });
   });
 

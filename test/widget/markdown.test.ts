@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { render } from 'lit';
-import { parseBlocks, renderMarkdown, safeHref } from '../../src/widget/markdown.js';
+import { inlineWork, parseBlocks, renderInline, renderMarkdown, safeHref } from '../../src/widget/markdown.js';
 
 /** Renders `source` into a detached div and returns it. */
 function md(source: string): HTMLDivElement {
@@ -73,6 +73,50 @@ describe('markdown', () => {
     it('links bare URLs without their trailing punctuation', () => {
       const a = md('See https://example.com/a.').querySelector('a')!;
       expect(a.getAttribute('href')).to.equal('https://example.com/a');
+    });
+  });
+
+  describe('work stays linear in the length of the text', () => {
+    /** Characters the inline scanner visits for `text`, per character of it. */
+    function workPerChar(text: string): number {
+      inlineWork.steps = 0;
+      renderInline(text);
+      return inlineWork.steps / text.length;
+    }
+
+    // A regex with a lazy body tried at every opener visits the rest of the text once per opener:
+    // thousands of visits per character on these. One table pass plus one scan is 2 per character;
+    // each nesting level adds at most that again for the nested part.
+    const cases: [string, string][] = [
+      ['200k of unclosed emphasis', '*a '.repeat(66_667)],
+      ['200k of unclosed bold', '**a '.repeat(50_000)],
+      ['200k of asterisks', '*'.repeat(200_000) + 'x'],
+      ['200k of open brackets before one link', '['.repeat(200_000) + 'x](https://example.com/)'],
+      ['50k open brackets before a long unclosed URL', '['.repeat(50_000) + 'x](' + 'a'.repeat(150_000)],
+      ['200k of backticks and unclosed code', '`a'.repeat(100_000)],
+      ['50k-deep nested bold', '**'.repeat(25_000) + 'x' + '**'.repeat(25_000)],
+      ['50k alternating bold and emphasis', '***a '.repeat(10_000) + 'b***'.repeat(10_000)],
+      ['200k of URLs', 'http://a.example/x '.repeat(10_527)],
+    ];
+    for (const [name, text] of cases) {
+      it(`${name} (${text.length} characters)`, () => {
+        expect(workPerChar(text)).to.be.below(20);
+      });
+    }
+
+    it('renders text nested deeper than the limit as plain text, nothing lost', () => {
+      let text = 'core';
+      for (let i = 0; i < 12; i++) text = `[${i % 2 ? '*' : ''}a ${text}${i % 2 ? '*' : ''}](https://e.example/${i})`;
+      const div = document.createElement('div');
+      render(renderInline('*x ' + text + '*'), div);
+      expect(div.textContent).to.contain('core');
+    });
+
+    it('still finds the nearest closer, as before', () => {
+      expect(clean(md('**a** b **c**'))).to.equal('<p><strong>a</strong> b <strong>c</strong></p>');
+      expect(clean(md('*a* **b *c* d**'))).to.equal('<p><em>a</em> <strong>b <em>c</em> d</strong></p>');
+      expect(clean(md('`a` `b'))).to.equal('<p><code>a</code> `b</p>');
+      expect(md('[a [b](https://x.example/)').querySelector('a')!.textContent).to.equal('a [b');
     });
   });
 

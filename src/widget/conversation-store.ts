@@ -1,0 +1,63 @@
+/**
+ * Whose conversation it is and its stored copy, for one widget instance: the anonymous user id
+ * (when the host names no user) and the transcript kept across reloads. Nothing is written before
+ * the user (or the host) has done something with the conversation.
+ */
+import type { ChatConfig } from './chat-config.js';
+import { defaultBaseUrl } from './client-provider.js';
+import { randomId } from './error-detail.js';
+import type { TranscriptMessage } from './events.js';
+import { WidgetStorage, type StoredConversation } from './storage.js';
+
+export class ConversationStore {
+  /** Whether there is something worth keeping; nothing is written to storage before that. */
+  interacted = false;
+  private storage: WidgetStorage | null = null;
+  private anonymousId = '';
+
+  /** @param hostUserId the host's user id (`user-id`, `identify()`); empty: anonymous. */
+  constructor(private readonly hostUserId: () => string) {}
+
+  /** The user id the conversation belongs to: the host's, else this instance's anonymous id. */
+  get userId(): string {
+    return this.hostUserId() || this.anonymousId;
+  }
+
+  /** Switches to the storage of `config`'s scope (base URL, bot, instance) and its anonymous id. */
+  open(config: ChatConfig): void {
+    const scope = `${config.baseUrl || defaultBaseUrl()}|${config.botId}|${config.instanceId}`;
+    this.storage = new WidgetStorage(config.storage, scope);
+    this.anonymousId = this.storage.loadAnonymousId() ?? randomId('anon');
+  }
+
+  /** The current user's stored conversation, if any. */
+  load(): StoredConversation | null {
+    return this.storage?.loadConversation(this.userId) ?? null;
+  }
+
+  /** Drops the current user's stored conversation. */
+  clear(): void {
+    this.storage?.clearConversation(this.userId);
+  }
+
+  /** Drops the stored conversation and, for an anonymous user, the anonymous id with it. */
+  forget(): void {
+    this.clear();
+    if (!this.hostUserId()) {
+      this.storage?.clearAnonymousId();
+      this.anonymousId = randomId('anon');
+    }
+    this.interacted = false;
+  }
+
+  /** Keeps the conversation (an assistant reply still streaming is left out: it comes whole later). */
+  save(conversationId: string | null, messages: readonly TranscriptMessage[]): void {
+    if (!this.interacted || !this.storage) return;
+    if (!this.hostUserId()) this.storage.saveAnonymousId(this.anonymousId);
+    this.storage.saveConversation(this.userId, {
+      v: 1,
+      conversationId,
+      messages: messages.filter((m) => m.status !== 'sending' || m.role === 'user'),
+    });
+  }
+}
