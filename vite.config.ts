@@ -23,12 +23,18 @@ export default defineConfig(({ mode }) => {
               client: 'src/client/index.ts',
               proxy: 'src/proxy/index.ts',
               'proxy-node': 'src/proxy/node.ts',
+              react: 'src/react/index.ts', // ai-chat-widget/react (react and @lit/react stay external)
             },
             formats: ['es'],
           },
       rollupOptions: iife
         ? {}
-        : { external: [/^lit($|\/)/, /^@lit\//, /^node:/, /^hono($|\/)/, /^jose($|\/)/, /^@hono\/node-server($|\/)/] },
+        : {
+            external: [
+              /^lit($|\/)/, /^@lit\//, /^node:/, /^hono($|\/)/, /^jose($|\/)/, /^@hono\/node-server($|\/)/,
+              /^react($|\/)/,
+            ],
+          },
     },
   };
 });

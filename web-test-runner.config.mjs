@@ -3,6 +3,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { testServicePlugin } from './test/support/service-plugin.mjs';
+import { frameworkApps } from './test/support/framework-apps.mjs';
 
 const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const testService = testServicePlugin();
@@ -10,7 +11,8 @@ const testService = testServicePlugin();
 export default {
   files: ['test/**/*.test.ts', '!test/node/**'],
   nodeResolve: true,
-  middleware: [testService.middleware], // serves /v1, /proxy and /__test__ (see service-plugin.mjs)
+  // serves /v1, /proxy and /__test__ (see service-plugin.mjs); builds test/frameworks/dist on demand
+  middleware: [testService.middleware, frameworkApps()],
   plugins: [esbuildPlugin({ ts: true, target: 'auto', tsconfig: 'tsconfig.json' }), testService],
   browsers: [
     chromeLauncher({

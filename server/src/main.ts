@@ -28,6 +28,7 @@ const lines = [
   `  ai-chat-widget reference service`,
   `  Demo:     ${running.url}/`,
   `  Inline:   ${running.url}/inline.html`,
+  `  Try it:   ${running.url}/try-it.html  (every attribute, live)`,
   `  API:      ${running.url}/v1  (OpenAPI: ${running.url}/v1/openapi.json)`,
   `  Proxy:    ${running.url}${DEMO_PROXY_PATH}/token  (widget tokens for the demo pages)`,
   `  Storage:  ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${service.deps.config.dataDir}`}`,

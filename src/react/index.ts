@@ -1,0 +1,59 @@
+/**
+ * `ai-chat-widget/react`: `<AiChatWidget>`, a React component for `<ai-chat-widget>` made with
+ * `@lit/react`. Props are set as element properties (so objects and functions such as `strings`,
+ * `starters` and `getToken` work), events arrive through typed `onAiChat…` props, and a `ref`
+ * gives the element itself (`ref.current.send('hi')`).
+ *
+ * The conversation lives in the element, not in React state: re-rendering with new props or a
+ * parent's state change updates the same element and keeps the transcript. A remount (a new
+ * `key`, a route change) creates a new element, which restores the conversation from `storage`
+ * (`local` by default) and the service's history.
+ *
+ * @example
+ * import { AiChatWidget } from 'ai-chat-widget/react';
+ *
+ * <AiChatWidget mode="inline" tokenUrl="/proxy/token" starters={['Pricing']}
+ *   onAiChatMessageReceived={(e) => console.log(e.detail.message.content)} />
+ */
+import * as React from 'react';
+import { createComponent, type EventName } from '@lit/react';
+import '../ai-chat-widget.js'; // registers <ai-chat-widget> (guarded; a no-op without a DOM)
+import { AiChatWidget as AiChatWidgetElement } from '../widget/ai-chat-widget.js';
+import type {
+  AiChatCloseEvent,
+  AiChatErrorEvent,
+  AiChatMessageReceivedEvent,
+  AiChatMessageSentEvent,
+  AiChatOpenEvent,
+  AiChatRateLimitEvent,
+  AiChatReadyEvent,
+} from '../widget/events.js';
+
+/** React prop name -> event name, each typed with the element's `Event` subclass. */
+const events = {
+  onAiChatReady: 'ai-chat-ready' as EventName<AiChatReadyEvent>,
+  onAiChatOpen: 'ai-chat-open' as EventName<AiChatOpenEvent>,
+  onAiChatClose: 'ai-chat-close' as EventName<AiChatCloseEvent>,
+  onAiChatMessageSent: 'ai-chat-message-sent' as EventName<AiChatMessageSentEvent>,
+  onAiChatMessageReceived: 'ai-chat-message-received' as EventName<AiChatMessageReceivedEvent>,
+  onAiChatError: 'ai-chat-error' as EventName<AiChatErrorEvent>,
+  onAiChatRateLimit: 'ai-chat-rate-limit' as EventName<AiChatRateLimitEvent>,
+};
+
+/**
+ * `<ai-chat-widget>` as a React component. Use the element's property names (`baseUrl`, `botId`,
+ * `welcomeMessage`, `opened`, …), not its attribute names.
+ */
+export const AiChatWidget = createComponent({
+  react: React,
+  tagName: 'ai-chat-widget',
+  elementClass: AiChatWidgetElement,
+  events,
+  displayName: 'AiChatWidget',
+});
+
+/** The props `<AiChatWidget>` accepts. */
+export type AiChatWidgetProps = React.ComponentProps<typeof AiChatWidget>;
+
+export type { AiChatWidgetElement };
+export * from '../widget/events.js';

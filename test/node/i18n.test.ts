@@ -1,0 +1,55 @@
+/// <reference types="node" />
+// Every built-in locale is complete, and `strings` overrides any key in any locale.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { locales, resolveStrings, type WidgetStrings } from '../../src/widget/strings.js';
+
+/** Every key of WidgetStrings: the Record type makes this list fail to compile when a key is added. */
+const KEYS: Record<keyof WidgetStrings, true> = {
+  title: true, openChat: true, closeChat: true, transcript: true, inputLabel: true, placeholder: true,
+  send: true, you: true, assistant: true, typing: true, suggestions: true, sources: true, retry: true,
+  notSent: true, rateLimited: true, offline: true, errorNetwork: true, errorTimeout: true,
+  errorServer: true, errorAuth: true, errorGeneric: true,
+};
+const keys = Object.keys(KEYS) as Array<keyof WidgetStrings>;
+const LANGS = ['en', 'de', 'fr', 'es', 'ar', 'ja'] as const;
+
+describe('widget strings (i18n)', () => {
+  it('ships exactly the documented locales', () => {
+    assert.deepEqual(Object.keys(locales).sort(), [...LANGS].sort());
+  });
+
+  for (const lang of LANGS) {
+    it(`${lang} defines every key, non-empty, and nothing else`, () => {
+      const table = locales[lang] as unknown as Record<string, unknown>;
+      assert.deepEqual(Object.keys(table).sort(), [...keys].sort());
+      for (const key of keys) {
+        const value = table[key];
+        assert.equal(typeof value, 'string', `${lang}.${key}`);
+        assert.ok((value as string).trim().length > 0, `${lang}.${key} is empty`);
+      }
+      assert.match(table.rateLimited as string, /\{n\}/, `${lang}.rateLimited lost its {n} placeholder`);
+      // the table is what a page in that language gets, region subtags included
+      assert.deepEqual(resolveStrings(lang), locales[lang]);
+      assert.deepEqual(resolveStrings(`${lang.toUpperCase()}-XX`), locales[lang]);
+    });
+  }
+
+  it('translates: each non-English locale differs from English in most keys', () => {
+    for (const lang of LANGS.filter((l) => l !== 'en')) {
+      const same = keys.filter((key) => locales[lang][key] === locales.en[key]);
+      assert.ok(same.length <= keys.length / 4, `${lang} copies English for ${same.join(', ')}`);
+    }
+  });
+
+  it('`strings` overrides any key in any locale, and only that key', () => {
+    for (const lang of LANGS) {
+      for (const key of keys) {
+        const resolved = resolveStrings(lang, { [key]: `custom ${key}` });
+        assert.equal(resolved[key], `custom ${key}`);
+        for (const other of keys) if (other !== key) assert.equal(resolved[other], locales[lang][other]);
+      }
+    }
+    assert.deepEqual(resolveStrings('xx-YY'), locales.en, 'unknown languages fall back to English');
+  });
+});
