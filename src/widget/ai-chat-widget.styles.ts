@@ -264,6 +264,8 @@ export default css`
    * has been rendered. flex-shrink: 0, or skipped rows would shrink to nothing. It also clips a
    * row's painting to its box: the 4px padding (given back by the margin) leaves room for focus
    * rings and the failed message's outline.
+   * The inline estimate: a not-yet-rendered row is 0 wide without it, so a layout forced then gave
+   * a (shrink-to-fit) user bubble one character per line. 100vw: as wide as max-width allows.
    */
   .message {
     display: flex;
@@ -275,6 +277,7 @@ export default css`
     padding: 4px;
     content-visibility: auto;
     contain-intrinsic-block-size: auto 60px;
+    contain-intrinsic-inline-size: auto 100vw;
   }
 
   .message.user {
