@@ -1,6 +1,7 @@
 // Shared by the framework tests: loads a built test app (test/frameworks/dist/<app>/) in an iframe
 // of the test page (same origin, so the test reaches into its DOM), and drives its widgets the way
 // a user does.
+import { expect } from '@open-wc/testing';
 import type { AiChatWidget } from '../../src/element.js';
 import { waitFor } from '../widget/helpers.js';
 
@@ -69,4 +70,37 @@ export function transcript(el: AiChatWidget): string[] {
     bubble.querySelector('.sr-only')?.remove();
     return `${role}: ${bubble.textContent!.trim()}`;
   });
+}
+
+/**
+ * After the app re-rendered three times and changed the title: the framework kept the same element,
+ * applied the new props, and left the conversation (and the events so far) untouched.
+ */
+export function expectRerenderedInPlace(app: AppFrame, el: AiChatWidget, before: string[], conversationId: string | null): void {
+  // identity as a boolean: chai would walk a foreign-realm element (and React's fiber) to print it
+  expect(app.doc.querySelector('ai-chat-widget#wrapped') === el, 'the same element, not a new one').to.be.true;
+  expect(el.isConnected).to.be.true;
+  expect(el.shadowRoot!.querySelector('[part~="title"]')!.textContent!.trim()).to.equal('Support 3');
+  expect(el.starters).to.deep.equal(['Starter 3']);
+  expect(el.shadowRoot!.querySelector('[part~="send-button"]')!.getAttribute('aria-label')).to.equal('Send (3)');
+  expect(transcript(el)).to.deep.equal(before);
+  expect(el.messages.map((m) => [m.role, m.status])).to.deep.equal([['user', 'sent'], ['assistant', 'sent']]);
+  expect(el.conversationId).to.equal(conversationId);
+  // re-rendering neither re-fired events nor restored anything
+  expect(app.list('events')).to.have.length(3);
+}
+
+/** The conversation goes on after the re-renders; the (replaced) handlers fire exactly once each. */
+export async function expectConversationContinues(
+  app: AppFrame,
+  el: AiChatWidget,
+  conversationId: string | null,
+  where: string,
+): Promise<void> {
+  await sendAsUser(el, 'opening hours');
+  await waitFor(() => app.list('replies').length === 2, 10000, `the second reply in ${where} state`);
+  expect(app.list('replies')[1]).to.equal('We are open 9 to 5, Monday to Friday.');
+  expect(app.list('events').slice(3)).to.deep.equal(['ai-chat-message-sent:opening hours', 'ai-chat-message-received']);
+  expect(el.conversationId).to.equal(conversationId);
+  expect(transcript(el)).to.have.length(4);
 }

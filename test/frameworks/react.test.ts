@@ -4,7 +4,7 @@
 // the conversation from storage.
 import { expect } from '@open-wc/testing';
 import { baseUrl, clearWidgetStorage, createBot, newApiKey, waitFor } from '../widget/helpers.js';
-import { loadApp, sendAsUser, transcript, type AppFrame } from './app-frame.js';
+import { expectConversationContinues, expectRerenderedInPlace, loadApp, sendAsUser, transcript, type AppFrame } from './app-frame.js';
 
 describe('React app (ai-chat-widget/react)', function () {
   this.timeout(60000); // the first test may wait for the apps' Vite build
@@ -47,25 +47,8 @@ describe('React app (ai-chat-widget/react)', function () {
     await app.click('retitle');
     await el.updateComplete;
 
-    // identity as a boolean: chai would walk a foreign-realm element (and React's fiber) to print it
-    expect(app.doc.querySelector('ai-chat-widget#wrapped') === el, 'the same element, not a new one').to.be.true;
-    expect(el.isConnected).to.be.true;
-    expect(el.shadowRoot!.querySelector('[part~="title"]')!.textContent!.trim()).to.equal('Support 3');
-    expect(el.starters).to.deep.equal(['Starter 3']);
-    expect(el.shadowRoot!.querySelector('[part~="send-button"]')!.getAttribute('aria-label')).to.equal('Send (3)');
-    expect(transcript(el)).to.deep.equal(before);
-    expect(el.messages.map((m) => [m.role, m.status])).to.deep.equal([['user', 'sent'], ['assistant', 'sent']]);
-    expect(el.conversationId).to.equal(conversationId);
-    // re-rendering neither re-fired events nor restored anything
-    expect(app.list('events')).to.have.length(3);
-
-    // the conversation goes on after the re-renders; the swapped handlers fire exactly once each
-    await sendAsUser(el, 'opening hours');
-    await waitFor(() => app.list('replies').length === 2, 10000, 'the second reply in React state');
-    expect(app.list('replies')[1]).to.equal('We are open 9 to 5, Monday to Friday.');
-    expect(app.list('events').slice(3)).to.deep.equal(['ai-chat-message-sent:opening hours', 'ai-chat-message-received']);
-    expect(el.conversationId).to.equal(conversationId);
-    expect(transcript(el)).to.have.length(4);
+    expectRerenderedInPlace(app, el, before, conversationId);
+    await expectConversationContinues(app, el, conversationId, 'React');
   });
 
   it('restores the conversation from storage when React remounts the widget', async () => {

@@ -4,7 +4,7 @@
 // conversation from storage.
 import { expect } from '@open-wc/testing';
 import { baseUrl, clearWidgetStorage, createBot, newApiKey, waitFor } from '../widget/helpers.js';
-import { loadApp, sendAsUser, transcript, type AppFrame } from './app-frame.js';
+import { expectConversationContinues, expectRerenderedInPlace, loadApp, sendAsUser, transcript, type AppFrame } from './app-frame.js';
 
 describe('Vue app (<ai-chat-widget> in a render function)', function () {
   this.timeout(60000); // the first test may wait for the apps' Vite build
@@ -45,23 +45,8 @@ describe('Vue app (<ai-chat-widget> in a render function)', function () {
     await app.click('retitle');
     await el.updateComplete;
 
-    // identity as a boolean: chai would walk a foreign-realm element to print it
-    expect(app.doc.querySelector('ai-chat-widget#wrapped') === el, 'the same element, not a new one').to.be.true;
-    expect(el.shadowRoot!.querySelector('[part~="title"]')!.textContent!.trim()).to.equal('Support 3');
-    expect(el.starters).to.deep.equal(['Starter 3']);
-    expect(el.shadowRoot!.querySelector('[part~="send-button"]')!.getAttribute('aria-label')).to.equal('Send (3)');
-    expect(transcript(el)).to.deep.equal(before);
-    expect(el.messages.map((m) => [m.role, m.status])).to.deep.equal([['user', 'sent'], ['assistant', 'sent']]);
-    expect(el.conversationId).to.equal(conversationId);
-    expect(app.list('events')).to.have.length(3);
-
-    // the patched listeners fire exactly once each
-    await sendAsUser(el, 'opening hours');
-    await waitFor(() => app.list('replies').length === 2, 10000, 'the second reply in Vue state');
-    expect(app.list('replies')[1]).to.equal('We are open 9 to 5, Monday to Friday.');
-    expect(app.list('events').slice(3)).to.deep.equal(['ai-chat-message-sent:opening hours', 'ai-chat-message-received']);
-    expect(el.conversationId).to.equal(conversationId);
-    expect(transcript(el)).to.have.length(4);
+    expectRerenderedInPlace(app, el, before, conversationId);
+    await expectConversationContinues(app, el, conversationId, 'Vue');
   });
 
   it('restores the conversation from storage when Vue remounts the widget', async () => {
