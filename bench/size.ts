@@ -3,7 +3,8 @@
  * quality 11, ours against deep-chat's browser bundle, plus where our IIFE's bytes go.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { transformSync } from 'esbuild';
 import { breakdown, type Breakdown, type RawSourceMap } from './lib/sourcemap.ts';
@@ -26,9 +27,12 @@ export function measureFile(path: string): FileSize {
   return measureBytes(path, readFileSync(path));
 }
 
+/** Paths in results are relative to the repository, so results.json holds no machine paths. */
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
 function measureBytes(file: string, bytes: Buffer): FileSize {
   return {
-    file,
+    file: relative(repoRoot, file),
     raw: bytes.byteLength,
     gzip: gzipSync(bytes, { level: 9 }).byteLength,
     brotli: brotliCompressSync(bytes, {
