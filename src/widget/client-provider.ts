@@ -24,9 +24,17 @@ export function defaultBaseUrl(): string {
   return `${globalThis.location?.origin ?? ''}/v1`;
 }
 
-function isLocalhost(): boolean {
-  const host = globalThis.location?.hostname ?? '';
-  return host === 'localhost' || host === '[::1]' || host.startsWith('127.') || host.endsWith('.localhost');
+/**
+ * Whether a page on this hostname is a developer's own machine, where an `api-key` in the page is
+ * acceptable. Loopback IPv4 must be a whole address: `127.example.com` is a public domain.
+ */
+export function isLocalHostname(host: string): boolean {
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(host)
+  );
 }
 
 let warnedApiKey = false;
@@ -92,7 +100,7 @@ export class ClientProvider {
       this.tokenSource = source;
       baseUrl ||= source.apiBase ?? '';
       getToken = (ctx) => source.get(ctx.reason);
-    } else if (!c.token && c.apiKey && !warnedApiKey && !isLocalhost()) {
+    } else if (!c.token && c.apiKey && !warnedApiKey && !isLocalHostname(globalThis.location?.hostname ?? '')) {
       warnedApiKey = true;
       console.warn('<ai-chat-widget>: `api-key` puts a secret key in the page; use `token-url` in production.');
     }
