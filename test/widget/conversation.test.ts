@@ -305,9 +305,17 @@ describe('<ai-chat-widget> conversations', () => {
       await waitFor(() => log.scrollHeight > log.clientHeight && gap() < 2, 5_000, 'scrolled to the end');
       expect($$(el, '[part~="message"]')).to.have.length(1000);
       el.messages = [...el.messages, { id: 'extra', role: 'assistant', content: 'newest\n\n'.repeat(20), time: '', status: 'sent' }];
-      await waitFor(() => gap() < 2 && log.scrollTop > 0, 5_000, 'still at the end after an append');
-      const newest = $$(el, '[part~="message"]').at(-1)!.getBoundingClientRect();
-      expect(newest.bottom).to.be.at.most(log.getBoundingClientRect().bottom + 1);
+      // The widget follows appends asynchronously (a ResizeObserver scroll), and the state before the
+      // append already satisfies "at the end": wait until the appended row itself is in view.
+      await el.updateComplete;
+      const newestBottom = () => $$(el, '[part~="message"]').at(-1)!.getBoundingClientRect().bottom;
+      expect($$(el, '[part~="message"]')).to.have.length(1001);
+      await waitFor(
+        () => gap() < 2 && log.scrollTop > 0 && newestBottom() <= log.getBoundingClientRect().bottom + 1,
+        5_000,
+        'the appended message scrolled into view',
+      );
+      expect(newestBottom()).to.be.at.most(log.getBoundingClientRect().bottom + 1);
       // a restored (or host-set) transcript does not animate in
       expect($$(el, '.live')).to.have.length(0);
     });
