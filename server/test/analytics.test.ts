@@ -2,6 +2,7 @@
 // bucket is present, validation; performance percentiles, fallback and resolution rates.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import type { Service } from '../src/index.ts';
 import { caller, memoryService, type Caller } from './support/api.ts';
 
@@ -70,6 +71,17 @@ describe('usage report', () => {
     assert.equal(again.totals.requests, 6);
     assert.equal(again.granularity, 'day');
     assert.equal(again.series.length, 8);
+  });
+
+  it('counts a row written in the same millisecond as `to` (the database keeps microseconds)', async () => {
+    const { id, call } = await account();
+    // 500 µs after the millisecond `to` names: after `to` itself, but inside the range it means
+    await service.deps.db
+      .insertInto('api_requests')
+      .values({ account_id: id, method: 'GET', route: '/v1/precision-test', status: 200, latency_ms: 1, created_at: sql<Date>`'2026-01-01T00:00:00.000500Z'::timestamptz` })
+      .execute();
+    const { body } = await call('/v1/analytics/usage?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00.000Z&granularity=hour');
+    assert.equal(body.data.totals.requests, 1, JSON.stringify(body));
   });
 
   it('counts messages and conversations of real bot traffic', async () => {

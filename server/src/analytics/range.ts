@@ -10,8 +10,14 @@ const BUCKET_MS: Record<Granularity, number> = { hour: 3_600_000, day: DAY_MS };
 export interface TimeRange {
   /** Inclusive start. */
   from: Date;
-  /** Inclusive end. */
+  /** Inclusive end, to the millisecond. */
   to: Date;
+  /**
+   * Exclusive bound for queries: the end of `to`'s millisecond. The database keeps microseconds, so
+   * a row written in the same millisecond as `to` (e.g. a request recorded just before a report
+   * defaulting `to` to now) is after `to` itself but belongs in the range.
+   */
+  before: Date;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -31,7 +37,7 @@ export function resolveRange(query: { from?: string; to?: string }, now = new Da
   const to = query.to ? parse(query.to, 'to') : now;
   const from = query.from ? parse(query.from, 'from') : new Date(to.getTime() - 7 * DAY_MS);
   if (from.getTime() > to.getTime()) throw invalid('from', 'from must not be after to.');
-  return { from, to };
+  return { from, to, before: new Date(to.getTime() + 1) };
 }
 
 /** Start of the UTC hour or day containing `date`. */

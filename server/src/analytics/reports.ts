@@ -52,7 +52,7 @@ export class AnalyticsReports {
       ])
       .where('account_id', '=', accountId)
       .where('created_at', '>=', range.from)
-      .where('created_at', '<=', range.to)
+      .where('created_at', '<', range.before)
       .groupBy(sql`1`)
       .execute();
     // Rows created per bucket, for the tables whose creation is the thing counted.
@@ -62,7 +62,7 @@ export class AnalyticsReports {
         .select([bucket('created_at').as('start'), sql<string>`count(*)`.as('count')])
         .where('account_id', '=', accountId)
         .where('created_at', '>=', range.from)
-        .where('created_at', '<=', range.to)
+        .where('created_at', '<', range.before)
         .groupBy(sql`1`)
         .execute();
     const messages = await createdPerBucket('messages');
@@ -72,7 +72,7 @@ export class AnalyticsReports {
       .select(['method', 'route', 'status', sql<string>`count(*)`.as('count')])
       .where('account_id', '=', accountId)
       .where('created_at', '>=', range.from)
-      .where('created_at', '<=', range.to)
+      .where('created_at', '<', range.before)
       .groupBy(['method', 'route', 'status'])
       .orderBy(sql`count(*)`, 'desc')
       .orderBy('route')
@@ -124,7 +124,7 @@ export class AnalyticsReports {
       .where('c.account_id', '=', accountId)
       .where('m.role', '=', 'assistant')
       .where('m.created_at', '>=', range.from)
-      .where('m.created_at', '<=', range.to);
+      .where('m.created_at', '<', range.before);
     if (query.agent_id) replies = replies.where('c.agent_id', '=', query.agent_id);
     if (query.bot_id) replies = replies.where('c.bot_id', '=', query.bot_id);
 
