@@ -1,5 +1,18 @@
 import { css } from 'lit';
 
+/** The dark theme's defaults, for `theme="dark"` and for `theme="auto"` on a dark system. */
+const darkPalette = css`
+  --_accent: var(--ai-chat-accent, #6d9eff);
+  --_accent-contrast: var(--ai-chat-accent-contrast, #0b1220);
+  --_background: var(--ai-chat-background, #17191d);
+  --_surface: var(--ai-chat-surface, #23262c);
+  --_text: var(--ai-chat-text, #e8eaed);
+  --_muted: var(--ai-chat-muted, #a3a9b3);
+  --_border: var(--ai-chat-border, #3a3f47);
+  --_error: var(--ai-chat-error, #ff8f85);
+  color-scheme: dark;
+`;
+
 /*
  * Two tiers of custom properties: the public `--ai-chat-*` names are read once on :host into
  * private `--_*` variables; everything below uses only `--_*`. Sizes are px/em, not rem, so a host
@@ -38,28 +51,12 @@ export default css`
   }
 
   :host([theme='dark']) {
-    --_accent: var(--ai-chat-accent, #6d9eff);
-    --_accent-contrast: var(--ai-chat-accent-contrast, #0b1220);
-    --_background: var(--ai-chat-background, #17191d);
-    --_surface: var(--ai-chat-surface, #23262c);
-    --_text: var(--ai-chat-text, #e8eaed);
-    --_muted: var(--ai-chat-muted, #a3a9b3);
-    --_border: var(--ai-chat-border, #3a3f47);
-    --_error: var(--ai-chat-error, #ff8f85);
-    color-scheme: dark;
+    ${darkPalette}
   }
 
   @media (prefers-color-scheme: dark) {
     :host([theme='auto']) {
-      --_accent: var(--ai-chat-accent, #6d9eff);
-      --_accent-contrast: var(--ai-chat-accent-contrast, #0b1220);
-      --_background: var(--ai-chat-background, #17191d);
-      --_surface: var(--ai-chat-surface, #23262c);
-      --_text: var(--ai-chat-text, #e8eaed);
-      --_muted: var(--ai-chat-muted, #a3a9b3);
-      --_border: var(--ai-chat-border, #3a3f47);
-      --_error: var(--ai-chat-error, #ff8f85);
-      color-scheme: dark;
+      ${darkPalette}
     }
   }
 
