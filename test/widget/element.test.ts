@@ -8,17 +8,13 @@ import {
   $,
   $$,
   clearWidgetStorage,
+  countOf,
   faultBaseUrl,
   mount,
   typeText,
   uniqueKey,
   widgetStorageKeys,
 } from './helpers.js';
-
-async function countOf(key: string): Promise<number> {
-  const response = await fetch(`/__test__/count/${encodeURIComponent(key)}`);
-  return ((await response.json()) as { count: number }).count;
-}
 
 describe('<ai-chat-widget> element', () => {
   beforeEach(clearWidgetStorage);

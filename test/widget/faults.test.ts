@@ -9,6 +9,7 @@ import {
   $,
   baseUrl,
   clearWidgetStorage,
+  countOf,
   createBot,
   faultBaseUrl,
   historyOf,
@@ -20,11 +21,6 @@ import {
 
 const en = resolveStrings('en');
 const de = resolveStrings('de');
-
-async function countOf(key: string): Promise<number> {
-  const response = await fetch(`/__test__/count/${encodeURIComponent(key)}`);
-  return ((await response.json()) as { count: number }).count;
-}
 
 /** Records the time and Idempotency-Key of every POST the page makes (requests pass through). */
 function spyPosts(): { posts: { at: number; key: string | null }[]; restore: () => void } {

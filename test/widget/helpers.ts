@@ -5,18 +5,16 @@ import '../../src/ai-chat-widget.js';
 import type { AiChatWidget } from '../../src/element.js';
 import type { AiChatReadyEvent } from '../../src/element.js';
 import type { CreateBotRequest, Message } from '../../src/client/types.js';
+import { newAccount } from '../client/fixtures.js';
+
+// One implementation of the fault-route helpers for client and widget tests.
+export { countOf, faultBaseUrl, uniqueKey } from '../client/fixtures.js';
 
 export const baseUrl = `${location.origin}/v1`;
 
 /** A fresh tenant on the real service; its API key. */
 export async function newApiKey(rateLimit?: { points: number; duration_seconds: number }): Promise<string> {
-  const response = await fetch('/__test__/accounts', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(rateLimit ? { rate_limit: rateLimit } : {}),
-  });
-  if (response.status !== 201) throw new Error(`creating a test account failed with ${response.status}`);
-  return ((await response.json()) as { api_key: string }).api_key;
+  return (await newAccount(rateLimit)).apiKey;
 }
 
 /** A bot whose intents answer their own examples; returns its id. */
@@ -61,16 +59,6 @@ export async function historyOf(apiKey: string, query: Record<string, string>): 
   });
   if (!response.ok) throw new Error(`reading history failed with ${response.status}`);
   return ((await response.json()) as { data: { items: Message[] } }).data.items;
-}
-
-/** A key no other test uses (for `count/` and `flaky/` faults). */
-export function uniqueKey(prefix: string): string {
-  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
-/** Base URL that runs a fault chain (test/support/faults.mjs) before the real `/v1`. */
-export function faultBaseUrl(chain: string): string {
-  return `${location.origin}/__test__/fault/${chain}/v1`;
 }
 
 export interface Mounted {

@@ -8,6 +8,7 @@ import {
   $$,
   baseUrl,
   clearWidgetStorage,
+  countOf,
   createBot,
   faultBaseUrl,
   historyOf,
@@ -15,11 +16,6 @@ import {
   newApiKey,
   uniqueKey,
 } from './helpers.js';
-
-async function countOf(key: string): Promise<number> {
-  const response = await fetch(`/__test__/count/${encodeURIComponent(key)}`);
-  return ((await response.json()) as { count: number }).count;
-}
 
 /** Records the Idempotency-Key of every POST the page makes (requests pass through untouched). */
 function spyIdempotencyKeys(): { keys: (string | null)[]; restore: () => void } {

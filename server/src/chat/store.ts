@@ -10,6 +10,7 @@ import { ServiceError } from '../http/errors.ts';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyTag } from '../http/idempotency.ts';
 import { decodeCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
+import type { ResponderReply } from './responder.ts';
 
 /** The partial unique index of migration 004 on `messages (account_id, idempotency_key)`. */
 const KEYED_MESSAGE_INDEX = 'messages_account_idempotency';
@@ -24,14 +25,9 @@ export interface NewUserMessage {
   idempotency?: IdempotencyTag;
 }
 
-export interface NewAssistantMessage {
+/** A responder's reply as it is stored. */
+export interface NewAssistantMessage extends ResponderReply {
   role: 'assistant';
-  content: string;
-  source: ReplySource;
-  intent: string | null;
-  confidence: number | null;
-  citations: Citation[];
-  suggestions: string[];
   /** Time to produce the reply, for performance analytics. */
   latencyMs: number;
   /** Entities a bot reply extracted, kept so a replayed request answers the same. */

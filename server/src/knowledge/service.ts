@@ -4,7 +4,7 @@
  * Every write bumps that revision in the same transaction, so an index can never be older than the
  * revision it claims — across restarts and across processes sharing a database.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type {
   CreateKnowledgeRequest,
   KnowledgeEntry,
@@ -12,7 +12,7 @@ import type {
   Page,
   UpdateKnowledgeRequest,
 } from '../../../src/client/types.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, KnowledgeEntriesTable } from '../db/schema.ts';
 import { iso, json } from '../db/json.ts';
 import { notFound } from '../http/errors.ts';
 import { createdKey, newestFirstPage } from '../http/pagination.ts';
@@ -30,17 +30,7 @@ interface CachedIndex {
   index: Promise<KnowledgeIndex>;
 }
 
-function toEntry(row: {
-  id: string;
-  title: string;
-  content: string;
-  tags: string[];
-  language: string;
-  source: string | null;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}): KnowledgeEntry {
+function toEntry(row: Selectable<KnowledgeEntriesTable>): KnowledgeEntry {
   return {
     id: row.id,
     title: row.title,
