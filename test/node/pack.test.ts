@@ -23,6 +23,7 @@ interface PackageJson {
   customElements?: string;
   main?: string;
   types?: string;
+  dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
@@ -101,13 +102,23 @@ describe('the published package', () => {
     for (const resolution of ['bundler', 'node16'] as const) {
       const dir = join(work, resolution);
       mkdirSync(dir);
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${resolution}`, private: true, type: 'module' }));
-      // Offline: the tarball's dependencies (lit, hono, jose) are in the npm cache since the repo installed them.
-      execFileSync(
-        npm,
-        ['install', '--no-save', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball],
-        { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({ name: `consumer-${resolution}`, private: true, type: 'module', dependencies: installedRuntimeDependencies() }),
       );
+      // Offline, with an empty npm cache of its own: a fresh clone has no registry metadata cached (a
+      // lockfile install never fetches it), so the tarball's dependencies must come from the repo.
+      // npm still checks every one against the tarball's declared range: a mismatch would need the
+      // registry and fail here, and an undeclared import finds nothing (only declared ones are linked).
+      try {
+        execFileSync(
+          npm,
+          ['install', '--no-save', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball],
+          { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, npm_config_cache: join(work, 'empty-npm-cache') } },
+        );
+      } catch (error) {
+        assert.fail(`npm install of the tarball (${resolution}) failed:\n${(error as { stderr?: string }).stderr ?? error}`);
+      }
       linkConsumerPackages(dir);
       writeConsumer(dir, resolution);
       try {
@@ -118,7 +129,7 @@ describe('the published package', () => {
       }
     }
 
-    // Plain Node ESM from the consumer: no tsx, no repo node_modules on the resolution path.
+    // Plain Node ESM from the consumer, no tsx: the package resolves only what it declares (linked above).
     const dir = join(work, 'node16');
     const specifiers = typedEntries.filter((e) => e.js?.endsWith('.js')).map((e) => e.specifier);
     const script = `for (const s of ${JSON.stringify(specifiers)}) { const m = await import(s); if (!Object.keys(m).length) throw new Error(s + ' exports nothing'); }
@@ -129,6 +140,14 @@ console.log('imported ' + ${specifiers.length});`;
     assert.equal(out.trim(), `imported ${specifiers.length}`);
   });
 });
+
+/**
+ * The package's runtime `dependencies`, as `file:` links to the copies the repo installed. npm links
+ * them (it fetches nothing) and resolves the tarball's dependency edges against them.
+ */
+function installedRuntimeDependencies(): Record<string, string> {
+  return Object.fromEntries(Object.keys(pkg.dependencies ?? {}).map((name) => [name, `file:${join(root, 'node_modules', name)}`]));
+}
 
 /** Links CONSUMER_PACKAGES into a consumer project (those the tarball did not bring). */
 function linkConsumerPackages(dir: string): void {
