@@ -30,6 +30,14 @@ export default defineConfig(({ mode }) => {
       rollupOptions: iife
         ? {}
         : {
+            // The React entry starts with 'use client' (Next.js App Router: without it, a Server
+            // Component importing the wrapper runs @lit/react's hooks on the server and throws).
+            // The bundler keeps an entry module's directive and warns that it might not; the built
+            // file is checked by test/node/react-server.test.ts, so the warning is noise here.
+            onLog(level, log, handler) {
+              if (log.code === 'MODULE_LEVEL_DIRECTIVE' && log.id?.endsWith('src/react/index.ts')) return;
+              handler(level, log);
+            },
             external: [
               /^lit($|\/)/, /^@lit\//, /^node:/, /^hono($|\/)/, /^jose($|\/)/, /^@hono\/node-server($|\/)/,
               /^react($|\/)/,

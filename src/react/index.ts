@@ -1,3 +1,5 @@
+'use client';
+
 /**
  * `ai-chat-widget/react`: `<AiChatWidget>`, a React component for `<ai-chat-widget>` made with
  * `@lit/react`. Props are set as element properties (so objects and functions such as `strings`,
