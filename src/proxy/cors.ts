@@ -18,22 +18,28 @@ export interface OriginVerdict {
 }
 
 /**
- * Allows no Origin (non-browser callers, same-origin GETs), the proxy's own host, and the allowed
+ * Allows no Origin (non-browser callers, same-origin GETs), the proxy's own origin, and the allowed
  * origins; refuses the rest with 403 `origin_not_allowed`.
  */
 export function checkOrigin(request: Request, options: ResolvedOptions): OriginVerdict {
   const origin = request.headers.get('origin');
   if (origin === null) return { origin: null, cors: false };
   if (options.allowedOrigins.has(origin)) return { origin, cors: true };
-  // Same host as the proxy: compare hosts, not schemes, since TLS often ends in front of the app.
-  let sameHost = false;
-  try {
-    sameHost = new URL(origin).host === new URL(request.url).host;
-  } catch {
-    sameHost = false; // "null" or garbage
-  }
-  if (sameHost) return { origin, cors: false };
+  if (origin === ownOrigin(request, options)) return { origin, cors: false };
   throw new ProxyError('origin_not_allowed', `Origin ${origin.slice(0, 200)} is not allowed to use this proxy.`);
+}
+
+/**
+ * The proxy's own origin: scheme, host and port, as the browser sees them. An `http://` page is not
+ * the same site as the `https://` one on the same host (a network attacker can serve the former).
+ * When TLS ends in front of the app, the request arrives as `http://`: with `trustProxyHeaders`,
+ * the `X-Forwarded-Proto` the load balancer sets gives the browser's scheme back.
+ */
+function ownOrigin(request: Request, options: ResolvedOptions): string {
+  const url = new URL(request.url);
+  const forwarded = options.trustProxyHeaders ? request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() : undefined;
+  if (forwarded === 'https' || forwarded === 'http') url.protocol = `${forwarded}:`;
+  return url.origin;
 }
 
 /** Adds the CORS answer for an allowed cross-origin request. */

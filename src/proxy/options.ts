@@ -64,7 +64,7 @@ export interface ProxyOptions {
   /** Token lifetime, 1–900 s; default 600. */
   tokenTtlSeconds?: number;
   rateLimit?: ProxyRateLimitOptions;
-  /** Read the client IP from `CF-Connecting-IP` / `X-Forwarded-For` (only behind a proxy that sets them). */
+  /** Read the client IP from `CF-Connecting-IP` / `X-Forwarded-For`, and the scheme of the proxy's own origin from `X-Forwarded-Proto` (only behind a proxy that sets them). */
   trustProxyHeaders?: boolean;
   /** Your own way to find the client IP (checked before the headers). */
   getClientIp?: (request: Request) => string | null | undefined;

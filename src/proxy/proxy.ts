@@ -41,7 +41,7 @@ const API_METHODS = 'GET, POST, OPTIONS';
 
 export function createProxy(options: ProxyOptions): Proxy {
   const resolved = resolveOptions(options);
-  const tokens = new TokenService(resolved.secrets, resolved.issuer, resolved.audience);
+  const tokens = new TokenService(resolved.secrets, resolved.issuer, resolved.audience, resolved.tokenTtlSeconds);
   const limiter = new RateLimiter(resolved.store ?? new MemoryRateLimitStore());
   const base = resolved.basePath;
 

@@ -11,7 +11,7 @@
  */
 import { errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ProxyError } from './errors.js';
-import type { ProxyScope } from './options.js';
+import { MAX_TOKEN_TTL_SECONDS, type ProxyScope } from './options.js';
 
 const ALGORITHM = 'HS256';
 /** Seconds of clock skew tolerated between the minting and the verifying instance. */
@@ -72,10 +72,16 @@ export class TokenService {
   /** Token string → its grant, for tokens that passed `verify` (insertion order = age). */
   private readonly verified = new Map<string, TokenGrant>();
 
+  /**
+   * `maxLifetimeSeconds`: the longest `exp - iat` accepted (the proxy passes its `tokenTtlSeconds`).
+   * A token holding the right signature but living longer, or issued in the future, was not minted
+   * under this configuration (a leaked or misused secret, a clock far off): it is refused.
+   */
   constructor(
     private readonly secrets: Uint8Array[],
     private readonly issuer: string,
     private readonly audience: string,
+    private readonly maxLifetimeSeconds: number = MAX_TOKEN_TTL_SECONDS,
   ) {}
 
   private loadKeys(): Promise<Key[]> {
@@ -135,8 +141,13 @@ export class TokenService {
           audience: this.audience,
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+          // also refuses an `iat` in the future (beyond the tolerance)
+          maxTokenAge: this.maxLifetimeSeconds,
         },
       ));
+      if ((payload.exp as number) - (payload.iat as number) > this.maxLifetimeSeconds) {
+        throw new errors.JWTClaimValidationFailed('the token lives longer than this proxy issues tokens for', payload, 'exp');
+      }
     } catch (error) {
       if (error instanceof errors.JWTExpired) {
         throw new ProxyError('token_expired', 'The token has expired; get a new one from the token endpoint.', {

@@ -179,6 +179,32 @@ describe('proxy: token endpoint', () => {
     assert.equal(own.res.status, 200);
   });
 
+  it('compares scheme, host and port with its own origin (X-Forwarded-Proto only when trusted)', async () => {
+    const { host: hostAndPort, port } = new URL(host.url);
+    for (const foreign of [`https://${hostAndPort}`, `http://127.0.0.1:${Number(port) + 1}`, `http://localhost:${port}`]) {
+      const refused = await mint(host.url, { user: 'alice', origin: foreign });
+      assert.equal(refused.res.status, 403, foreign);
+      assert.equal(refused.body.error!.code, 'origin_not_allowed');
+    }
+    // TLS ending in front of the app: the request arrives as http://, the page is https://
+    const behindTls = { 'x-forwarded-proto': 'https', origin: `https://${hostAndPort}`, 'content-type': 'application/json' };
+    const untrusted = await fetch(`${host.url}/token`, { method: 'POST', headers: { ...behindTls, cookie: 'session=alice' }, body: '{}' });
+    assert.equal(untrusted.status, 403, 'X-Forwarded-Proto is ignored unless trustProxyHeaders');
+    const trusting = await hostProxy({ apiKey, upstream: service.url, botId: BOT, trustProxyHeaders: true });
+    try {
+      const ok = await fetch(`${trusting.url}/token`, {
+        method: 'POST',
+        headers: { ...behindTls, origin: `https://${new URL(trusting.url).host}`, cookie: 'session=alice' },
+        body: '{}',
+      });
+      assert.equal(ok.status, 200);
+      const plainPage = await mint(trusting.url, { user: 'alice', origin: trusting.url });
+      assert.equal(plainPage.res.status, 200, 'without the header, the request URL decides');
+    } finally {
+      await trusting.close();
+    }
+  });
+
   it('answers CORS preflights for allowed origins only', async () => {
     const ok = await fetch(`${host.url}/v1/chat`, {
       method: 'OPTIONS',
@@ -267,6 +293,22 @@ describe('proxy: token verification', () => {
     // 10 s of validity + 5 s of clock tolerance have passed
     t.mock.timers.enable({ apis: ['Date'], now: Date.now() + 16_000 });
     await assert.rejects(tokens.verify(minted.token), (e: unknown) => e instanceof ProxyError && e.code === 'token_expired');
+  });
+
+  it('refuses a token that lives longer than the configured lifetime, or is issued in the future', async (t) => {
+    // Right secret, issuer and audience: only the times are wrong.
+    const years = await tokensWith().mint({ ...grant, scopes: [...grant.scopes], origin: null, ttlSeconds: 5 * 365 * 86_400 });
+    await expectRefusal(years.token, 'invalid_token');
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() + 3_600_000 });
+    const future = await tokensWith().mint({ ...grant, scopes: [...grant.scopes], origin: null, ttlSeconds: 60 });
+    t.mock.timers.reset();
+    await expectRefusal(future.token, 'invalid_token');
+    // The cap is the proxy's configured tokenTtlSeconds (600 here), not the 900 s ceiling.
+    const fifteenMinutes = await tokensWith().mint({ ...grant, scopes: [...grant.scopes], origin: null, ttlSeconds: 900 });
+    await expectRefusal(fifteenMinutes.token, 'invalid_token');
+    const tenMinutes = await tokensWith().mint({ ...grant, scopes: [...grant.scopes], origin: null, ttlSeconds: 600 });
+    const res = await call(host.url, tenMinutes.token, '/v1/knowledge', { body: {} });
+    assert.equal(res.status, 403, 'a token of the configured lifetime passes verification (refused by the allowlist only)');
   });
 
   it('refuses a token for another audience or issuer', async () => {
