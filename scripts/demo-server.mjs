@@ -11,13 +11,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../', import.meta.url));
 
 /**
+ * `extraEnv`: more environment variables for the server (e.g. `AI_CHAT_PROXY_ORIGINS`).
  * @returns {Promise<{ url: string, stop(): Promise<void> }>} `url` without a trailing slash.
  */
-export async function startDemoServer({ timeoutMs = 60_000 } = {}) {
+export async function startDemoServer({ timeoutMs = 60_000, extraEnv = {} } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ai-chat-demo-'));
   const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', AI_CHAT_DATA_DIR: dataDir, AI_CHAT_LOG_LEVEL: 'error' };
   // a fresh embedded database, whatever the caller's shell points at
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'AI_CHAT_API_KEY', 'AI_CHAT_LLM_BASE_URL']) delete env[name];
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
     env,

@@ -107,11 +107,14 @@ export const SCENES: Scene[] = [
   },
 ];
 
-/** `npm start`'s server on a free port with a temporary database (scripts/demo-server.mjs). */
-export async function startDemoServer(): Promise<DemoServer> {
+/**
+ * `npm start`'s server on a free port with a temporary database (scripts/demo-server.mjs);
+ * `extraEnv` adds environment variables (e.g. `AI_CHAT_PROXY_ORIGINS`).
+ */
+export async function startDemoServer(options: { extraEnv?: Record<string, string> } = {}): Promise<DemoServer> {
   const serverModule = new URL('./demo-server.mjs', import.meta.url).href;
-  const module = (await import(serverModule)) as { startDemoServer(): Promise<DemoServer> };
-  return module.startDemoServer();
+  const module = (await import(serverModule)) as { startDemoServer(o: typeof options): Promise<DemoServer> };
+  return module.startDemoServer(options);
 }
 
 /** Debian's chromium with the flags this machine needs (see the toolchain notes). */

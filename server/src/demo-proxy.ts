@@ -13,6 +13,16 @@ export const DEMO_PROXY_PATH = '/proxy';
 export interface DemoProxyOptions {
   /** HS256 secret (`AI_CHAT_PROXY_SECRET`); default: random per start (widgets renew on 401). */
   secret?: string;
+  /**
+   * Pages on other origins that may use the demo proxy, e.g. a Vite or Next dev server on another
+   * port (`AI_CHAT_PROXY_ORIGINS`, see `originsFromEnv`). The demo's own origin is always allowed.
+   */
+  allowedOrigins?: string[];
+}
+
+/** `AI_CHAT_PROXY_ORIGINS`: origins separated by commas or spaces (`http://localhost:5173`). */
+export function originsFromEnv(value: string | undefined): string[] {
+  return (value ?? '').split(/[\s,]+/).filter(Boolean);
 }
 
 export async function createDemoProxy(service: Service, options: DemoProxyOptions = {}) {
@@ -33,5 +43,6 @@ export async function createDemoProxy(service: Service, options: DemoProxyOption
     allowAnonymous: true,
     botId: demoBot?.id,
     basePath: DEMO_PROXY_PATH,
+    allowedOrigins: options.allowedOrigins,
   });
 }

@@ -1,7 +1,7 @@
 /** `npm start`: the reference service, the demo pages and the built widget on one origin. */
 import { fileURLToPath } from 'node:url';
 import { optionsFromEnv } from './config.ts';
-import { createDemoProxy, DEMO_PROXY_PATH } from './demo-proxy.ts';
+import { createDemoProxy, DEMO_PROXY_PATH, originsFromEnv } from './demo-proxy.ts';
 import { startServer } from './index.ts';
 import { mountStatic } from './static.ts';
 
@@ -16,7 +16,10 @@ const running = await startServer({
   host,
   mount: async (app, service) => {
     // The demo pages get widget tokens here and never see an API key.
-    const proxy = await createDemoProxy(service, { secret: process.env.AI_CHAT_PROXY_SECRET });
+    const proxy = await createDemoProxy(service, {
+      secret: process.env.AI_CHAT_PROXY_SECRET,
+      allowedOrigins: originsFromEnv(process.env.AI_CHAT_PROXY_ORIGINS),
+    });
     app.all(`${DEMO_PROXY_PATH}/*`, (c) => proxy.fetch(c.req.raw));
     mountStatic(app, repoRoot);
   },

@@ -1,7 +1,8 @@
 /**
  * What a widget token may do upstream: the allowlist of routes and the rewriting of each request so
  * that it can only act as the token's user, with the token's bot. Everything else is 403
- * `permission_denied` (bot management, agents, knowledge, analytics: key holders only).
+ * `permission_denied` (bot management, agents, knowledge, analytics: key holders only). The one
+ * read of a bot allowed, its own, answers only its public profile (`botProfile`).
  */
 import { ProxyError } from './errors.js';
 import type { ProxyScope } from './options.js';
@@ -15,6 +16,8 @@ export interface ForwardPlan {
   /** True when the route takes a JSON body (it is read, rewritten and re-serialised). */
   hasBody: boolean;
   rewriteBody(body: Record<string, unknown>): Record<string, unknown>;
+  /** Narrows a successful answer's `data` before it goes back to the browser (see `botProfile`). */
+  projectData?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** Query parameters history accepts; anything else would only be refused upstream. */
@@ -32,6 +35,27 @@ function requireScope(grant: TokenGrant, scope: ProxyScope): void {
 function checkBot(grant: TokenGrant, botId: unknown, param: string): void {
   if (botId === undefined || botId === null) return;
   if (botId !== grant.botId) throw deny('This token is not valid for that bot.', param);
+}
+
+/** The token's bot, when `segment` (a raw path segment) names it; refuses any other. */
+function ownBot(grant: TokenGrant, segment: string): string {
+  let botId: string;
+  try {
+    botId = decodeURIComponent(segment);
+  } catch {
+    throw deny('This token is not valid for that bot.', 'bot_id');
+  }
+  if (!grant.botId || botId !== grant.botId) throw deny('This token is not valid for that bot.', 'bot_id');
+  return grant.botId;
+}
+
+/**
+ * What a widget token may read of its bot: what the widget shows (name, language, quick replies).
+ * Never its training data, channels or description, which hold the account's own work.
+ */
+export function botProfile(bot: Record<string, unknown>): Record<string, unknown> {
+  const { id, name, language, quick_replies } = bot;
+  return { id, name, language, quick_replies };
 }
 
 /**
@@ -71,18 +95,26 @@ export function planForward(method: string, path: string, search: URLSearchParam
     return { path, query, hasBody: false, rewriteBody: (body) => body };
   }
 
+  const botRead = /^\/v1\/bots\/([^/]+)$/.exec(path);
+  if (botRead && method === 'GET') {
+    // the widget's starters: the token's own bot, projected to what the widget shows
+    requireScope(grant, 'bot:message');
+    const botId = ownBot(grant, botRead[1]!);
+    return {
+      path: `/v1/bots/${encodeURIComponent(botId)}`,
+      query: new URLSearchParams(),
+      hasBody: false,
+      rewriteBody: (body) => body,
+      projectData: botProfile,
+    };
+  }
+
   const botMessage = /^\/v1\/bots\/([^/]+)\/messages$/.exec(path);
   if (botMessage && method === 'POST') {
     requireScope(grant, 'bot:message');
-    let botId: string;
-    try {
-      botId = decodeURIComponent(botMessage[1]!);
-    } catch {
-      throw deny('This token is not valid for that bot.', 'bot_id');
-    }
-    if (!grant.botId || botId !== grant.botId) throw deny('This token is not valid for that bot.', 'bot_id');
+    const botId = ownBot(grant, botMessage[1]!);
     return {
-      path: `/v1/bots/${encodeURIComponent(grant.botId)}/messages`,
+      path: `/v1/bots/${encodeURIComponent(botId)}/messages`,
       query: new URLSearchParams(),
       hasBody: true,
       rewriteBody: (body) => ({ ...body, user_id: grant.userId }),
@@ -90,4 +122,25 @@ export function planForward(method: string, path: string, search: URLSearchParam
   }
 
   throw deny(`${method} ${path} is not available with a widget token.`);
+}
+
+/**
+ * `response` with its success envelope's `data` narrowed by `project`. Refusals pass unchanged; a
+ * success that is not a readable envelope is an upstream fault (nothing unprojected gets through).
+ */
+export async function projectResponse(
+  response: Response,
+  project: NonNullable<ForwardPlan['projectData']>,
+): Promise<Response> {
+  if (!response.ok) return response;
+  type Envelope = { success?: unknown; data?: unknown } | null;
+  const envelope = (await response.json().catch(() => null)) as Envelope;
+  const data = envelope?.success === true ? envelope.data : null;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ProxyError('upstream_error', 'The chat service answered something unreadable.');
+  }
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  const body = JSON.stringify({ ...envelope, data: project(data as Record<string, unknown>) });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -13,7 +13,7 @@ import { forward } from './forward.js';
 import { MemoryRateLimitStore, RateLimiter } from './limits.js';
 import { mintToken } from './mint.js';
 import { resolveOptions, type ProxyOptions, type ResolvedOptions } from './options.js';
-import { planForward } from './policy.js';
+import { planForward, projectResponse } from './policy.js';
 import { bearerToken, clientIp, MAX_BODY_BYTES, readJsonObject } from './request.js';
 import { TokenService } from './tokens.js';
 
@@ -84,7 +84,8 @@ export function createProxy(options: ProxyOptions): Proxy {
         body = JSON.stringify(plan.rewriteBody(await readJsonObject(request, { maxBytes: MAX_BODY_BYTES })));
       }
       const upstreamRequest = { method: request.method, path: plan.path, query: plan.query, body, incoming: request };
-      return withCors(await forward({ ...upstreamRequest, userId: grant.userId }, resolved, limit), verdict);
+      const answer = await forward({ ...upstreamRequest, userId: grant.userId }, resolved, limit);
+      return withCors(plan.projectData ? await projectResponse(answer, plan.projectData) : answer, verdict);
     } catch (error) {
       if (!(error instanceof ProxyError)) resolved.onError?.(error, request);
       const refusal =

@@ -55,6 +55,7 @@ const sendIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
  * @csspart message - Each message row; also `message-user` or `message-assistant`.
  * @csspart message-user - A user message row.
  * @csspart message-assistant - An assistant message row.
+ * @csspart welcome - The localised greeting shown in an empty panel when `welcome-message` is not set.
  * @csspart bubble - The bubble holding a message's text.
  * @csspart citations - The sources listed under a knowledge-base answer.
  * @csspart error - The "not sent" note under a failed message.
@@ -118,7 +119,10 @@ export class AiChatWidget extends LitElement {
   @property() override title = '';
   /** Placeholder of the message input. Default: localised "Type a message…". */
   @property() placeholder = '';
-  /** Shown as the first assistant bubble; never sent to the server. */
+  /**
+   * Shown as the first assistant bubble; never sent to the server. Without it, a localised greeting
+   * fills the empty panel until the first message.
+   */
   @property({ attribute: 'welcome-message' }) welcomeMessage = '';
   /** `auto` follows the operating system's `prefers-color-scheme`. */
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
@@ -142,8 +146,17 @@ export class AiChatWidget extends LitElement {
   @property({ type: Number }) timeout = 0;
   /** **Development only**: a secret API key in the page. Warns on non-localhost pages. */
   @property({ attribute: 'api-key' }) apiKey = '';
-  /** POSTed (with cookies) for a short-lived token: `{success, data: {token, expires_at}}`. */
+  /**
+   * POSTed (with cookies) for a short-lived token: `{success, data: {token, expires_at, api_base}}`.
+   * A relative `api_base` is relative to this URL, so a proxy on another origin needs no `base-url`.
+   */
   @property({ attribute: 'token-url' }) tokenUrl = '';
+  /**
+   * Whether the `token-url` request carries the page's cookies to another origin: `same-origin`
+   * (only to the page's own origin) or `include` (a proxy on another origin, which must allow this
+   * page in its `allowedOrigins`).
+   */
+  @property({ attribute: 'token-credentials' }) tokenCredentials: 'same-origin' | 'include' = 'same-origin';
   /** A bearer token the host obtained itself. */
   @property({ attribute: false }) token = '';
   /** Async token source for hosts that mint tokens; called again once after a 401. */
@@ -206,6 +219,7 @@ export class AiChatWidget extends LitElement {
       apiKey: this.apiKey,
       token: this.token,
       tokenUrl: this.tokenUrl,
+      tokenCredentials: this.tokenCredentials === 'include' ? 'include' : 'same-origin',
       getToken: this.getToken,
     };
   }
@@ -403,7 +417,11 @@ export class AiChatWidget extends LitElement {
                   { id: 'welcome', role: 'assistant', content: this.welcomeMessage, time: '', status: 'sent' },
                   s,
                 )
-              : nothing}
+              : this.chat.messages.length
+                ? nothing
+                : html`<div part="welcome" class="message assistant sent">
+                    <div part="bubble" class="bubble"><span class="sr-only">${s.assistant}: </span>${s.welcome}</div>
+                  </div>`}
             ${this.chat.messages.map((m, i) => this.renderMessage(m, s, i >= this.chat.liveFrom))}
             ${this.chat.awaitingReply
               ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`

@@ -256,8 +256,8 @@ export class ChatController implements ReactiveController {
         messageCount: this.messages.length,
       }),
     );
-    // Token proxies refuse to read bots; there the host passes `starters` itself.
-    if (config.botId && config.apiKey && !config.token && !config.tokenUrl && !config.getToken && !this.messages.length) {
+    // With a key, the bot itself; through a token proxy, its public face (name, quick replies).
+    if (config.botId && !this.messages.length) {
       void this.loadStarters(generation, config.botId);
     }
     void this.pump();

@@ -4,11 +4,12 @@
  * `api-key` (development only; warns once on a non-localhost page).
  *
  * With `token-url` and no `base-url`, calls go to the `api_base` the token proxy announces (its
- * own `/v1` pass-through), else to `${location.origin}/v1`.
+ * own `/v1` pass-through; a relative one is relative to the token URL, which may be on another
+ * origin), else to `${location.origin}/v1`.
  */
 import { AiChatClient, type GetTokenContext } from '../client/index.js';
 import { TokenUnavailableError } from './error-detail.js';
-import { TokenSource } from './token-source.js';
+import { TokenSource, type TokenCredentials } from './token-source.js';
 
 export interface Credentials {
   /** The `base-url` attribute; empty: the default (see above). */
@@ -16,6 +17,8 @@ export interface Credentials {
   apiKey: string;
   token: string;
   tokenUrl: string;
+  /** Cookies on the `token-url` request: `same-origin` (default) or `include` (a proxy on another origin). */
+  tokenCredentials: TokenCredentials;
   getToken: ((ctx: GetTokenContext) => Promise<string>) | undefined;
 }
 
@@ -42,7 +45,7 @@ let warnedApiKey = false;
 function same(a: Credentials, b: Credentials): boolean {
   return (
     a.baseUrl === b.baseUrl && a.apiKey === b.apiKey && a.token === b.token && a.tokenUrl === b.tokenUrl &&
-    a.getToken === b.getToken
+    a.tokenCredentials === b.tokenCredentials && a.getToken === b.getToken
   );
 }
 
@@ -95,7 +98,7 @@ export class ClientProvider {
           throw new TokenUnavailableError(String((error as Error)?.message ?? error), null, ctx.reason);
         });
     } else if (!c.token && c.tokenUrl) {
-      const source = new TokenSource(c.tokenUrl, this.tokenRequestBody);
+      const source = new TokenSource(c.tokenUrl, this.tokenRequestBody, c.tokenCredentials);
       await source.get();
       this.tokenSource = source;
       baseUrl ||= source.apiBase ?? '';

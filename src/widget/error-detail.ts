@@ -5,7 +5,9 @@ import type { WidgetStrings } from './strings.js';
 
 /**
  * Thrown by the widget's token plumbing (`token-url` or a host `getToken`) when no token can be
- * had. `reason` is the client's: `unauthorized` means a renewal after a 401 failed.
+ * had. `reason` is the client's: `unauthorized` means a renewal after a 401 failed. `code` says why
+ * (`unauthorized`: the visitor's session was refused; the others are setup or reachability faults,
+ * see `WidgetErrorCode`), and `message` tells the developer what to fix.
  */
 export class TokenUnavailableError extends Error {
   override name = 'TokenUnavailableError';
@@ -13,6 +15,8 @@ export class TokenUnavailableError extends Error {
     message: string,
     readonly status: number | null,
     readonly reason: 'initial' | 'unauthorized',
+    readonly code: WidgetErrorCode = 'unauthorized',
+    readonly retryable = false,
   ) {
     super(message);
   }
@@ -34,17 +38,22 @@ const SERVER_CODES: Record<number, WidgetErrorCode> = {
   504: 'upstream_timeout',
 };
 
+/** A page whose chat cannot work until its developer changes something (the console says what). */
+const SETUP_CODES: readonly WidgetErrorCode[] = ['token_endpoint_not_found', 'origin_not_allowed', 'invalid_token_response'];
+
 export function toErrorDetail(error: unknown): ErrorDetail {
   if (error instanceof OfflineError) {
     return { code: 'network_error', message: error.message, status: null, requestId: null, retryable: true };
   }
   if (error instanceof TokenUnavailableError) {
+    // a refused session is "expired" when it was a renewal; a setup fault keeps its own code
+    const refused = error.code === 'unauthorized';
     return {
-      code: error.reason === 'unauthorized' ? 'token_expired' : 'unauthorized',
+      code: refused ? (error.reason === 'unauthorized' ? 'token_expired' : 'unauthorized') : error.code,
       message: error.message,
       status: error.status,
       requestId: null,
-      retryable: false,
+      retryable: error.retryable,
     };
   }
   if (isApiError(error)) {
@@ -85,6 +94,8 @@ export function errorText(code: WidgetErrorCode, strings: WidgetStrings): string
   if (code === 'timeout') return strings.errorTimeout;
   if (Object.values(SERVER_CODES).includes(code)) return strings.errorServer;
   if (code === 'unauthorized' || code === 'token_expired') return strings.errorAuth;
+  if (code === 'token_endpoint_unreachable') return strings.errorUnavailable;
+  if (SETUP_CODES.includes(code)) return strings.errorSetup;
   return strings.errorGeneric;
 }
 

@@ -32,9 +32,20 @@ export interface TranscriptMessage {
 
 /**
  * The service's error codes plus the widget's own: `unauthorized` (no usable credentials, or token
- * renewal failed), `network_error`, `timeout` and `unknown_error`.
+ * renewal failed), `network_error`, `timeout` and `unknown_error`; and for a `token-url` that gives
+ * no token, `token_endpoint_not_found` (404/405), `token_endpoint_unreachable` (no answer: down, or
+ * refused by CORS) and `invalid_token_response` (an answer that is not a token), besides the proxy's
+ * own `origin_not_allowed` and `rate_limited`.
  */
-export type WidgetErrorCode = ErrorCode | 'unauthorized' | 'network_error' | 'timeout' | 'unknown_error';
+export type WidgetErrorCode =
+  | ErrorCode
+  | 'unauthorized'
+  | 'network_error'
+  | 'timeout'
+  | 'unknown_error'
+  | 'token_endpoint_not_found'
+  | 'token_endpoint_unreachable'
+  | 'invalid_token_response';
 
 export interface ErrorDetail {
   code: WidgetErrorCode;

@@ -30,7 +30,16 @@ export interface WidgetStrings {
   /** The service answered with a 5xx (or an unreadable error page). */
   errorServer: string;
   errorAuth: string;
+  /**
+   * The page's chat is set up wrongly (the token URL is missing, refuses this page's origin, or
+   * answers something that is not a token): the visitor cannot fix it, the console says how.
+   */
+  errorSetup: string;
+  /** The token endpoint could not be reached at all. */
+  errorUnavailable: string;
   errorGeneric: string;
+  /** The first assistant bubble when the `welcome-message` attribute is not set. */
+  welcome: string;
 }
 
 export const en: WidgetStrings = {
@@ -54,7 +63,10 @@ export const en: WidgetStrings = {
   errorTimeout: 'The service took too long to answer.',
   errorServer: 'The service is having trouble.',
   errorAuth: 'Your session has expired.',
+  errorSetup: 'The chat is not set up correctly on this page.',
+  errorUnavailable: 'The chat service cannot be reached.',
   errorGeneric: 'Something went wrong.',
+  welcome: 'Hi! How can I help you?',
 };
 
 const de: WidgetStrings = {
@@ -78,7 +90,10 @@ const de: WidgetStrings = {
   errorTimeout: 'Der Dienst hat nicht rechtzeitig geantwortet.',
   errorServer: 'Der Dienst hat gerade ein Problem.',
   errorAuth: 'Ihre Sitzung ist abgelaufen.',
+  errorSetup: 'Der Chat ist auf dieser Seite nicht richtig eingerichtet.',
+  errorUnavailable: 'Der Chat-Dienst ist nicht erreichbar.',
   errorGeneric: 'Etwas ist schiefgelaufen.',
+  welcome: 'Hallo! Wie kann ich Ihnen helfen?',
 };
 
 const fr: WidgetStrings = {
@@ -102,7 +117,10 @@ const fr: WidgetStrings = {
   errorTimeout: 'Le service a mis trop de temps à répondre.',
   errorServer: 'Le service rencontre un problème.',
   errorAuth: 'Votre session a expiré.',
+  errorSetup: 'La discussion n’est pas correctement configurée sur cette page.',
+  errorUnavailable: 'Le service de discussion est injoignable.',
   errorGeneric: 'Une erreur est survenue.',
+  welcome: 'Bonjour ! Comment puis-je vous aider ?',
 };
 
 const es: WidgetStrings = {
@@ -126,7 +144,10 @@ const es: WidgetStrings = {
   errorTimeout: 'El servicio tardó demasiado en responder.',
   errorServer: 'El servicio tiene problemas.',
   errorAuth: 'Tu sesión ha caducado.',
+  errorSetup: 'El chat no está bien configurado en esta página.',
+  errorUnavailable: 'No se puede conectar con el servicio de chat.',
   errorGeneric: 'Algo salió mal.',
+  welcome: '¡Hola! ¿En qué puedo ayudarte?',
 };
 
 const ar: WidgetStrings = {
@@ -150,7 +171,10 @@ const ar: WidgetStrings = {
   errorTimeout: 'استغرقت الخدمة وقتًا طويلاً للرد.',
   errorServer: 'تواجه الخدمة مشكلة.',
   errorAuth: 'انتهت صلاحية جلستك.',
+  errorSetup: 'لم يتم إعداد المحادثة بشكل صحيح في هذه الصفحة.',
+  errorUnavailable: 'تعذّر الوصول إلى خدمة المحادثة.',
   errorGeneric: 'حدث خطأ ما.',
+  welcome: 'مرحبًا! كيف يمكنني مساعدتك؟',
 };
 
 const ja: WidgetStrings = {
@@ -174,7 +198,10 @@ const ja: WidgetStrings = {
   errorTimeout: 'サービスの応答に時間がかかりすぎました。',
   errorServer: 'サービスに問題が発生しています。',
   errorAuth: 'セッションの有効期限が切れました。',
+  errorSetup: 'このページのチャットは正しく設定されていません。',
+  errorUnavailable: 'チャットサービスに接続できません。',
   errorGeneric: 'エラーが発生しました。',
+  welcome: 'こんにちは！ご用件をどうぞ。',
 };
 
 /**

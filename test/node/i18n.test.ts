@@ -9,7 +9,7 @@ const KEYS: Record<keyof WidgetStrings, true> = {
   title: true, openChat: true, closeChat: true, transcript: true, inputLabel: true, placeholder: true,
   send: true, you: true, assistant: true, typing: true, suggestions: true, sources: true, retry: true,
   notSent: true, rateLimited: true, offline: true, errorNetwork: true, errorTimeout: true,
-  errorServer: true, errorAuth: true, errorGeneric: true,
+  errorServer: true, errorAuth: true, errorSetup: true, errorUnavailable: true, errorGeneric: true, welcome: true,
 };
 const keys = Object.keys(KEYS) as Array<keyof WidgetStrings>;
 const LANGS = ['en', 'de', 'fr', 'es', 'ar', 'ja'] as const;

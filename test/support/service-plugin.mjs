@@ -5,12 +5,16 @@
 // Test-only routes (never part of the product) live under `/__test__/`:
 //   POST /__test__/accounts  {rate_limit?: {points, duration_seconds}}  -> {account_id, api_key}
 //        a fresh tenant per test, so tests never see each other's data.
+//   GET  /__test__/cross-origin  -> {url}: a second loopback origin serving the same service behind
+//        token proxies (cross-origin.mjs), and /__test__/via-dev-server/* reaching it through this
+//        server as a Vite or Next dev server's proxy would.
 // Also test-only: `/demo/*` and `/dist/*` are served with a strict Content-Security-Policy
 // (csp-pages.mjs), for test/security/csp.test.ts.
 import { tsImport } from 'tsx/esm/api';
 import { getRequestListener } from '@hono/node-server';
 import { faults } from './faults.mjs';
 import { cspPages } from './csp-pages.mjs';
+import { startCrossOrigin } from './cross-origin.mjs';
 
 async function readJson(req) {
   let raw = '';
@@ -33,8 +37,11 @@ export function testServicePlugin() {
   let service;
   let listener;
   let proxyListener;
+  let crossOrigin;
   const routes = async (ctx, next) => {
     if (!service) return next();
+    if (ctx.path === '/__test__/cross-origin' && ctx.method === 'GET') return sendJson(ctx, 200, { url: crossOrigin.url });
+    if (ctx.path.startsWith('/__test__/via-dev-server/')) return crossOrigin.viaDevServer(ctx, next);
     if (ctx.path === '/__test__/accounts' && ctx.method === 'POST') {
       const body = await readJson(ctx.req);
       const account = await service.createAccount({
@@ -62,15 +69,17 @@ export function testServicePlugin() {
   return {
     name: 'ai-chat-test-service',
     middleware: (ctx, next) => faultRoutes(ctx, () => strictCspPages(ctx, () => routes(ctx, next))),
-    async serverStart() {
+    async serverStart({ config }) {
       const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
       const { createDemoProxy } = await tsImport('../../server/src/demo-proxy.ts', import.meta.url);
       service = await createService({ dataDir: 'memory://', seed: true, logLevel: 'silent' });
       listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
       const proxy = await createDemoProxy(service);
       proxyListener = getRequestListener(proxy.fetch, { overrideGlobalObjects: false });
+      crossOrigin = await startCrossOrigin(service, `http://${config.hostname}:${config.port}`);
     },
     async serverStop() {
+      await crossOrigin?.close();
       await service?.close();
     },
   };
