@@ -1,6 +1,5 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { guard } from 'lit/directives/guard.js';
 import { live } from 'lit/directives/live.js';
 import type { GetTokenContext } from '../client/index.js';
 import styles from './ai-chat-widget.styles.js';
@@ -9,7 +8,7 @@ import type { ChatConfig } from './chat-config.js';
 import { ChatController } from './chat-controller.js';
 import { errorText } from './error-detail.js';
 import { AiChatCloseEvent, AiChatOpenEvent, type TranscriptMessage } from './events.js';
-import { renderMarkdown } from './markdown.js';
+import { streamedMarkdown } from './streamed-markdown.js';
 import type { StorageMode } from './storage.js';
 import { resolveStrings, type WidgetStrings } from './strings.js';
 
@@ -343,7 +342,7 @@ export class AiChatWidget extends LitElement {
     return html`<div part="message message-${m.role}" class="message ${m.role} ${m.status} ${live ? 'live' : ''}">
       <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : s.assistant}: </span>${user
         ? m.content
-        : guard([m.content], () => renderMarkdown(m.content))}</div>
+        : streamedMarkdown(m.content)}</div>
       ${m.citations?.length
         ? html`<div part="citations" class="citations">
             <span>${s.sources}:</span>

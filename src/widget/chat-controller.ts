@@ -26,6 +26,7 @@ import { asRestored, fetchHistory } from './transcript.js';
 import { RateLimitWait } from './rate-limit-wait.js';
 import { requestReply } from './reply-request.js';
 import { ConversationStore } from './conversation-store.js';
+import { FrameCoalescer } from './frame-coalescer.js';
 
 export class ChatController implements ReactiveController {
   private transcript: readonly TranscriptMessage[] = [];
@@ -295,8 +296,17 @@ export class ChatController implements ReactiveController {
     const signal = this.newAbort().signal;
     this.awaitingReply = true;
     this.host.requestUpdate();
-    // the streamed reply so far (held in an object: it is set from a callback)
+    // the streamed reply so far (held in an object: it is set from a callback), shown once a frame
     const stream: { partial: TranscriptMessage | null } = { partial: null };
+    const frames = new FrameCoalescer<string>((content) => {
+      if (generation !== this.generation) return;
+      if (!stream.partial) {
+        stream.partial = { id: randomId('m'), role: 'assistant', content: '', time: '', status: 'sending' };
+        this.transcript = [...this.transcript, stream.partial];
+        this.awaitingReply = false;
+      }
+      this.patch(stream.partial.id, { content });
+    });
     try {
       if (!this.connectivity.online) throw new OfflineError(); // fail now; `online` sends it again
       const outcome = await requestReply({
@@ -308,14 +318,7 @@ export class ChatController implements ReactiveController {
         messages: this.transcript,
         message: this.find(message.id) ?? message,
         isCurrent: () => generation === this.generation,
-        onText: (content) => {
-          if (!stream.partial) {
-            stream.partial = { id: randomId('m'), role: 'assistant', content: '', time: '', status: 'sending' };
-            this.transcript = [...this.transcript, stream.partial];
-            this.awaitingReply = false;
-          }
-          this.patch(stream.partial.id, { content });
-        },
+        onText: (content) => frames.push(content),
       });
       if (!outcome) return;
       const { reply } = outcome;
@@ -349,6 +352,7 @@ export class ChatController implements ReactiveController {
       this.host.dispatchEvent(new AiChatErrorEvent(detail));
       this.resolve(message.id, null);
     } finally {
+      frames.cancel(); // the reply (or nothing, on failure) has taken the streamed text's place
       if (generation === this.generation) {
         this.awaitingReply = false;
         this.host.requestUpdate();

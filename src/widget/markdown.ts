@@ -39,9 +39,28 @@ const SPACE = /\s/;
 /** Work done by the inline scanner (characters visited), for tests that it stays linear. */
 export const inlineWork = { steps: 0 };
 
+/**
+ * Invisible characters that reorder text for display: the Arabic letter mark, LRM/RLM, the
+ * embeddings and overrides (U+202A–U+202E) and the isolates (U+2066–U+2069).
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Link text with each direction control shown as `<U+202E>`. `[invoice\u202Efdp.exe](…)` would
+ * otherwise read "invoiceexe.pdf". Shown rather than removed: a reader sees that the text was
+ * tampered with, and nothing the bot sent disappears without a trace.
+ */
+export function showBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
+/**
+ * `dir="auto"` makes the link a bidi isolate (HTML's UA stylesheet): controls in the text around
+ * it cannot reorder its text, and its own direction comes from its own first strong letter.
+ */
 function link(href: string | null, children: Inline[]): Inline {
   if (!href) return html`${children}`;
-  return html`<a href=${href} target="_blank" rel="noopener noreferrer">${children}</a>`;
+  return html`<a href=${href} target="_blank" rel="noopener noreferrer" dir="auto">${children}</a>`;
 }
 
 /**
@@ -73,14 +92,16 @@ const opens = (c: string | undefined) => c !== undefined && !SPACE.test(c);
 /**
  * Renders one line of inline markdown (`\n` inside becomes `<br>`): `code`, **bold**, *em*,
  * [text](url) and bare http(s) URLs; at each position the first of these that matches wins, and
- * the nearest closer closes. Linear in the length of `text`.
+ * the nearest closer closes. Linear in the length of `text`. `inLink`: the text is a link's (see
+ * `showBidiControls`).
  */
-export function renderInline(text: string, depth = 0): Inline[] {
+export function renderInline(text: string, depth = 0, inLink = false): Inline[] {
   const out: Inline[] = [];
+  const shown = inLink ? showBidiControls : (s: string) => s;
   const pushText = (s: string) => {
     s.split('\n').forEach((line, i) => {
       if (i > 0) out.push(html`<br />`);
-      if (line) out.push(line);
+      if (line) out.push(shown(line));
     });
   };
   if (depth >= MAX_NESTING) {
@@ -90,7 +111,7 @@ export function renderInline(text: string, depth = 0): Inline[] {
   const n = text.length;
   const next = closers(text);
   const linkUrls = new Map<number, string | null>(); // by the `]` index: many `[` may share one
-  const inner = (from: number, to: number) => renderInline(text.slice(from, to), depth + 1);
+  const inner = (from: number, to: number, linkText = inLink) => renderInline(text.slice(from, to), depth + 1, linkText);
   let last = 0;
   let p = 0;
   while (p < n) {
@@ -101,7 +122,7 @@ export function renderInline(text: string, depth = 0): Inline[] {
     if (c === '`') {
       const close = next.backtick[p + 1];
       if (close < n && close > p + 1 && next.newline[p + 1] > close) {
-        token = html`<code>${text.slice(p + 1, close)}</code>`;
+        token = html`<code>${shown(text.slice(p + 1, close))}</code>`;
         end = close + 1;
       }
     }
@@ -128,7 +149,7 @@ export function renderInline(text: string, depth = 0): Inline[] {
         }
         const url = linkUrls.get(close);
         if (url != null) {
-          token = link(safeHref(url), inner(p + 1, close));
+          token = link(safeHref(url), inner(p + 1, close, true));
           end = close + 2 + url.length + 1;
         }
       }
@@ -137,7 +158,7 @@ export function renderInline(text: string, depth = 0): Inline[] {
       BARE_URL.lastIndex = p;
       const bare = BARE_URL.exec(text)?.[0];
       if (bare) {
-        token = link(safeHref(bare), [bare]);
+        token = link(safeHref(bare), [showBidiControls(bare)]);
         end = p + bare.length;
       }
     }
@@ -158,19 +179,46 @@ const BULLET = /^\s*[-*+]\s+(.*)$/;
 const ORDERED = /^\s*(\d{1,9})[.)]\s+(.*)$/;
 const HEADING = /^\s*#{1,6}\s+(.*)$/;
 
-type Block =
+export type Block =
   | { kind: 'p'; text: string }
   | { kind: 'h'; text: string }
   | { kind: 'code'; text: string }
   | { kind: 'ul' | 'ol'; items: string[]; start: number };
 
-/** Splits markdown into blocks. Exported for tests. */
-export function parseBlocks(source: string): Block[] {
-  const lines = source.replace(/\r\n?/g, '\n').split('\n');
-  const blocks: Block[] = [];
+/** A block and the offset in the source where its first line starts. */
+export interface PlacedBlock {
+  block: Block;
+  from: number;
+}
+
+/** Characters the block splitter was given, for tests that streaming parses each part about once. */
+export const blockWork = { chars: 0 };
+
+const LINE_BREAK = /\r\n?|\n/g;
+
+/**
+ * Splits markdown into blocks, each with where it starts. Only the last block can still change
+ * when text is appended: the others never become `prev` again (see `streamedMarkdown`). So a
+ * stream re-parses from the last block's start, and a new kind of block must keep to that.
+ */
+export function splitBlocks(source: string): PlacedBlock[] {
+  blockWork.chars += source.length;
+  const lines: string[] = [];
+  const starts: number[] = [];
+  let at = 0;
+  for (const m of source.matchAll(LINE_BREAK)) {
+    lines.push(source.slice(at, m.index));
+    starts.push(at);
+    at = m.index + m[0].length;
+  }
+  lines.push(source.slice(at));
+  starts.push(at);
+  const placed: PlacedBlock[] = [];
+  const push = (block: Block, line: number) => placed.push({ block, from: starts[line] });
   let para: string[] = [];
+  let paraLine = 0;
   const flush = () => {
-    if (para.length) blocks.push({ kind: 'p', text: para.join('\n') });
+    if (para.length) push({ kind: 'p', text: para.join('\n') }, paraLine);
     para = [];
   };
   for (let i = 0; i < lines.length; i++) {
@@ -178,10 +226,11 @@ export function parseBlocks(source: string): Block[] {
     const fence = FENCE.exec(line);
     if (fence) {
       flush();
+      const first = i;
       const body: string[] = [];
       // An unclosed fence runs to the end, as CommonMark does.
       while (++i < lines.length && !lines[i].trim().startsWith(fence[1])) body.push(lines[i]);
-      blocks.push({ kind: 'code', text: body.join('\n') });
+      push({ kind: 'code', text: body.join('\n') }, first);
       continue;
     }
     const bullet = BULLET.exec(line);
@@ -189,10 +238,10 @@ export function parseBlocks(source: string): Block[] {
     if (bullet || ordered) {
       flush();
       const kind = bullet ? 'ul' : 'ol';
-      const prev = blocks[blocks.length - 1];
+      const prev = placed[placed.length - 1]?.block;
       const item = (bullet ? bullet[1] : ordered![2]) ?? '';
       if (prev && prev.kind === kind && lines[i - 1]?.trim()) prev.items.push(item);
-      else blocks.push({ kind, items: [item], start: ordered ? Number(ordered[1]) : 1 });
+      else push({ kind, items: [item], start: ordered ? Number(ordered[1]) : 1 }, i);
       continue;
     }
     if (!line.trim()) {
@@ -202,22 +251,29 @@ export function parseBlocks(source: string): Block[] {
     const heading = HEADING.exec(line);
     if (heading) {
       flush();
-      blocks.push({ kind: 'h', text: heading[1] });
+      push({ kind: 'h', text: heading[1] }, i);
       continue;
     }
-    const prev = blocks[blocks.length - 1];
+    const prev = placed[placed.length - 1]?.block;
     if (!para.length && /^\s{2,}\S/.test(line) && prev && (prev.kind === 'ul' || prev.kind === 'ol')) {
       // an indented line right after a list item continues that item
       prev.items[prev.items.length - 1] += '\n' + line.trim();
       continue;
     }
+    if (!para.length) paraLine = i;
     para.push(line);
   }
   flush();
-  return blocks;
+  return placed;
 }
 
-function renderBlock(block: Block): TemplateResult {
+/** Splits markdown into blocks. Exported for tests. */
+export function parseBlocks(source: string): Block[] {
+  return splitBlocks(source).map((p) => p.block);
+}
+
+/** One block as a template; `streamedMarkdown` renders each finished block through here once. */
+export function renderBlock(block: Block): TemplateResult {
   switch (block.kind) {
     case 'p':
       return html`<p>${renderInline(block.text)}</p>`;

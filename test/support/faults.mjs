@@ -35,6 +35,10 @@
 //   sse-truncated             200 `text/event-stream`: meta and one delta, then the stream ends
 //                             without `done`.
 //   sse-stall                 200 `text/event-stream`: meta, then silence until the client gives up.
+//   sse-echo                  200 `text/event-stream`: the request's last message comes back as the
+//                             reply, in deltas of 1–61 characters (a fixed cycle, so they split
+//                             markup anywhere), ten per write with 2 ms between writes, then `done`.
+//                             For tests that need a long reply of exactly known text.
 //
 // Every answer made here carries `Cache-Control: no-store` and an `X-Request-Id` of `req_fault_…`.
 
@@ -119,10 +123,36 @@ function delay(ms, ctx) {
   });
 }
 
-/** Sends the request to the real service on this same server, reads the answer, then drops the client. */
-async function forwardAndDrop(ctx, realPath) {
+/** `sse-echo`: streams the request's last message back as a chat reply (see the list above). */
+async function echoStream(ctx) {
+  const body = JSON.parse((await readBody(ctx)).toString('utf8'));
+  const text = body.messages.at(-1).content;
+  answerStream(ctx, [sseFrame('meta', { request_id: 'req_fault_echo', conversation_id: 'conv_fault_echo' })], { end: false });
+  const deltas = [];
+  for (let at = 0, i = 0; at < text.length; i++) {
+    const size = 1 + ((i * 37) % 61);
+    deltas.push(text.slice(at, at + size));
+    at += size;
+  }
+  for (let i = 0; i < deltas.length; i += 10) {
+    if (ctx.res.destroyed) return;
+    ctx.res.write(deltas.slice(i, i + 10).map((t) => sseFrame('delta', { text: t })).join(''));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const message = { id: 'msg_fault_echo', conversation_id: 'conv_fault_echo', role: 'assistant', content: text, created_at: new Date().toISOString(), source: 'llm' };
+  const data = { conversation_id: 'conv_fault_echo', message, source: 'llm', intent: null, confidence: null, citations: [], suggestions: [] };
+  ctx.res.end(sseFrame('done', { success: true, data, meta: { request_id: 'req_fault_echo', latency_ms: 0 } }));
+}
+
+async function readBody(ctx) {
   const chunks = [];
   for await (const chunk of ctx.req) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Sends the request to the real service on this same server, reads the answer, then drops the client. */
+async function forwardAndDrop(ctx, realPath) {
+  const body = await readBody(ctx);
   const headers = {};
   for (const name of ['authorization', 'content-type', 'accept', 'idempotency-key', 'origin']) {
     const value = ctx.get(name);
@@ -131,7 +161,7 @@ async function forwardAndDrop(ctx, realPath) {
   const response = await fetch(`http://${ctx.host}${realPath}${ctx.search}`, {
     method: ctx.method,
     headers,
-    body: ['GET', 'HEAD'].includes(ctx.method) ? undefined : Buffer.concat(chunks),
+    body: ['GET', 'HEAD'].includes(ctx.method) ? undefined : body,
   });
   await response.arrayBuffer(); // the service has finished (and stored) before the client is dropped
   cutAnswer(ctx);
@@ -247,6 +277,8 @@ export function faults() {
           await delay(120_000, ctx);
           if (!ctx.res.writableEnded) ctx.res.end();
           return;
+        case 'sse-echo':
+          return echoStream(ctx);
         default:
           answerRaw(ctx, 400, 'text/plain', `unknown fault step: ${step}`);
           return;

@@ -156,7 +156,50 @@ describe('markdown', () => {
     it('keeps attribute-breaking characters inside the href', () => {
       const a = md('[x](https://example.com/"onmouseover="alert(1))').querySelector('a');
       if (a) {
-        expect(a.getAttributeNames().sort()).to.deep.equal(['href', 'rel', 'target']);
+        // `dir` is the renderer's own (links are bidi isolates, see below); nothing else may appear
+        expect(a.getAttributeNames().sort()).to.deep.equal(['dir', 'href', 'rel', 'target']);
+      }
+    });
+  });
+
+  describe('direction controls (issue #10 item 11)', () => {
+    it('shows a right-to-left override in link text instead of letting it reverse the name', () => {
+      const a = md('[invoice\u202Efdp.exe](https://example.com/x)').querySelector('a')!;
+      expect(a.getAttribute('href')).to.equal('https://example.com/x');
+      expect(a.textContent).to.equal('invoice<U+202E>fdp.exe');
+    });
+
+    it('shows every kind of direction control in link text, nested markup and bare URLs included', () => {
+      const controls = '\u061C\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069';
+      const div = md(`[**a${controls}** \`b\u202Ec\`](https://example.com/) and https://example.com/\u202Efdp.exe`);
+      const [named, bare] = div.querySelectorAll('a');
+      expect(named.textContent).to.equal(
+        'a<U+061C><U+200E><U+200F><U+202A><U+202B><U+202C><U+202D><U+202E><U+2066><U+2067><U+2068><U+2069> b<U+202E>c',
+      );
+      expect(bare.textContent).to.equal('https://example.com/<U+202E>fdp.exe');
+      expect(bare.getAttribute('href')).to.equal('https://example.com/%E2%80%AEfdp.exe');
+      expect(div.textContent).not.to.match(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    });
+
+    it('keeps direction marks in plain text (right-to-left writing needs them), where they cannot reach into a link', () => {
+      const div = md('\u202Eplain \u05E9\u05DC\u05D5\u05DD\u200F [fdp.exe](https://example.com/y) after');
+      document.body.append(div);
+      try {
+        expect(div.querySelector('p')!.textContent).to.equal('\u202Eplain \u05E9\u05DC\u05D5\u05DD\u200F fdp.exe after');
+        const a = div.querySelector('a')!;
+        // an isolate: the override before it does not apply inside, so "fdp.exe" reads as written
+        expect(a.getAttribute('dir')).to.equal('auto');
+        expect(getComputedStyle(a).unicodeBidi).to.equal('isolate');
+        const range = document.createRange();
+        range.selectNodeContents(a);
+        const text = [...a.childNodes].find((n) => n.nodeType === Node.TEXT_NODE)!;
+        const first = document.createRange();
+        first.setStart(text, 0);
+        first.setEnd(text, 1);
+        // "f" is at the left edge of the link's box (reversed, it would be at the right)
+        expect(first.getBoundingClientRect().left).to.be.closeTo(range.getBoundingClientRect().left, 1);
+      } finally {
+        div.remove();
       }
     });
   });
