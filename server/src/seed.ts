@@ -11,6 +11,9 @@ export const DEMO_BOT: CreateBotRequest = {
   language: 'en',
   quick_replies: ['How do I install it?', 'Can I change the colours?', 'Is it free?', 'Talk to a human'],
   channels: [{ type: 'website', allowed_origins: [] }],
+  // The demo entries below are all tagged `docs`: anything else the account adds stays out of the
+  // public demo's answers.
+  knowledge: { tags: ['docs'] },
   training: {
     intents: [
       {

@@ -11,7 +11,11 @@ const user = (content: string) => ({ role: 'user', content });
 
 before(async () => {
   api = await startTestService();
-  const bot = await api.json('/v1/bots', { method: 'POST', body: { name: 'Shop', training: shopTraining, quick_replies: ['Pricing', 'Install'] } });
+  // A bot reads no knowledge unless it is given a scope: this one may use every entry.
+  const bot = await api.json('/v1/bots', {
+    method: 'POST',
+    body: { name: 'Shop', training: shopTraining, quick_replies: ['Pricing', 'Install'], knowledge: { tags: [] } },
+  });
   botId = bot.body.data.id;
   for (const entry of [
     {
@@ -78,6 +82,29 @@ describe('built-in responder', () => {
     const unknown = (await chat({ messages: [user('zyxwv qwerty plugh')] })).body.data;
     assert.equal(unknown.source, 'fallback');
     assert.match(unknown.message.content, /don't know/);
+  });
+});
+
+describe('duplicate knowledge', () => {
+  it('quotes and cites a passage stored twice (or with other spacing and case) once', async () => {
+    const tenant = clientFor(api.service, (await api.service.createAccount()).apiKey);
+    const refunds = 'Refunds are paid within 14 days of the return. Refunds go back to the original card.';
+    for (const [title, content] of [
+      ['Refund policy', refunds],
+      ['Refund policy (imported again)', refunds],
+      ['Refund policy (copy)', `  ${refunds.toUpperCase().replace(/ /g, '  ')}\n`],
+      ['Shipping', 'Parcels ship within 2 days. Refunds for lost parcels are paid within 14 days of the claim.'],
+    ]) {
+      const res = await tenant.json('/v1/knowledge', { method: 'POST', body: { title, content } });
+      assert.equal(res.res.status, 201, JSON.stringify(res.body));
+    }
+    const data = (await chat({ messages: [user('How long until refunds are paid after the return?')] }, tenant)).body.data;
+    assert.equal(data.source, 'knowledge', JSON.stringify(data));
+    const sentence = 'Refunds are paid within 14 days of the return.';
+    assert.equal(data.message.content.split(sentence).length - 1, 1, `said once: ${data.message.content}`);
+    const titles = data.citations.map((c: { title: string }) => c.title);
+    assert.equal(titles.filter((t: string) => t.startsWith('Refund policy')).length, 1, `cited once: ${titles}`);
+    assert.equal(new Set(data.citations.map((c: { entry_id: string }) => c.entry_id)).size, data.citations.length);
   });
 });
 

@@ -212,6 +212,12 @@ export interface CreateBotRequest {
   /** Quick replies shown before the first message (conversation starters). */
   quick_replies?: string[];
   channels?: Channel[];
+  /**
+   * Which knowledge entries may ground this bot's answers (an agent's scope): `{tags: ['docs']}`
+   * opens the entries tagged `docs`, `{tags: []}` every entry. Absent or `null`: none. Widget
+   * visitors reach exactly this scope through the bot.
+   */
+  knowledge?: KnowledgeScope | null;
 }
 
 /** `PUT /v1/bots/{bot_id}`: any subset; a new `training` retrains the bot before answering. */
@@ -226,6 +232,8 @@ export interface Bot {
   training: TrainingData;
   quick_replies: string[];
   channels: Channel[];
+  /** The entries its answers may use; `null`: none (see `CreateBotRequest.knowledge`). */
+  knowledge: KnowledgeScope | null;
   created_at: string;
   updated_at: string;
   trained_at: string | null;
@@ -309,7 +317,7 @@ export interface ModelSettings {
 }
 
 export interface KnowledgeScope {
-  /** Only entries carrying one of these tags ground this agent's answers. Empty: all entries. */
+  /** Only entries carrying one of these tags ground the agent's or bot's answers. Empty: all entries. */
   tags?: string[];
 }
 

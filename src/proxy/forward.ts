@@ -60,7 +60,9 @@ export async function forward(
   options: ResolvedOptions,
   proxyLimit: LimitState | null,
 ): Promise<Response> {
-  const headers = new Headers({ Authorization: `Bearer ${options.apiKey}` });
+  // The key is the proxy's, the caller a widget visitor: the service then answers chat without a
+  // bot or agent from no knowledge, not from every entry the key could read.
+  const headers = new Headers({ Authorization: `Bearer ${options.apiKey}`, 'AI-Chat-Caller': 'widget' });
   for (const name of REQUEST_HEADERS) {
     const value = request.incoming.headers.get(name);
     if (value !== null) headers.set(name, value);

@@ -4,6 +4,9 @@
  */
 import { trainingSchema } from '../bots/schema.ts';
 import { schemas, type JsonSchema } from '../http/validate.ts';
+import { knowledgeScopeSchema } from '../knowledge/schema.ts';
+
+export { knowledgeScopeSchema };
 
 const text = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 
@@ -18,19 +21,6 @@ export const modelSettingsSchema: JsonSchema = {
     name: { ...text(200), description: 'Model name passed to the provider.' },
     temperature: { type: 'number', minimum: 0, maximum: 2 },
     max_tokens: { type: 'integer', minimum: 1, maximum: 32_000 },
-  },
-};
-
-export const knowledgeScopeSchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    tags: {
-      type: 'array',
-      maxItems: 20,
-      items: text(50),
-      description: 'Only entries with one of these tags ground the answers; empty: all entries.',
-    },
   },
 };
 

@@ -4,6 +4,7 @@
  * `additionalProperties: false` everywhere: an unknown field answers `unknown_parameter`.
  */
 import { schemas, type JsonSchema } from '../http/validate.ts';
+import { knowledgeScopeSchema } from '../knowledge/schema.ts';
 
 const shortText = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 
@@ -111,6 +112,7 @@ const botFields = {
   training: trainingSchema,
   quick_replies: { type: 'array', maxItems: 10, items: shortText(100) },
   channels: { type: 'array', maxItems: 10, items: channelSchema },
+  knowledge: botKnowledgeSchema(),
 } satisfies Record<string, JsonSchema>;
 
 export const createBotSchema: JsonSchema = {
@@ -141,11 +143,25 @@ export const listBotsQuerySchema: JsonSchema = {
   properties: { limit: schemas.limit(200, 50), cursor: schemas.cursor },
 };
 
+/**
+ * An agent's knowledge scope, or null for none (a bot's default: it may answer anonymous widget
+ * visitors, so no entry reaches them unless the owner chose it).
+ */
+function botKnowledgeSchema(): JsonSchema {
+  return {
+    ...knowledgeScopeSchema,
+    type: ['object', 'null'],
+    description:
+      'Which knowledge entries may ground the bot\'s answers: `{"tags": ["docs"]}` those tagged `docs`, `{"tags": []}` all. ' +
+      '`null` (the default): none. Chat through a widget token answers from exactly this scope.',
+  };
+}
+
 /** The `Bot` resource as returned (for the OpenAPI document and contract tests). */
 export const botSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'created_at', 'updated_at', 'trained_at'],
+  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'knowledge', 'created_at', 'updated_at', 'trained_at'],
   properties: {
     id: schemas.id('bot'),
     name: { type: 'string' },
@@ -155,6 +171,7 @@ export const botSchema: JsonSchema = {
     training: trainingSchema,
     quick_replies: { type: 'array', items: { type: 'string' } },
     channels: { type: 'array', items: channelSchema },
+    knowledge: botKnowledgeSchema(),
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
     trained_at: { type: ['string', 'null'], format: 'date-time' },

@@ -3,7 +3,16 @@
  * `201`/`200` with `status: "ready"` means the bot answers with the new model right away.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Bot, BotStatus, Channel, CreateBotRequest, Page, TrainingData, UpdateBotRequest } from '../../../src/client/types.ts';
+import type {
+  Bot,
+  BotStatus,
+  Channel,
+  CreateBotRequest,
+  KnowledgeScope,
+  Page,
+  TrainingData,
+  UpdateBotRequest,
+} from '../../../src/client/types.ts';
 import { iso, json } from '../db/json.ts';
 import type { BotsTable, Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
@@ -26,10 +35,21 @@ export function toBot(row: BotRow): Bot {
     training: (row.training ?? EMPTY_TRAINING) as TrainingData,
     quick_replies: row.quick_replies ?? [],
     channels: (row.channels ?? []) as Channel[],
+    knowledge: knowledgeScopeOf(row),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     trained_at: iso(row.trained_at),
   };
+}
+
+/** The bot's knowledge scope, `{tags}` always listed; null: its answers use no knowledge. */
+export function knowledgeScopeOf(row: Pick<BotRow, 'knowledge'>): KnowledgeScope | null {
+  return row.knowledge ? { tags: [], ...(row.knowledge as KnowledgeScope) } : null;
+}
+
+/** As stored: the same shape as an agent's scope, or SQL null. */
+function storedScope(scope: KnowledgeScope | null | undefined) {
+  return scope ? json({ tags: [], ...scope }) : null;
 }
 
 /** Semantic checks beyond the schema, as a 400 naming the offending field. */
@@ -99,6 +119,7 @@ export class BotService {
         training: json(input.training ?? EMPTY_TRAINING),
         quick_replies: json(input.quick_replies ?? []),
         channels: json(input.channels ?? []),
+        knowledge: storedScope(input.knowledge),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -120,6 +141,7 @@ export class BotService {
     if (input.training !== undefined) changes.training = json(input.training);
     if (input.quick_replies !== undefined) changes.quick_replies = json(input.quick_replies);
     if (input.channels !== undefined) changes.channels = json(input.channels);
+    if (input.knowledge !== undefined) changes.knowledge = storedScope(input.knowledge);
     if (retrain) changes.status = training.intents.length > 0 ? 'training' : 'untrained';
     if (retrain && training.intents.length === 0) {
       changes.nlu_model = null;

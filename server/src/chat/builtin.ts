@@ -9,7 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { answerWithIntent, fallbackResponse, type NluEngine } from '../nlu/index.ts';
 import { bestSentences, keywords, wordDeltas } from './extract.ts';
 import type { Responder, ResponderEvent, ResponderInput, ResponderReply } from './responder.ts';
-import { retrieve, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
+import { retrieve, sameTextKey, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
 
 /** Below this BM25 score a passage matched too little of the question to quote it. */
 const MIN_KNOWLEDGE_SCORE = 1;
@@ -36,13 +36,18 @@ export function composeFromKnowledge(question: string, passages: Passage[]): Res
   const best = passages[0]?.hit.score ?? 0;
   if (words.size === 0 || best < MIN_KNOWLEDGE_SCORE) return null;
   const picked: { passage: Passage; sentences: string[] }[] = [];
+  // A sentence two entries share is said (and cited) once, by the better-ranked entry.
+  const said = new Set<string>();
   let budget = MAX_SENTENCES;
   for (const passage of passages) {
     if (budget === 0 || passage.hit.score < best * RELATIVE_SCORE) break;
     // Later passages must share more than one word: a single common word ("widget") is not relevance.
     const first = picked.length === 0;
-    const chosen = bestSentences(passage.content, words, first ? 2 : 1, first ? 1 : Math.min(2, words.size)).slice(0, budget);
+    const chosen = bestSentences(passage.content, words, first ? 2 : 1, first ? 1 : Math.min(2, words.size))
+      .filter((s) => !said.has(sameTextKey(s.text)))
+      .slice(0, budget);
     if (chosen.length === 0) continue;
+    for (const s of chosen) said.add(sameTextKey(s.text));
     picked.push({ passage, sentences: chosen.map((s) => s.text) });
     budget -= chosen.length;
   }
@@ -87,7 +92,7 @@ export class BuiltinResponder implements Responder {
     }
     const passages = await retrieve(this.deps.db, this.deps.knowledge, input.accountId, input.question, {
       limit: 3,
-      tags: input.knowledgeTags,
+      scope: input.knowledge,
     });
     const fromKnowledge = composeFromKnowledge(input.question, passages);
     if (fromKnowledge) return fromKnowledge;

@@ -48,7 +48,7 @@ export class LlmResponder implements Responder {
     }
     const passages = await retrieve(this.deps.db, this.deps.knowledge, input.accountId, input.question, {
       limit: 3,
-      tags: input.knowledgeTags,
+      scope: input.knowledge,
     });
     const messages: LlmMessage[] = input.messages.map((m) => ({ role: m.role, content: m.content }));
     let content = '';

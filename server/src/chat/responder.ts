@@ -4,7 +4,7 @@
  * and `llm` (the configured OpenAI-compatible model, grounded with the same passages).
  * Both stream: `delta` events whose texts concatenate to the reply, then one `done`.
  */
-import type { ChatMessage, Citation, ReplySource, TrainingData } from '../../../src/client/types.ts';
+import type { ChatMessage, Citation, KnowledgeScope, ReplySource, TrainingData } from '../../../src/client/types.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { TrainedModel } from '../nlu/index.ts';
 
@@ -31,8 +31,11 @@ export interface ResponderInput {
   /** Where fallback responses and the threshold come from (bot or agent training). */
   training: TrainingData | null;
   quickReplies: string[];
-  /** Agent knowledge scope; empty or absent: all entries. */
-  knowledgeTags?: string[];
+  /**
+   * The entries this turn may quote: the agent's or the bot's scope, else the caller's (every entry
+   * for a key holder, none for a widget visitor). Null: none; `{tags: []}`: all.
+   */
+  knowledge: KnowledgeScope | null;
   /** Agent instructions, for the LLM's system prompt. */
   instructions?: string;
   /** Set when the LLM answers this turn. */

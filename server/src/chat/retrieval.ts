@@ -1,6 +1,9 @@
-/** Knowledge retrieval for the responders: ranked hits plus each hit's full text, account-scoped. */
+/**
+ * Knowledge retrieval for the responders: ranked hits plus each hit's full text, account-scoped
+ * and limited to the knowledge scope of whoever answers (agent, bot, or the caller).
+ */
 import type { Kysely } from 'kysely';
-import type { KnowledgeHit } from '../../../src/client/types.ts';
+import type { KnowledgeHit, KnowledgeScope } from '../../../src/client/types.ts';
 import type { Database } from '../db/schema.ts';
 
 /** What chat needs from the knowledge service (`deps.knowledge`). */
@@ -16,18 +19,27 @@ export interface Passage {
 
 /** Queries longer than the search accepts keep their end: the newest words matter most. */
 const MAX_QUERY = 500;
+/** Hits asked for per passage wanted, so that duplicates left out still leave `limit` passages. */
+const OVERFETCH = 3;
+/** The search's own ceiling on `limit`. */
+const MAX_HITS = 50;
 
+/**
+ * The passages that may ground an answer: at most `limit`, best first, one per distinct content.
+ * `scope` null: none at all; `{tags: []}`: every entry of the account.
+ */
 export async function retrieve(
   db: Kysely<Database>,
   knowledge: KnowledgeSearch | undefined,
   accountId: string,
   question: string,
-  options: { limit: number; tags?: string[] },
+  options: { limit: number; scope: KnowledgeScope | null },
 ): Promise<Passage[]> {
-  if (!knowledge) return [];
+  if (!knowledge || !options.scope) return [];
   const q = question.length > MAX_QUERY ? question.slice(-MAX_QUERY) : question;
   if (!/[\p{L}\p{N}]/u.test(q)) return [];
-  const hits = await knowledge.search(accountId, { q, limit: options.limit, tags: options.tags?.length ? options.tags : undefined });
+  const tags = options.scope.tags?.length ? options.scope.tags : undefined;
+  const hits = await knowledge.search(accountId, { q, limit: Math.min(MAX_HITS, options.limit * OVERFETCH), tags });
   if (hits.length === 0) return [];
   const rows = await db
     .selectFrom('knowledge_entries')
@@ -40,7 +52,25 @@ export async function retrieve(
     )
     .execute();
   const content = new Map(rows.map((r) => [r.id, r.content]));
-  return hits.filter((h) => content.has(h.entry_id)).map((hit) => ({ hit, content: content.get(hit.entry_id)! }));
+  // The same passage stored twice (an import run twice, a copied entry) would be quoted and cited
+  // twice: keep only its best-ranked copy.
+  const seen = new Set<string>();
+  const passages: Passage[] = [];
+  for (const hit of hits) {
+    const text = content.get(hit.entry_id);
+    if (text === undefined) continue;
+    const key = sameTextKey(text);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    passages.push({ hit, content: text });
+    if (passages.length === options.limit) break;
+  }
+  return passages;
+}
+
+/** Texts that read the same (case, Unicode form and spacing aside) share this key. */
+export function sameTextKey(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 export function toCitation(hit: KnowledgeHit): { entry_id: string; title: string; snippet: string; score: number; source: string | null } {

@@ -16,9 +16,18 @@ import { allowOnly } from '../http/method-not-allowed.ts';
 import { readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
 import { chatRequestSchema, historyQuerySchema } from './schema.ts';
-import type { PreparedTurn } from './service.ts';
+import type { ChatCaller, PreparedTurn } from './service.ts';
 
 const PING_MS = 15_000;
+/** Set by the token proxy on every call it forwards for a widget visitor (see `ChatCaller`). */
+export const CALLER_HEADER = 'AI-Chat-Caller';
+
+function callerOf(c: AppContext): ChatCaller {
+  const value = c.req.header(CALLER_HEADER);
+  if (value === undefined) return 'key';
+  if (value === 'widget') return 'widget';
+  throw new ServiceError('validation_failed', `${CALLER_HEADER} must be "widget" when it is sent.`, { param: CALLER_HEADER });
+}
 
 function wantsStream(c: AppContext, request: ChatRequest): boolean {
   if (request.stream !== undefined) return request.stream;
@@ -30,7 +39,7 @@ export function chatRoutes(deps: Deps): Hono<AppEnv> {
 
   router.post('/', idempotent(deps.db), async (c) => {
     const request = await readJson<ChatRequest>(c, chatRequestSchema);
-    const turn = await deps.chat.prepare(accountId(c), request, idempotencyTag(c));
+    const turn = await deps.chat.prepare(accountId(c), request, idempotencyTag(c), callerOf(c));
     if (turn.replay) c.header('Idempotent-Replayed', 'true'); // stored by a request that never got to answer
     if (wantsStream(c, request)) return streamTurn(c, deps, turn);
     let reply: ChatReply | undefined;

@@ -9,9 +9,9 @@
  * only one stores a turn — the other answers with it.
  */
 import type { Kysely } from 'kysely';
-import type { ChatReply, ChatRequest, TrainingData } from '../../../src/client/types.ts';
+import type { ChatReply, ChatRequest, KnowledgeScope, TrainingData } from '../../../src/client/types.ts';
 import type { AgentService } from '../agents/service.ts';
-import type { BotService } from '../bots/service.ts';
+import { knowledgeScopeOf, type BotService } from '../bots/service.ts';
 import { iso } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
@@ -57,6 +57,16 @@ export type PreparedTurn = FreshTurn | ReplayedTurn;
 
 export type ChatEvent = { type: 'delta'; text: string } | { type: 'done'; data: ChatReply };
 
+/**
+ * Who is asking: the key holder (`key`), or a widget visitor whose request the token proxy forwarded
+ * with the key (`widget`, from the `AI-Chat-Caller` header). It only matters without a bot or agent:
+ * a key holder may read every entry anyway, a visitor gets no knowledge there.
+ */
+export type ChatCaller = 'key' | 'widget';
+
+/** The whole knowledge base, as an agent's empty scope means. */
+const EVERY_ENTRY: KnowledgeScope = { tags: [] };
+
 export class ChatService {
   private readonly builtin: BuiltinResponder;
   private readonly llmResponder: LlmResponder;
@@ -67,7 +77,7 @@ export class ChatService {
   }
 
   /** `idempotency`: the request's key, stored on the user message (see the file comment). */
-  async prepare(accountId: string, request: ChatRequest, idempotency?: IdempotencyTag): Promise<PreparedTurn> {
+  async prepare(accountId: string, request: ChatRequest, idempotency?: IdempotencyTag, caller: ChatCaller = 'key'): Promise<PreparedTurn> {
     const startedAt = performance.now();
     const last = request.messages.at(-1)!;
     if (last.role !== 'user') {
@@ -106,6 +116,8 @@ export class ChatService {
       intents: null,
       training: null,
       quickReplies: [],
+      // Without a bot or agent, the caller's reach (see ChatCaller); theirs replaces it below.
+      knowledge: caller === 'widget' ? null : EVERY_ENTRY,
       llm: null,
     };
     let useLlm = this.deps.llm !== null;
@@ -116,6 +128,7 @@ export class ChatService {
       input.language = bot.language;
       input.training = training;
       input.quickReplies = bot.quick_replies ?? [];
+      input.knowledge = knowledgeScopeOf(bot);
       if (bot.status === 'ready' && bot.nlu_model) {
         input.intents = { model: bot.nlu_model, training, language: bot.language, cacheKey: `${bot.id}:${iso(bot.trained_at ?? bot.updated_at)}` };
       }
@@ -124,7 +137,7 @@ export class ChatService {
       const { agent, nluModel, modelKey, modelTraining } = await this.deps.agents.runtime(accountId, agentId);
       input.language = agent.language;
       input.training = agent.training;
-      input.knowledgeTags = agent.knowledge.tags;
+      input.knowledge = agent.knowledge;
       input.instructions = agent.instructions;
       // Answer from the training data the model was built from, not the agent's current examples:
       // edited examples must not shift intent names until the agent is trained again.

@@ -41,6 +41,8 @@ export interface BotsTable {
   training: Json<unknown>;
   quick_replies: Json<string[]>;
   channels: Json<unknown[]>;
+  /** The knowledge scope (migration 005): `{tags}` like an agent's; null: no knowledge. */
+  knowledge: Json<unknown> | null;
   /** Exported nlp.js model, null until trained. */
   nlu_model: Json<unknown> | null;
   created_at: Generated<Date>;

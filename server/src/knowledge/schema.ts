@@ -14,6 +14,20 @@ const fields = {
   source: { type: 'string', maxLength: 2000, description: 'Where the text came from: a URL or a label.' },
 } satisfies Record<string, JsonSchema>;
 
+/** Which entries may ground an agent's or a bot's answers (bots also allow `null`: none). */
+export const knowledgeScopeSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    tags: {
+      type: 'array',
+      maxItems: 20,
+      items: tag,
+      description: 'Only entries with one of these tags ground the answers; empty: all entries.',
+    },
+  },
+};
+
 export const createKnowledgeSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,

@@ -43,6 +43,7 @@ function paths(): Record<string, Record<string, unknown>> {
           'Answers as a bot (`bot_id`), an agent (`agent_id`) or the account\'s knowledge base. The reply is stored with the conversation; pass `conversation_id` to continue one.',
         body: 'ChatRequest',
         idempotent: true,
+        headers: ['AiChatCaller'],
         sse: true,
         success: [{ status: 200, data: 'ChatReply', description: 'The assistant reply (JSON), or an SSE stream of it.' }],
         errors: ['NotFound', 'ServiceUnavailable', 'UpstreamError', 'UpstreamTimeout'],
@@ -294,6 +295,15 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
           required: false,
           description: 'Makes a retried POST safe: the first answer is stored for 24 h and replayed for the same key and body.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+        },
+        AiChatCaller: {
+          name: 'AI-Chat-Caller',
+          in: 'header',
+          required: false,
+          description:
+            '`widget`: the token proxy sets it on every call it forwards for a widget visitor. Chat without `bot_id` or ' +
+            '`agent_id` then uses no knowledge (a key holder\'s own calls use every entry); with one, its scope applies as always.',
+          schema: { enum: ['widget'] },
         },
       },
       securitySchemes: {

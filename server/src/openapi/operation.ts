@@ -28,6 +28,8 @@ export interface OperationSpec {
   body?: string;
   bodyOptional?: boolean;
   idempotent?: boolean;
+  /** Names of header parameters in `components.parameters` the operation reads. */
+  headers?: string[];
   success: Success[];
   errors: ErrorName[];
   /** No API key needed. */
@@ -63,6 +65,7 @@ export function operation(spec: OperationSpec): Record<string, unknown> {
   }
   if (spec.query) parameters.push(...queryParameters(spec.query));
   if (spec.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  for (const name of spec.headers ?? []) parameters.push({ $ref: `#/components/parameters/${name}` });
 
   const responses: Record<string, unknown> = {};
   for (const success of spec.success) {
