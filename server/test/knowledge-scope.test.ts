@@ -4,9 +4,13 @@
 // token minted at /proxy/token, chat through the proxy, against the real service on a loopback port.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { createProxy } from '../../src/proxy/index.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { runMigrations } from '../src/db/migrate.ts';
 import { createDemoProxy, DEMO_PROXY_PATH } from '../src/demo-proxy.ts';
 import { startServer, type RunningServer } from '../src/index.ts';
+import { DEMO_BOT } from '../src/seed.ts';
 import { parseSseBody } from './support/sse.ts';
 import { testDatabase, type TestDatabase } from './support/test-database.ts';
 
@@ -213,5 +217,40 @@ describe('knowledge scope: the AI-Chat-Caller header', () => {
     assert.equal(res.status, 400);
     assert.equal(body.error.code, 'validation_failed');
     assert.equal(body.error.param, 'AI-Chat-Caller');
+  });
+});
+
+describe('knowledge scope: upgrading a database (migration 005)', () => {
+  it('existing bots start with no knowledge, except the demo bot an earlier start seeded (docs)', async () => {
+    const upgraded = await testDatabase();
+    const handle = await openDatabase({ dataDir: 'memory://', ...upgraded.options });
+    try {
+      const { db } = handle;
+      // Back to the schema before 005, with the rows an earlier version wrote.
+      await sql`alter table bots drop column knowledge`.execute(db);
+      await sql`delete from _migrations where name like '005_%'`.execute(db);
+      await sql`insert into accounts (id, name) values ('acct_upgrade', 'Upgrade')`.execute(db);
+      for (const [id, name, description] of [
+        ['bot_seeded', DEMO_BOT.name, DEMO_BOT.description!],
+        ['bot_same_name', DEMO_BOT.name, 'Our own bot, which happens to share the name.'],
+        ['bot_other', 'Shop', ''],
+      ]) {
+        await sql`insert into bots (id, account_id, name, description, language, status, training)
+          values (${id}, 'acct_upgrade', ${name}, ${description}, 'en', 'untrained', '{"intents": []}')`.execute(db);
+      }
+      assert.deepEqual(await runMigrations(db), ['005_bot_knowledge_scope.sql']);
+      const rows = await db.selectFrom('bots').select(['id', 'knowledge']).orderBy('id').execute();
+      assert.deepEqual(
+        rows.map((r) => [r.id, r.knowledge]),
+        [
+          ['bot_other', null],
+          ['bot_same_name', null],
+          ['bot_seeded', { tags: ['docs'] }],
+        ],
+      );
+    } finally {
+      await handle.close();
+      await upgraded.cleanup();
+    }
   });
 });
