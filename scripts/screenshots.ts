@@ -1,12 +1,14 @@
 /// <reference types="node" />
 /**
- * The screenshot gallery: `npm run screenshots` writes docs/screenshots/*.png from the real demo
+ * The screenshot gallery: `npm run screenshots` renders the README's pictures from the real demo
  * server (`npm start`'s pages, the widget from dist/, the demo bot through the token proxy) in
  * Debian's chromium: light, dark, right-to-left (Arabic), a 375 px phone with the launcher open,
  * and a failed message with Retry. test/node/screenshots.test.ts runs the same code into a
  * temporary directory and checks every image.
  *
- * Usage: node --import tsx scripts/screenshots.ts [outDir]   (default docs/screenshots; run `npm run build` first)
+ * Usage: node --import tsx scripts/screenshots.ts [outDir | --docs]   (run `npm run build` first)
+ * The default, out/screenshots, is ignored by git: a run never rewrites tracked files unless asked
+ * with `--docs` (docs/screenshots, the README's gallery) or a folder.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -228,8 +230,15 @@ export function inspectPng(data: Buffer): PngSummary {
   return { width, height, colours: counts.size, dominantShare: dominant / (width * height) };
 }
 
+/** Where the command line asks the pictures to go: a folder, `--docs` for the README's, else `out/screenshots`. */
+export function screenshotsDir(args: readonly string[]): string {
+  const [first] = args;
+  if (first === '--docs') return join(root, 'docs', 'screenshots');
+  return first ? resolve(first) : join(root, 'out', 'screenshots');
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const outDir = resolve(process.argv[2] ?? join(root, 'docs', 'screenshots'));
+  const outDir = screenshotsDir(process.argv.slice(2));
   const started = Date.now();
   const files = await takeScreenshots(outDir);
   for (const file of files) {

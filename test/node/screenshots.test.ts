@@ -1,7 +1,7 @@
 /// <reference types="node" />
 // The demo pages in chromium against the real demo server (`npm start`'s pages, proxy and dist/):
 // the screenshot gallery (scripts/screenshots.ts), written to a temporary directory so a test run
-// never dirties docs/ (`npm run screenshots` writes docs/screenshots for the README), where every
+// never dirties docs/ (`npm run screenshots -- --docs` writes docs/screenshots for the README), where every
 // image must be a real picture of the widget, not a blank or a broken frame; and the try-it page,
 // whose controls must drive the widget's attributes.
 import assert from 'node:assert/strict';
