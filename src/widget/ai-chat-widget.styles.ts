@@ -106,75 +106,36 @@ export default css`
   }
 
   .launcher .icon {
-    fill: currentColor;
-    stroke: none;
     width: 26px;
     height: 26px;
   }
 
-  /* ---------------------------------------------------------------- launcher mode */
-
-  :host([mode='launcher']) {
-    position: fixed;
-    inset-block-end: var(--_offset);
-    inset-inline-end: var(--_offset);
-    z-index: var(--_z-index);
-  }
-
-  .launcher {
-    display: grid;
-    place-items: center;
-    width: 56px;
-    height: 56px;
-    border: 0;
-    border-radius: 50%;
-    background: var(--_accent);
-    color: var(--_accent-contrast);
-    box-shadow: var(--_shadow);
-    transition: transform 0.15s ease;
-  }
-
-  .launcher:hover {
-    transform: scale(1.05);
-  }
-
-  :host([mode='launcher']) .panel {
-    position: absolute;
-    inset-block-end: calc(100% + 12px);
-    inset-inline-end: 0;
-    width: min(var(--_width), calc(100vw - 2 * var(--_offset)));
-    height: min(var(--_height), calc(100dvh - 2 * var(--_offset) - 68px));
-    box-shadow: var(--_shadow);
-    animation: rise 0.18s ease-out;
-  }
-
-  @keyframes rise {
-    from {
-      opacity: 0;
-      transform: translateY(8px);
-    }
-  }
-
-  @media (max-width: 480px) {
-    :host([mode='launcher']) .panel {
-      position: fixed;
-      inset: 0;
-      width: auto;
-      height: auto;
-      border: 0;
-      border-radius: 0;
-    }
-
-    /* the full-screen panel has its own close button; the launcher would cover the send button */
-    :host([mode='launcher'][open]) .launcher {
-      display: none;
-    }
+  .icon.filled {
+    fill: currentColor;
+    stroke: none;
   }
 
   /* ---------------------------------------------------------------- inline and full page */
 
-  :host([mode='inline']) .panel {
+  /*
+   * The host's box comes from its attributes and custom properties alone, never from its content,
+   * so it is the same before the element upgrades (see the README's ":not(:defined)" rule), while
+   * the transcript loads, and after: no layout shift on the host page. min-width: 0, because in a
+   * grid or flex layout the content's min-content width (rows that are not rendered yet count as
+   * 100vw wide) would otherwise widen the page's column, which an undefined, empty element did not.
+   */
+  :host([mode='inline']),
+  :host([mode='fullpage']) {
+    min-width: 0;
+  }
+
+  :host([mode='inline']) {
     height: var(--_height);
+  }
+
+  :host([mode='inline']) .root,
+  :host([mode='inline']) .panel {
+    height: 100%;
   }
 
   :host([mode='fullpage']) {
@@ -366,6 +327,19 @@ export default css`
 
   .status.shown {
     padding-block-end: 8px;
+  }
+
+  .counter {
+    padding: 0 16px 6px;
+    color: var(--_muted);
+    font-size: 0.8em;
+    font-variant-numeric: tabular-nums;
+    text-align: end;
+  }
+
+  .counter.over {
+    color: var(--_error);
+    font-weight: 600;
   }
 
   .composer {

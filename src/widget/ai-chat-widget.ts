@@ -3,24 +3,20 @@ import { property, query, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import type { GetTokenContext } from '../client/index.js';
 import styles from './ai-chat-widget.styles.js';
+import launcherStyles from './launcher.styles.js';
 import messageStyles from './message.styles.js';
 import type { ChatConfig } from './chat-config.js';
 import { ChatController } from './chat-controller.js';
 import { errorText } from './error-detail.js';
 import { AiChatCloseEvent, AiChatOpenEvent, type TranscriptMessage } from './events.js';
+import { chatIcon, closeIcon, sendIcon } from './icons.js';
+import { characterCount, COUNTER_FROM, fillCount, MESSAGE_LIMIT, renderCounter } from './input-limit.js';
+import { LauncherStack } from './launcher-stack.js';
 import { streamedMarkdown } from './streamed-markdown.js';
+import { PhoneModal } from './phone-modal.js';
+import { ScrollFollow } from './scroll-follow.js';
 import type { StorageMode } from './storage.js';
 import { resolveStrings, type WidgetStrings } from './strings.js';
-
-const chatIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
-  <path d="M4 5.5A2.5 2.5 0 0 1 6.5 3h11A2.5 2.5 0 0 1 20 5.5v8a2.5 2.5 0 0 1-2.5 2.5H10l-4.2 3.6A.5.5 0 0 1 5 19.2V16h.5A1.5 1.5 0 0 1 4 14.5z" />
-</svg>`;
-const closeIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
-  <path d="M6 6l12 12M18 6L6 18" />
-</svg>`;
-const sendIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
-  <path d="M4 12h14M12 5l7 7-7 7" />
-</svg>`;
 
 /**
  * An embeddable AI chat: a launcher button with a panel, or an inline or full-page chat, talking to
@@ -45,7 +41,8 @@ const sendIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
  * @slot header - Replaces the title text in the header (a logo, a name with an avatar).
  * @slot launcher-icon - Replaces the icon of the launcher button.
  *
- * @csspart launcher - The floating button (launcher mode).
+ * @csspart launcher - The floating button (launcher mode). Several launchers on a page stand side by
+ *   side; while the panel is open the launcher shows a close icon and is labelled "Hide chat".
  * @csspart panel - The chat panel.
  * @csspart header - The panel's header.
  * @csspart title - The heading holding the title (or the `header` slot).
@@ -63,6 +60,7 @@ const sendIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
  * @csspart suggestions - The row of quick replies.
  * @csspart suggestion - One quick-reply button.
  * @csspart status - The status line (the rate-limit countdown).
+ * @csspart counter - The character count and limit, shown near the message limit (4,000).
  * @csspart composer - The form holding the input and the send button.
  * @csspart input - The message textarea.
  * @csspart send-button - The send button.
@@ -90,7 +88,7 @@ const sendIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
  * @cssprop --ai-chat-shadow - Shadow of the launcher and the floating panel.
  */
 export class AiChatWidget extends LitElement {
-  static override styles = [styles, messageStyles];
+  static override styles = [styles, launcherStyles, messageStyles];
 
   /** Re-render when `lang` changes: it picks the string table. */
   static override get observedAttributes(): string[] {
@@ -98,14 +96,17 @@ export class AiChatWidget extends LitElement {
   }
 
   private readonly chat = new ChatController(this, () => this.chatConfig());
+  /** Several launchers on one page stand side by side instead of on top of each other. */
+  private readonly stack = new LauncherStack(this);
+  /** On a phone the open panel is a full-screen modal that follows the visual viewport. */
+  private readonly modal = new PhoneModal(this);
+  /** Keeps the newest message in view while the user is at the end of the transcript. */
+  private readonly follower = new ScrollFollow(this, () => this.transcript, () => this.log);
   private ordinal = 0;
-  private stickToBottom = true;
 
   @query('textarea') private input?: HTMLTextAreaElement;
   @query('.transcript') private transcript?: HTMLElement;
   @query('.log') private log?: HTMLElement;
-  /** Keeps the newest message in view as the log grows (see `firstUpdated`). */
-  private logResize?: ResizeObserver;
   @query('.launcher') private launcher?: HTMLButtonElement;
 
   @state() private draft = '';
@@ -178,34 +179,6 @@ export class AiChatWidget extends LitElement {
     if (name === 'lang') this.requestUpdate();
   }
 
-  /**
-   * Scrolling to the newest message happens when the log's size changes, in the ResizeObserver
-   * step of the frame: layout is fresh there, so reading `scrollHeight` forces no extra layout, one
-   * frame of many updates (a stream) scrolls once, and rows that `content-visibility` renders late
-   * (their height was an estimate until they came into view) still end up in view.
-   */
-  protected override firstUpdated(): void {
-    if (typeof ResizeObserver !== 'function' || !this.log) return;
-    this.logResize = new ResizeObserver(() => this.scrollToEnd());
-    this.logResize.observe(this.log);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.logResize?.disconnect();
-    this.logResize = undefined;
-  }
-
-  protected override updated(): void {
-    // reconnected: observe again (the shadow DOM, and the log in it, survive a move)
-    if (!this.logResize && this.hasUpdated) this.firstUpdated();
-  }
-
-  private scrollToEnd(): void {
-    const t = this.transcript;
-    if (this.stickToBottom && t) t.scrollTop = t.scrollHeight;
-  }
-
   private chatConfig(): ChatConfig {
     return {
       baseUrl: this.baseUrl,
@@ -223,9 +196,13 @@ export class AiChatWidget extends LitElement {
     };
   }
 
+  /** The language of the strings and numbers: the nearest `lang`, else the page's. */
+  private get language(): string {
+    return this.closest('[lang]')?.getAttribute('lang') || globalThis.document?.documentElement.lang || 'en';
+  }
+
   private get text(): WidgetStrings {
-    const lang = this.closest('[lang]')?.getAttribute('lang') || globalThis.document?.documentElement.lang || 'en';
-    return resolveStrings(lang, this.strings);
+    return resolveStrings(this.language, this.strings);
   }
 
   private handleKeydown(event: KeyboardEvent): void {
@@ -233,6 +210,7 @@ export class AiChatWidget extends LitElement {
       event.stopPropagation();
       this.close();
     }
+    this.modal.handleKeydown(event);
   }
 
   private handleInputKeydown(event: KeyboardEvent): void {
@@ -251,20 +229,19 @@ export class AiChatWidget extends LitElement {
     this.submitDraft();
   }
 
-  private handleScroll(): void {
-    const t = this.transcript!;
-    this.stickToBottom = t.scrollHeight - t.scrollTop - t.clientHeight < 40;
-  }
-
   private submitDraft(): void {
     if (!this.canSend) return;
-    this.stickToBottom = true;
+    this.follower.follow();
     // a cancelled send keeps the draft, so the user's text is never lost
     if (this.chat.send(this.draft)) this.draft = '';
   }
 
   private get canSend(): boolean {
-    return Boolean(this.draft.trim()) && !this.chat.pending && !this.chat.rateLimitedUntil;
+    return Boolean(this.draft.trim()) && !this.tooLong && !this.chat.pending && !this.chat.rateLimitedUntil;
+  }
+
+  private get tooLong(): boolean {
+    return characterCount(this.draft) > MESSAGE_LIMIT;
   }
 
   /**
@@ -318,7 +295,7 @@ export class AiChatWidget extends LitElement {
    * blank, `ai-chat-message-sent` was cancelled, or delivery failed (the message stays, with Retry).
    */
   send(text: string): Promise<TranscriptMessage | null> {
-    this.stickToBottom = true;
+    this.follower.follow();
     return this.chat.send(text) ?? Promise.resolve(null);
   }
 
@@ -381,8 +358,15 @@ export class AiChatWidget extends LitElement {
     const seconds = Math.max(1, Math.ceil((this.chat.rateLimitedUntil - Date.now()) / 1000));
     const limited = this.chat.rateLimitedUntil > 0;
     const offline = this.chat.offline;
-    return html`<div part="status" class="status ${limited || offline ? 'shown' : ''}" role="status">
-      ${offline ? s.offline : limited ? s.rateLimited.replace('{n}', String(seconds)) : nothing}
+    const tooLong = this.tooLong;
+    return html`<div part="status" class="status ${limited || offline || tooLong ? 'shown' : ''}" role="status">
+      ${offline
+        ? s.offline
+        : limited
+          ? s.rateLimited.replace('{n}', String(seconds))
+          : tooLong
+            ? fillCount(s.tooLong, this.language, 0)
+            : nothing}
       ${this.chat.awaitingReply ? html`<span class="sr-only">${s.typing}</span>` : nothing}
     </div>`;
   }
@@ -392,6 +376,7 @@ export class AiChatWidget extends LitElement {
     const launcherMode = this.mode === 'launcher';
     const title = this.title || s.title;
     const busy = this.chat.pending || this.chat.loading;
+    const count = characterCount(this.draft);
     return html`<div class="root" title="" @keydown=${this.handleKeydown}>
       <section
         part="panel"
@@ -399,6 +384,7 @@ export class AiChatWidget extends LitElement {
         class="panel"
         role=${launcherMode ? 'dialog' : 'region'}
         aria-labelledby="title"
+        aria-modal=${this.modal.active ? 'true' : nothing}
         ?hidden=${launcherMode && !this.opened}
       >
         <header part="header" class="header">
@@ -409,7 +395,7 @@ export class AiChatWidget extends LitElement {
             : nothing}
         </header>
         <div part="transcript" class="transcript" role="log" aria-live="polite" aria-label=${s.transcript}
-          aria-busy=${busy ? 'true' : 'false'} tabindex="0" @scroll=${this.handleScroll}>
+          aria-busy=${busy ? 'true' : 'false'} tabindex="0" @scroll=${this.follower.onScroll}>
           <div class="log">
             ${this.welcomeMessage
               ? this.renderMessage(
@@ -428,8 +414,10 @@ export class AiChatWidget extends LitElement {
           </div>
         </div>
         ${this.renderSuggestions(s)} ${this.renderStatus(s)}
+        ${renderCounter(count, s, this.language)}
         <form part="composer" class="composer" @submit=${this.handleSubmit}>
-          <textarea part="input" rows="1" maxlength="4000" enterkeyhint="send" aria-label=${s.inputLabel}
+          <textarea part="input" rows="1" enterkeyhint="send" aria-label=${s.inputLabel}
+            aria-describedby=${count >= COUNTER_FROM ? 'counter' : nothing} aria-invalid=${this.tooLong ? 'true' : nothing}
             placeholder=${this.placeholder || s.placeholder} .value=${live(this.draft)}
             @input=${this.handleInput} @keydown=${this.handleInputKeydown}></textarea>
           <button part="send-button" class="send" type="submit" aria-label=${s.send} ?disabled=${!this.canSend}>
@@ -438,8 +426,10 @@ export class AiChatWidget extends LitElement {
         </form>
       </section>
       <button part="launcher" class="launcher" type="button" aria-controls="panel" ?hidden=${!launcherMode}
-        aria-expanded=${this.opened ? 'true' : 'false'} aria-label=${this.opened ? s.closeChat : s.openChat}
-        @click=${this.toggle}><slot name="launcher-icon">${chatIcon}</slot></button>
+        aria-expanded=${this.opened ? 'true' : 'false'} aria-label=${this.opened ? s.hideChat : s.openChat}
+        @click=${this.toggle}><slot name="launcher-icon" ?hidden=${this.opened}>${chatIcon}</slot>${this.opened
+          ? closeIcon
+          : nothing}</button>
     </div>`;
   }
 }

@@ -24,6 +24,12 @@ export interface WidgetStrings {
   rateLimited: string;
   /** Shown in the status line while the browser is offline. */
   offline: string;
+  /** The launcher's label while the panel is open (the header's close button says `closeChat`). */
+  hideChat: string;
+  /** The counter near the message limit. `{n}`: characters typed; `{max}`: the limit. */
+  characterCount: string;
+  /** Shown in the status line while the text is over the limit. `{max}`: the limit. */
+  tooLong: string;
   errorNetwork: string;
   /** The service did not answer within the widget's `timeout`. */
   errorTimeout: string;
@@ -59,6 +65,9 @@ export const en: WidgetStrings = {
   notSent: 'Not sent.',
   rateLimited: 'Too many messages. Sending in {n} s…',
   offline: 'You are offline. Messages will be sent when the connection is back.',
+  hideChat: 'Hide chat',
+  characterCount: '{n} / {max} characters',
+  tooLong: 'Too long to send. Shorten the message to {max} characters.',
   errorNetwork: 'No connection.',
   errorTimeout: 'The service took too long to answer.',
   errorServer: 'The service is having trouble.',
@@ -86,6 +95,9 @@ const de: WidgetStrings = {
   notSent: 'Nicht gesendet.',
   rateLimited: 'Zu viele Nachrichten. Senden in {n} s…',
   offline: 'Sie sind offline. Nachrichten werden gesendet, sobald die Verbindung zurück ist.',
+  hideChat: 'Chat ausblenden',
+  characterCount: '{n} / {max} Zeichen',
+  tooLong: 'Zu lang zum Senden. Kürzen Sie die Nachricht auf {max} Zeichen.',
   errorNetwork: 'Keine Verbindung.',
   errorTimeout: 'Der Dienst hat nicht rechtzeitig geantwortet.',
   errorServer: 'Der Dienst hat gerade ein Problem.',
@@ -113,6 +125,9 @@ const fr: WidgetStrings = {
   notSent: 'Non envoyé.',
   rateLimited: 'Trop de messages. Envoi dans {n} s…',
   offline: 'Vous êtes hors ligne. Les messages partiront dès le retour de la connexion.',
+  hideChat: 'Masquer la discussion',
+  characterCount: '{n} / {max} caractères',
+  tooLong: 'Trop long pour être envoyé. Réduisez le message à {max} caractères.',
   errorNetwork: 'Pas de connexion.',
   errorTimeout: 'Le service a mis trop de temps à répondre.',
   errorServer: 'Le service rencontre un problème.',
@@ -140,6 +155,9 @@ const es: WidgetStrings = {
   notSent: 'No enviado.',
   rateLimited: 'Demasiados mensajes. Enviando en {n} s…',
   offline: 'Sin conexión a internet. Los mensajes se enviarán cuando vuelva la conexión.',
+  hideChat: 'Ocultar el chat',
+  characterCount: '{n} / {max} caracteres',
+  tooLong: 'Demasiado largo para enviarlo. Acorta el mensaje a {max} caracteres.',
   errorNetwork: 'Sin conexión.',
   errorTimeout: 'El servicio tardó demasiado en responder.',
   errorServer: 'El servicio tiene problemas.',
@@ -167,6 +185,9 @@ const ar: WidgetStrings = {
   notSent: 'لم تُرسل.',
   rateLimited: 'رسائل كثيرة جدًا. الإرسال خلال {n} ث…',
   offline: 'أنت غير متصل. ستُرسل الرسائل عند عودة الاتصال.',
+  hideChat: 'إخفاء المحادثة',
+  characterCount: '{n} / {max} حرف',
+  tooLong: 'الرسالة أطول من اللازم. اختصرها إلى {max} حرف.',
   errorNetwork: 'لا يوجد اتصال.',
   errorTimeout: 'استغرقت الخدمة وقتًا طويلاً للرد.',
   errorServer: 'تواجه الخدمة مشكلة.',
@@ -194,6 +215,9 @@ const ja: WidgetStrings = {
   notSent: '送信されませんでした。',
   rateLimited: 'メッセージが多すぎます。{n} 秒後に送信します…',
   offline: 'オフラインです。接続が戻るとメッセージを送信します。',
+  hideChat: 'チャットを隠す',
+  characterCount: '{n} / {max} 文字',
+  tooLong: '長すぎて送信できません。{max} 文字以内にしてください。',
   errorNetwork: '接続できません。',
   errorTimeout: 'サービスの応答に時間がかかりすぎました。',
   errorServer: 'サービスに問題が発生しています。',

@@ -7,6 +7,7 @@ import { locales, resolveStrings, type WidgetStrings } from '../../src/widget/st
 /** Every key of WidgetStrings: the Record type makes this list fail to compile when a key is added. */
 const KEYS: Record<keyof WidgetStrings, true> = {
   title: true, openChat: true, closeChat: true, transcript: true, inputLabel: true, placeholder: true,
+  hideChat: true, characterCount: true, tooLong: true,
   send: true, you: true, assistant: true, typing: true, suggestions: true, sources: true, retry: true,
   notSent: true, rateLimited: true, offline: true, errorNetwork: true, errorTimeout: true,
   errorServer: true, errorAuth: true, errorSetup: true, errorUnavailable: true, errorGeneric: true, welcome: true,
@@ -29,6 +30,9 @@ describe('widget strings (i18n)', () => {
         assert.ok((value as string).trim().length > 0, `${lang}.${key} is empty`);
       }
       assert.match(table.rateLimited as string, /\{n\}/, `${lang}.rateLimited lost its {n} placeholder`);
+      assert.match(table.characterCount as string, /\{n\}.*\{max\}/, `${lang}.characterCount needs {n} and {max}`);
+      assert.match(table.tooLong as string, /\{max\}/, `${lang}.tooLong lost its {max} placeholder`);
+      assert.notEqual(table.hideChat, table.closeChat, `${lang}: the launcher and the close button need different names`);
       // the table is what a page in that language gets, region subtags included
       assert.deepEqual(resolveStrings(lang), locales[lang]);
       assert.deepEqual(resolveStrings(`${lang.toUpperCase()}-XX`), locales[lang]);

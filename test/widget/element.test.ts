@@ -9,6 +9,7 @@ import {
   $$,
   clearWidgetStorage,
   countOf,
+  escapeClosesToLauncher,
   faultBaseUrl,
   mount,
   typeText,
@@ -192,12 +193,7 @@ describe('<ai-chat-widget> element', () => {
       const { el } = await mount();
       await el.open();
       expect(el.shadowRoot!.activeElement).to.equal($(el, 'textarea'));
-      const closed = oneEvent(el, 'ai-chat-close');
-      await sendKeys({ press: 'Escape' });
-      await closed;
-      await el.updateComplete;
-      expect(el.opened).to.equal(false);
-      expect(el.shadowRoot!.activeElement).to.equal($(el, '[part~="launcher"]'));
+      await escapeClosesToLauncher(el);
     });
 
     it('closes with the close button', async () => {

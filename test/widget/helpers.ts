@@ -1,65 +1,16 @@
-// Shared helpers of the widget tests: fresh tenants and bots on the real service, mounting a widget
-// with its `ai-chat-ready` listener attached before it connects, and shadow-DOM queries.
-import { fixture, html } from '@open-wc/testing';
+// Shared helpers of the widget tests: fresh tenants and bots on the real service (service.ts),
+// mounting a widget with its `ai-chat-ready` listener attached before it connects, and shadow-DOM
+// queries. Importing this module registers <ai-chat-widget>.
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import '../../src/ai-chat-widget.js';
 import type { AiChatWidget } from '../../src/element.js';
 import type { AiChatReadyEvent } from '../../src/element.js';
-import type { CreateBotRequest, Message } from '../../src/client/types.js';
-import { newAccount } from '../client/fixtures.js';
 
 // One implementation of the fault-route helpers for client and widget tests.
 export { countOf, faultBaseUrl, uniqueKey } from '../client/fixtures.js';
 
-export const baseUrl = `${location.origin}/v1`;
-
-/** A fresh tenant on the real service; its API key. */
-export async function newApiKey(rateLimit?: { points: number; duration_seconds: number }): Promise<string> {
-  return (await newAccount(rateLimit)).apiKey;
-}
-
-/** A bot whose intents answer their own examples; returns its id. */
-export async function createBot(apiKey: string, bot: Partial<CreateBotRequest> = {}): Promise<string> {
-  const body: CreateBotRequest = {
-    name: 'Widget test bot',
-    training: {
-      intents: [
-        {
-          name: 'greeting',
-          examples: ['hello', 'hi there', 'good morning', 'hey'],
-          responses: ['Hello! How can I **help** you today?'],
-          suggestions: ['Opening hours', 'Pricing'],
-        },
-        {
-          name: 'hours',
-          examples: ['opening hours', 'when are you open', 'what time do you open'],
-          responses: ['We are open 9 to 5, Monday to Friday.'],
-        },
-        {
-          name: 'pricing',
-          examples: ['pricing', 'how much does it cost', 'what is the price'],
-          responses: ['Plans start at 10 euros a month.'],
-        },
-      ],
-    },
-    ...bot,
-  };
-  const response = await fetch(`${baseUrl}/bots`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`creating a bot failed with ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { data: { id: string } }).data.id;
-}
-
-/** The stored messages of a conversation (or of a user with a bot), read with the API key. */
-export async function historyOf(apiKey: string, query: Record<string, string>): Promise<Message[]> {
-  const response = await fetch(`${baseUrl}/chat/history?${new URLSearchParams({ ...query, limit: '200' })}`, {
-    headers: { authorization: `Bearer ${apiKey}` },
-  });
-  if (!response.ok) throw new Error(`reading history failed with ${response.status}`);
-  return ((await response.json()) as { data: { items: Message[] } }).data.items;
-}
+export { baseUrl, createBot, historyOf, newApiKey } from './service.js';
 
 export interface Mounted {
   el: AiChatWidget;
@@ -133,4 +84,14 @@ export function widgetStorageKeys(): string[] {
   return [...Object.keys(localStorage), ...Object.keys(sessionStorage)].filter((k) =>
     k.startsWith('ai-chat-widget:'),
   );
+}
+
+/** Presses Escape in the open launcher panel: it closes, fires ai-chat-close, and focus returns to the launcher. */
+export async function escapeClosesToLauncher(el: AiChatWidget): Promise<void> {
+  const closed = oneEvent(el, 'ai-chat-close');
+  await sendKeys({ press: 'Escape' });
+  await closed;
+  await el.updateComplete;
+  expect(el.opened).to.equal(false);
+  expect(el.shadowRoot!.activeElement).to.equal($(el, '[part~="launcher"]'));
 }

@@ -1,0 +1,82 @@
+import { css } from 'lit';
+
+/**
+ * Launcher mode: the floating button, its panel, the row of several launchers on one page, and the
+ * full-screen (modal) panel on a phone. Uses the private `--_*` properties of the main styles.
+ */
+export default css`
+  /* ---------------------------------------------------------------- launcher mode */
+
+  /*
+   * --_stack is this launcher's place in the row of launchers on the page (0: the corner; set per
+   * instance by LauncherStack), so two launchers never sit on top of each other. The open one comes
+   * to the front: its panel must not be covered by the other launchers.
+   */
+  :host([mode='launcher']) {
+    --_launcher-step: calc(var(--_stack, 0) * 68px);
+    position: fixed;
+    inset-block-end: var(--_offset);
+    inset-inline-end: calc(var(--_offset) + var(--_launcher-step));
+    z-index: var(--_z-index);
+  }
+
+  :host([mode='launcher'][open]) {
+    z-index: calc(var(--_z-index) + 1);
+  }
+
+  .launcher {
+    display: grid;
+    place-items: center;
+    width: 56px;
+    height: 56px;
+    border: 0;
+    border-radius: 50%;
+    background: var(--_accent);
+    color: var(--_accent-contrast);
+    box-shadow: var(--_shadow);
+    transition: transform 0.15s ease;
+  }
+
+  .launcher:hover {
+    transform: scale(1.05);
+  }
+
+  :host([mode='launcher']) .panel {
+    position: absolute;
+    inset-block-end: calc(100% + 12px);
+    inset-inline-end: 0;
+    width: min(var(--_width), calc(100vw - 2 * var(--_offset) - var(--_launcher-step)));
+    height: min(var(--_height), calc(100dvh - 2 * var(--_offset) - 68px));
+    box-shadow: var(--_shadow);
+    animation: rise 0.18s ease-out;
+  }
+
+  @keyframes rise {
+    from {
+      opacity: 0;
+      transform: translateY(8px);
+    }
+  }
+
+  /*
+   * Full screen on a phone (PHONE_QUERY in phone-modal.ts), and as tall as the visual viewport: an
+   * on-screen keyboard shrinks that without resizing the layout viewport, and the input must stay
+   * above the keyboard (PhoneModal sets --_viewport-*).
+   */
+  @media (max-width: 480px) {
+    :host([mode='launcher']) .panel {
+      position: fixed;
+      inset-inline: 0;
+      inset-block: var(--_viewport-top, 0px) auto;
+      width: auto;
+      height: var(--_viewport-height, 100%);
+      border: 0;
+      border-radius: 0;
+    }
+
+    /* the full-screen panel has its own close button; the launcher would cover the send button */
+    :host([mode='launcher'][open]) .launcher {
+      display: none;
+    }
+  }
+`;
