@@ -5,31 +5,37 @@
  * 413 carries X-RateLimit-*), then the body limit before any handler parses a body.
  */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { routePath } from 'hono/route';
 import { agentRoutes } from './agents/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { botRoutes } from './bots/routes.ts';
 import { chatRoutes } from './chat/routes.ts';
 import { gate } from './http/auth.ts';
+import { bodyLimit } from './http/body-limit.ts';
 import type { AppEnv } from './http/context.ts';
 import { cors } from './http/cors.ts';
 import { errorResponse } from './http/error-handler.ts';
 import { ServiceError } from './http/errors.ts';
+import { unmatchedRoute } from './http/method-not-allowed.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
 import { newId } from './ids.ts';
 import { openapiRoutes } from './openapi/routes.ts';
 import type { Deps } from './services.ts';
 
-/** Routes anyone may read without a key (still rate-limited per IP). */
 /** Any version but v1 (v0, v2…v9, v10…). */
 const VERSION_PATH = '/:version{v(?:0|[2-9]|[1-9][0-9]+)}/*';
 
+/** Routes anyone may read without a key (still rate-limited: per key when one is sent, else per IP). */
 const PUBLIC_PATHS = new Set(['/v1/openapi.json']);
 
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const gateDeps = { accounts: deps.accounts, rateLimits: deps.rateLimits, defaultRateLimit: deps.config.rateLimit };
+  const gateDeps = {
+    accounts: deps.accounts,
+    rateLimits: deps.rateLimits,
+    defaultRateLimit: deps.config.rateLimit,
+    trustedProxies: deps.config.trustedProxies,
+  };
 
   app.use('*', async (c, next) => {
     c.set('requestId', newId('req', 16));
@@ -55,15 +61,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   const authenticated = gate(gateDeps, { requireAuth: true });
   const anonymous = gate(gateDeps, { requireAuth: false });
   app.use('/v1/*', (c, next) => (PUBLIC_PATHS.has(c.req.path) ? anonymous(c, next) : authenticated(c, next)));
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: deps.config.maxBodyBytes,
-      onError: () => {
-        throw new ServiceError('payload_too_large', `The request body is larger than ${deps.config.maxBodyBytes} bytes.`);
-      },
-    }),
-  );
+  app.use('/v1/*', bodyLimit(deps.config.maxBodyBytes));
   app.route('/v1', openapiRoutes(deps));
   app.route('/v1/bots', botRoutes(deps));
   app.route('/v1/chat', chatRoutes(deps));
@@ -79,9 +77,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     });
   });
 
-  app.notFound((c) =>
-    errorResponse(c, new ServiceError('route_not_found', `No route ${c.req.method} ${c.req.path}.`), deps.logger),
-  );
+  // No route answered: 405 when the path has routes for other methods, else 404 (both the envelope).
+  app.notFound((c) => errorResponse(c, unmatchedRoute(app, c.req.method, c.req.path), deps.logger));
   app.onError((error, c) => errorResponse(c, error, deps.logger));
   return app;
 }

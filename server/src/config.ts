@@ -28,6 +28,12 @@ export interface ServiceOptions {
   maxBodyBytes?: number;
   /** Browser origins always allowed by CORS, besides bots' website channels (`AI_CHAT_CORS_ORIGINS`). */
   corsOrigins?: string[];
+  /**
+   * How many reverse proxies of your own stand in front of the service (`AI_CHAT_TRUSTED_PROXIES`).
+   * Default 0: per-IP limits count the socket address and `X-Forwarded-For` is ignored (anyone can
+   * write it). With n, the client is the n-th `X-Forwarded-For` entry from the right.
+   */
+  trustedProxies?: number;
   /** The OpenAI-compatible provider (`AI_CHAT_LLM_BASE_URL`, `_API_KEY`, `_MODEL`, `_TIMEOUT_MS`). */
   llm?: LlmOptions;
 }
@@ -56,6 +62,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     rateLimit: points ? { points, durationSeconds: int(env.AI_CHAT_RATE_WINDOW) ?? 60 } : undefined,
     maxBodyBytes: int(env.AI_CHAT_MAX_BODY_BYTES),
     corsOrigins: env.AI_CHAT_CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean),
+    trustedProxies: int(env.AI_CHAT_TRUSTED_PROXIES),
     llm: env.AI_CHAT_LLM_BASE_URL
       ? {
           baseUrl: env.AI_CHAT_LLM_BASE_URL,
@@ -78,6 +85,7 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     rateLimit: options.rateLimit ?? { points: 120, durationSeconds: 60 },
     maxBodyBytes: options.maxBodyBytes ?? 512 * 1024,
     corsOrigins: options.corsOrigins ?? [],
+    trustedProxies: options.trustedProxies ?? 0,
     llm: options.llm,
   };
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createProxy } from '../../src/proxy/index.ts';
+import { clientAddress } from './http/client-ip.ts';
 import type { Service } from './index.ts';
 
 export const DEMO_PROXY_PATH = '/proxy';
@@ -25,7 +26,12 @@ export function originsFromEnv(value: string | undefined): string[] {
   return (value ?? '').split(/[\s,]+/).filter(Boolean);
 }
 
-export async function createDemoProxy(service: Service, options: DemoProxyOptions = {}) {
+/** The demo proxy as a handler of the Node adapter: `env` carries the socket the client address comes from. */
+export interface DemoProxy {
+  fetch(request: Request, env?: unknown): Promise<Response>;
+}
+
+export async function createDemoProxy(service: Service, options: DemoProxyOptions = {}): Promise<DemoProxy> {
   const accountId = service.devAccountId;
   const apiKey = await service.deps.accounts.issueLabelledKey(accountId, 'demo-proxy');
   const demoBot = await service.deps.db
@@ -35,7 +41,7 @@ export async function createDemoProxy(service: Service, options: DemoProxyOption
     .orderBy('created_at')
     .limit(1)
     .executeTakeFirst();
-  return createProxy({
+  const proxy = createProxy({
     apiKey,
     upstream: 'http://reference-service.internal',
     fetch: (input, init) => service.fetch(new Request(input, init)),
@@ -45,4 +51,9 @@ export async function createDemoProxy(service: Service, options: DemoProxyOption
     basePath: DEMO_PROXY_PATH,
     allowedOrigins: options.allowedOrigins,
   });
+  const { trustedProxies } = service.deps.config;
+  return {
+    // The per-IP limit counts the same client address as the service's own (AI_CHAT_TRUSTED_PROXIES).
+    fetch: (request, env) => proxy.handle(request, { clientIp: clientAddress(request.headers, env, trustedProxies) }),
+  };
 }

@@ -19,8 +19,11 @@ export type { ServiceOptions } from './config.ts';
 
 export interface Service {
   app: Hono<AppEnv>;
-  /** The web-standard handler: `(Request) => Promise<Response>`. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * The web-standard handler. Pass the Node adapter's bindings as `env` (`getRequestListener` and
+   * `serve` do): per-IP rate limits read the client's socket address from them.
+   */
+  fetch(request: Request, env?: unknown): Promise<Response>;
   deps: Deps;
   /** The development key when it is known to this process (configured, or generated just now). */
   devApiKey: string | null;
@@ -55,7 +58,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const app = createApp(deps);
   return {
     app,
-    fetch: async (request) => app.fetch(request),
+    fetch: async (request, env) => app.fetch(request, env),
     deps,
     devApiKey: dev.apiKey,
     devApiKeyGenerated: dev.generated,
@@ -128,8 +131,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const { Hono } = await import('hono');
     const outer = new Hono<AppEnv>();
     await options.mount(outer, service);
-    outer.route('/', service.app);
-    fetchHandler = async (request) => outer.fetch(request);
+    // Whatever the mounts leave goes to the service app whole, with its own 404/405 and error
+    // envelope (a merged `route()` would answer with the outer app's plain-text 404), and with the
+    // Node bindings that carry the client address.
+    outer.all('*', (c) => service.fetch(c.req.raw, c.env));
+    fetchHandler = async (request, env) => outer.fetch(request, env);
   }
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: fetchHandler, port: options.port ?? 0, hostname: host, overrideGlobalObjects: false }, () =>

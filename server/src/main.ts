@@ -20,7 +20,7 @@ const running = await startServer({
       secret: process.env.AI_CHAT_PROXY_SECRET,
       allowedOrigins: originsFromEnv(process.env.AI_CHAT_PROXY_ORIGINS),
     });
-    app.all(`${DEMO_PROXY_PATH}/*`, (c) => proxy.fetch(c.req.raw));
+    app.all(`${DEMO_PROXY_PATH}/*`, (c) => proxy.fetch(c.req.raw, c.env)); // env: the client's socket address
     mountStatic(app, repoRoot);
   },
 });

@@ -1,4 +1,4 @@
-// Forged cursors on every list: always 400 `validation_failed` (param cursor), never a database error.
+// Forged cursors on every list: always 400 `invalid_cursor` (param cursor), never a database error.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestService, type TestClient } from './support/core.ts';
@@ -32,7 +32,7 @@ describe('list cursors', () => {
       for (const cursor of forged) {
         const { res, body } = await api.json(`${base}${base.includes('?') ? '&' : '?'}cursor=${cursor}`);
         assert.equal(res.status, 400, `${base} ${cursor}: ${JSON.stringify(body)}`);
-        assert.equal(body.error.code, 'validation_failed');
+        assert.equal(body.error.code, 'invalid_cursor');
         assert.equal(body.error.param, 'cursor');
       }
     });

@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'permission_denied'
   | 'origin_not_allowed'
   | 'invalid_json'
+  | 'json_too_deep'
+  | 'invalid_cursor'
   | 'validation_failed'
   | 'unknown_parameter'
   | 'resource_not_found'
@@ -61,6 +63,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   permission_denied: 403,
   origin_not_allowed: 403,
   invalid_json: 400,
+  json_too_deep: 400,
+  invalid_cursor: 400,
   validation_failed: 400,
   unknown_parameter: 400,
   resource_not_found: 404,

@@ -1,5 +1,6 @@
 /** Reading what a browser sent: a bounded JSON body, the bearer token, the client IP. */
 import { ProxyError } from './errors.js';
+import { decodeUtf8, NOT_UTF8, parseJsonText, readLimited } from './json-body.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Largest JSON body forwarded (the widget's messages are far smaller). */
@@ -26,12 +27,9 @@ export async function readJsonObject(
       param: 'Content-Type',
     });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ProxyError('invalid_json', 'The request body is not valid JSON.');
-  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) throw new ProxyError(parsed.code, parsed.message);
+  const value = parsed.value;
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new ProxyError('invalid_json', 'The request body must be a JSON object.');
   }
@@ -49,36 +47,17 @@ function tooLarge(maxBytes: number): ProxyError {
  * a chunked body of unknown length is read chunk by chunk with the running count.
  */
 async function readText(request: Request, maxBytes: number, lengthDeclared: boolean): Promise<string> {
-  if (lengthDeclared) return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
+  if (lengthDeclared) return strictText(new Uint8Array(await request.arrayBuffer()));
   if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return decodeUtf8(all);
+  const bytes = await readLimited(request.body, maxBytes);
+  if (!bytes) throw tooLarge(maxBytes);
+  return strictText(bytes);
 }
 
-function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ProxyError('invalid_json', 'The request body is not valid UTF-8.');
-  }
+function strictText(bytes: Uint8Array): string {
+  const text = decodeUtf8(bytes);
+  if (text === null) throw new ProxyError('invalid_json', NOT_UTF8);
+  return text;
 }
 
 /** The token of `Authorization: Bearer <token>`, or a 401. */

@@ -4,7 +4,6 @@ import type { CreateAgentRequest, TrainAgentRequest, UpdateAgentRequest } from '
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotent } from '../http/idempotency.ts';
-import { allowOnly } from '../http/method-not-allowed.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
 import { DEFAULT_HOLDOUT } from './jobs.ts';
@@ -21,7 +20,6 @@ export function agentRoutes(deps: Deps): Hono<AppEnv> {
     return ok(c, await deps.agents.create(accountId(c), body), 201);
   });
   router.get('/', async (c) => ok(c, await deps.agents.list(accountId(c), readQuery<PageQuery>(c, pageQuerySchema))));
-  allowOnly(router, '/', ['GET', 'POST']);
 
   router.get('/:agent_id', async (c) => ok(c, await deps.agents.get(accountId(c), agentId(c))));
   router.put('/:agent_id', async (c) => {
@@ -29,7 +27,6 @@ export function agentRoutes(deps: Deps): Hono<AppEnv> {
     const body = await readJson<UpdateAgentRequest>(c, updateAgentSchema);
     return ok(c, await deps.agents.update(accountId(c), id, body));
   });
-  allowOnly(router, '/:agent_id', ['GET', 'PUT']);
 
   // Idempotent: a retried train (same key) answers the first job instead of a 409.
   router.post('/:agent_id/train', idempotent(deps.db), async (c) => {
@@ -41,19 +38,16 @@ export function agentRoutes(deps: Deps): Hono<AppEnv> {
     await done;
     return ok(c, await deps.trainingJobs.get(accountId(c), id, job.id), 200);
   });
-  allowOnly(router, '/:agent_id/train', ['POST']);
 
   router.get('/:agent_id/jobs', async (c) => {
     const id = agentId(c);
     return ok(c, await deps.trainingJobs.list(accountId(c), id, readQuery<PageQuery>(c, pageQuerySchema)));
   });
-  allowOnly(router, '/:agent_id/jobs', ['GET']);
 
   router.get('/:agent_id/jobs/:job_id', async (c) => {
     const id = agentId(c);
     const jobId = pathId(c, 'job_id', 'job', 'training job');
     return ok(c, await deps.trainingJobs.get(accountId(c), id, jobId));
   });
-  allowOnly(router, '/:agent_id/jobs/:job_id', ['GET']);
   return router;
 }

@@ -2,7 +2,6 @@
 import { Hono } from 'hono';
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
-import { allowOnly } from '../http/method-not-allowed.ts';
 import { readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
 import type { PerformanceQuery, UsageQuery } from './reports.ts';
@@ -14,11 +13,9 @@ export function analyticsRoutes(deps: Deps): Hono<AppEnv> {
     const query = readQuery<UsageQuery>(c, usageQuerySchema);
     return ok(c, await deps.analytics.usageReport(accountId(c), query));
   });
-  allowOnly(router, '/usage', ['GET']);
   router.get('/performance', async (c) => {
     const query = readQuery<PerformanceQuery>(c, performanceQuerySchema);
     return ok(c, await deps.analytics.performanceReport(accountId(c), query));
   });
-  allowOnly(router, '/performance', ['GET']);
   return router;
 }

@@ -4,7 +4,6 @@ import type { BotMessageRequest, CreateBotRequest, UpdateBotRequest } from '../.
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotencyTag, idempotent } from '../http/idempotency.ts';
-import { allowOnly } from '../http/method-not-allowed.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
 import { sendBotMessage } from './messages.ts';
@@ -49,8 +48,5 @@ export function botRoutes(deps: Deps): Hono<AppEnv> {
     return ok(c, reply);
   });
 
-  allowOnly(router, '/', ['GET', 'POST']);
-  allowOnly(router, '/:bot_id', ['GET', 'PUT']);
-  allowOnly(router, '/:bot_id/messages', ['POST']);
   return router;
 }

@@ -12,7 +12,6 @@ import { errorBody, ok, successBody } from '../http/envelope.ts';
 import { toServiceError } from '../http/error-handler.ts';
 import { ServiceError } from '../http/errors.ts';
 import { idempotencyRecorder, idempotencyTag, idempotent } from '../http/idempotency.ts';
-import { allowOnly } from '../http/method-not-allowed.ts';
 import { readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
 import { chatRequestSchema, historyQuerySchema } from './schema.ts';
@@ -67,8 +66,6 @@ export function chatRoutes(deps: Deps): Hono<AppEnv> {
     return ok(c, page);
   });
 
-  allowOnly(router, '/', ['POST']);
-  allowOnly(router, '/history', ['GET']);
   return router;
 }
 

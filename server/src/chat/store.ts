@@ -8,7 +8,7 @@ import { iso, json } from '../db/json.ts';
 import type { ConversationsTable, Database, MessagesTable } from '../db/schema.ts';
 import { ServiceError } from '../http/errors.ts';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyTag } from '../http/idempotency.ts';
-import { decodeCursor, toPage } from '../http/pagination.ts';
+import { decodeSeqCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import type { ResponderReply } from './responder.ts';
 
@@ -257,9 +257,7 @@ export class ConversationStore {
     if (filter.userId) query = query.where('c.user_id', '=', filter.userId);
     if (filter.botId) query = query.where('c.bot_id', '=', filter.botId);
     if (filter.cursor) {
-      const { seq } = decodeCursor<{ seq: string }>(filter.cursor, ['seq']);
-      if (!/^\d{1,19}$/.test(seq)) decodeCursor('', ['seq']); // throws the one cursor error
-      query = query.where('m.seq', '>', seq);
+      query = query.where('m.seq', '>', decodeSeqCursor(filter.cursor));
     }
     const rows = await query.orderBy('m.seq', 'asc').limit(filter.limit + 1).execute();
     return toPage(rows, filter.limit, toMessage, (row) => ({ seq: row.seq }));

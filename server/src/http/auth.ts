@@ -4,9 +4,9 @@
  * The limit is charged before the auth error is raised, so guessing keys is rate limited too.
  */
 import type { MiddlewareHandler } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Account, AccountService, RateLimitPlan } from '../accounts/service.ts';
 import type { RateLimits } from '../rate-limit/limiter.ts';
+import { clientAddress } from './client-ip.ts';
 import type { AppContext, AppEnv } from './context.ts';
 import { ServiceError } from './errors.ts';
 
@@ -14,17 +14,11 @@ export interface GateDeps {
   accounts: AccountService;
   rateLimits: RateLimits;
   defaultRateLimit: RateLimitPlan;
+  /** See `ServiceOptions.trustedProxies`. */
+  trustedProxies: number;
 }
 
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="ai-chat"' };
-
-export function clientIp(c: AppContext): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown'; // not running on a Node socket (e.g. app.request() in tests)
-  }
-}
 
 async function resolveAccount(c: AppContext, accounts: AccountService): Promise<Account | ServiceError> {
   const header = c.req.header('authorization');
@@ -43,13 +37,17 @@ async function resolveAccount(c: AppContext, accounts: AccountService): Promise<
   return account ?? new ServiceError('invalid_api_key', 'The API key is not valid.', { headers: WWW_AUTHENTICATE });
 }
 
-/** `requireAuth: false` only rate-limits (public routes such as the OpenAPI document). */
+/**
+ * `requireAuth: false` never refuses a key (public routes such as the OpenAPI document, other API
+ * versions): a valid key is still charged to its account, anything else to the client IP.
+ */
 export function gate(deps: GateDeps, options: { requireAuth: boolean }): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const account = options.requireAuth ? await resolveAccount(c, deps.accounts) : null;
+    const account = options.requireAuth || c.req.header('authorization') ? await resolveAccount(c, deps.accounts) : null;
     const known = account && !(account instanceof ServiceError) ? account : null;
     const plan = known?.rateLimit ?? deps.defaultRateLimit;
-    const result = await deps.rateLimits.consume(known ? `acct:${known.id}` : `ip:${clientIp(c)}`, plan);
+    const ip = clientAddress(c.req.raw.headers, c.env, deps.trustedProxies) ?? 'unknown';
+    const result = await deps.rateLimits.consume(known ? `acct:${known.id}` : `ip:${ip}`, plan);
     c.header('X-RateLimit-Limit', String(result.info.limit));
     c.header('X-RateLimit-Remaining', String(result.info.remaining));
     c.header('X-RateLimit-Reset', String(result.info.reset));
@@ -59,7 +57,7 @@ export function gate(deps: GateDeps, options: { requireAuth: boolean }): Middlew
         headers: { 'Retry-After': String(result.retryAfterSeconds) },
       });
     }
-    if (account instanceof ServiceError) throw account;
+    if (account instanceof ServiceError && options.requireAuth) throw account;
     if (known) c.set('principal', { accountId: known.id, kind: 'api_key' });
     await next();
   };

@@ -65,8 +65,8 @@ export async function releaseInterruptedKeys(db: Kysely<Database>): Promise<numb
   return Number(released.numDeletedRows);
 }
 
-function requestHash(c: AppContext, body: string): string {
-  return createHash('sha256').update(`${c.req.method}\n${c.req.path}\n${body}`).digest('hex');
+function requestHash(c: AppContext, body: ArrayBuffer): string {
+  return createHash('sha256').update(`${c.req.method}\n${c.req.path}\n`).update(new Uint8Array(body)).digest('hex');
 }
 
 export function idempotent(db: Kysely<Database>): MiddlewareHandler<AppEnv> {
@@ -79,7 +79,8 @@ export function idempotent(db: Kysely<Database>): MiddlewareHandler<AppEnv> {
       });
     }
     const account = accountId(c);
-    const hash = requestHash(c, await c.req.text()); // Hono caches the body: handlers can read it again
+    // The raw bytes (Hono caches them, so handlers read them again): a text decode would hide invalid UTF-8.
+    const hash = requestHash(c, await c.req.arrayBuffer());
     const scope = db.selectFrom('idempotency_keys').where('account_id', '=', account).where('key', '=', key);
 
     // Expired keys and orphaned `running` rows free their key for this request.

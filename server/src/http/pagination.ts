@@ -1,4 +1,8 @@
-/** Opaque cursors: base64url JSON of the last item's sort key. Forged or stale cursors answer 400. */
+/**
+ * Opaque cursors: base64url JSON of the last item's sort key. A cursor this API did not hand out
+ * answers 400 `invalid_cursor`: every value is checked here, before it reaches SQL, so a forged one
+ * can never become a database error.
+ */
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Page } from '../../../src/client/types.ts';
 import { ServiceError } from './errors.ts';
@@ -8,7 +12,7 @@ export function encodeCursor(key: Record<string, string | number>): string {
 }
 
 function invalidCursor(): ServiceError {
-  return new ServiceError('validation_failed', 'The cursor is not one this API returned.', { param: 'cursor' });
+  return new ServiceError('invalid_cursor', 'The cursor is not one this API returned.', { param: 'cursor' });
 }
 
 export function decodeCursor<T extends Record<string, string | number>>(cursor: string, fields: (keyof T)[]): T {
@@ -47,7 +51,37 @@ export function toPage<Row, Item>(
 export const createdKey = sql<string>`created_at::text`.as('created_key');
 
 /** PostgreSQL's text form of a timestamptz, the only thing a cursor's time may be. */
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/;
+const PG_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](\d{2})(?::(\d{2}))?$/;
+
+/** True for a real instant in PostgreSQL's text form: the shape AND every field in its range. */
+function isPgTimestamp(text: string): boolean {
+  const match = PG_TIMESTAMP.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = match.slice(1).map((field) => Number(field ?? 0));
+  // Date.UTC rolls an out-of-range field over (month 13 → next year): a round trip must keep every field.
+  const date = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
+  return (
+    year! >= 1 &&
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month! - 1 &&
+    date.getUTCDate() === day &&
+    date.getUTCHours() === hour &&
+    date.getUTCMinutes() === minute &&
+    date.getUTCSeconds() === second &&
+    offsetHours! <= 15 && // PostgreSQL's UTC offsets reach ±15:59
+    offsetMinutes < 60
+  );
+}
+
+/** PostgreSQL's bigint range: a `seq` cursor beyond it would be a database error. */
+const MAX_BIGINT = 2n ** 63n - 1n;
+
+/** The `seq` of a cursor over a bigint sequence (e.g. messages), checked to be one. */
+export function decodeSeqCursor(cursor: string): string {
+  const { seq } = decodeCursor<{ seq: string }>(cursor, ['seq']);
+  if (!/^\d{1,19}$/.test(seq) || BigInt(seq) > MAX_BIGINT) throw invalidCursor();
+  return seq;
+}
 
 /**
  * One page of a list, newest first, keyset-paginated on (created_at, id). The cursor is checked
@@ -61,7 +95,7 @@ export async function newestFirstPage<DB, TB extends keyof DB, Row extends { id:
   let query = select;
   if (page.cursor) {
     const { at, id } = decodeCursor<{ at: string; id: string }>(page.cursor, ['at', 'id']);
-    if (!PG_TIMESTAMP.test(at)) throw invalidCursor();
+    if (typeof id !== 'string' || typeof at !== 'string' || !isPgTimestamp(at)) throw invalidCursor();
     query = query.where(sql<boolean>`(created_at, id) < (${at}::timestamptz, ${id})`);
   }
   const rows = await query.orderBy(sql.ref('created_at'), 'desc').orderBy(sql.ref('id'), 'desc').limit(page.limit + 1).execute();

@@ -7,6 +7,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import type { AppContext } from './context.ts';
 import { notFound, ServiceError } from './errors.ts';
 import { ID_PATTERN } from '../ids.ts';
+import { decodeUtf8, NOT_UTF8, parseJsonText } from '../../../src/proxy/json-body.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -89,9 +90,14 @@ export interface ReadJsonOptions {
   optional?: boolean;
 }
 
-/** Parses and validates the JSON body. 415 if not JSON, 400 `invalid_json` / `validation_failed` / `unknown_parameter`. */
+/**
+ * Parses and validates the JSON body. 415 if not JSON; 400 `invalid_json` (also for bytes that are
+ * not UTF-8, as the proxy answers), `json_too_deep`, `validation_failed` or `unknown_parameter`.
+ * The depth is checked before parsing, so `cleanStrings` and the validator recurse a bounded depth.
+ */
 export async function readJson<T>(c: AppContext, schema: JsonSchema, options: ReadJsonOptions = {}): Promise<T> {
-  const text = await c.req.text();
+  const text = decodeUtf8(new Uint8Array(await c.req.arrayBuffer()));
+  if (text === null) throw new ServiceError('invalid_json', NOT_UTF8);
   const contentType = c.req.header('content-type') ?? '';
   let value: unknown;
   if (text.trim() === '' && options.optional) {
@@ -100,11 +106,9 @@ export async function readJson<T>(c: AppContext, schema: JsonSchema, options: Re
     if (!/^application\/([a-z0-9.+-]*\+)?json\s*(;|$)/i.test(contentType)) {
       throw new ServiceError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
     }
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ServiceError('invalid_json', 'The request body is not valid JSON.');
-    }
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) throw new ServiceError(parsed.code, parsed.message);
+    value = parsed.value;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ServiceError('validation_failed', 'The request body must be a JSON object.', { param: '(root)' });

@@ -8,7 +8,6 @@ import type {
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotent } from '../http/idempotency.ts';
-import { allowOnly } from '../http/method-not-allowed.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
 import {
@@ -30,7 +29,6 @@ export function knowledgeRoutes(deps: Deps): Hono<AppEnv> {
     const query = readQuery<{ limit: number; cursor?: string }>(c, listKnowledgeQuerySchema);
     return ok(c, await deps.knowledge.list(accountId(c), query));
   });
-  allowOnly(router, '/', ['GET', 'POST']);
 
   // Registered before `/:entry_id` so "search" is never taken for an id.
   router.get('/search', async (c) => {
@@ -45,7 +43,6 @@ export function knowledgeRoutes(deps: Deps): Hono<AppEnv> {
     const result: KnowledgeSearchResult = { query: query.q, items };
     return ok(c, result);
   });
-  allowOnly(router, '/search', ['GET']);
 
   router.get('/:entry_id', async (c) => ok(c, await deps.knowledge.get(accountId(c), entryId(c))));
   router.put('/:entry_id', async (c) => {
@@ -53,6 +50,5 @@ export function knowledgeRoutes(deps: Deps): Hono<AppEnv> {
     const body = await readJson<UpdateKnowledgeRequest>(c, updateKnowledgeSchema);
     return ok(c, await deps.knowledge.update(accountId(c), id, body));
   });
-  allowOnly(router, '/:entry_id', ['GET', 'PUT']);
   return router;
 }

@@ -1,7 +1,6 @@
 /** `GET /v1/openapi.json`: the OpenAPI 3.1 document of the v1 surface (public, still rate-limited). */
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { allowOnly } from '../http/method-not-allowed.ts';
 import type { Deps } from '../services.ts';
 import { buildOpenApiDocument } from './document.ts';
 
@@ -14,6 +13,5 @@ export function openapiRoutes(_deps: Deps): Hono<AppEnv> {
     c.header('Cache-Control', 'public, max-age=300');
     return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });
-  allowOnly(router, '/openapi.json', ['GET']);
   return router;
 }
