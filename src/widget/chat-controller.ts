@@ -257,8 +257,10 @@ export class ChatController implements ReactiveController {
         messageCount: this.messages.length,
       }),
     );
-    // With a key, the bot itself; through a token proxy, its public face (name, quick replies).
-    if (config.botId && !this.messages.length) {
+    // With a key, the bot itself; through a token-url proxy, its public face (name, quick replies).
+    // A host's own `token`/`getToken` may not reach bots at all; there the host passes `starters`.
+    const ownCredentials = !config.token && !config.getToken && (config.apiKey || config.tokenUrl);
+    if (config.botId && ownCredentials && !this.messages.length) {
       void this.loadStarters(generation, config.botId);
     }
     void this.pump();
