@@ -4,7 +4,8 @@
 // `https://www.example.com`: another origin, the same site (ports do not make another site), so a
 // `SameSite=Lax` login cookie of the API origin goes with a credentialed cross-origin fetch.
 //
-//   POST /__test__/login?user=<id>   sets the login cookie `aicw_session=<id>` (SameSite=Lax, HttpOnly)
+//   POST /__test__/login?user=<id>[&samesite=none]   sets the login cookie `aicw_session=<id>`
+//                    (HttpOnly; SameSite=Lax, or None; Secure, which Chromium accepts on loopback)
 //   POST /__test__/logout            clears it
 //   /proxy/*         a token proxy whose authorize() reads that cookie; allows the page's origin (CORS
 //                    with credentials); no anonymous tokens
@@ -67,9 +68,10 @@ export async function startCrossOrigin(service, pageOrigin) {
     const { pathname, searchParams } = new URL(request.url);
     if (pathname === '/__test__/login' && request.method === 'POST') {
       const user = encodeURIComponent(searchParams.get('user') ?? '');
+      const sameSite = searchParams.get('samesite') === 'none' ? 'None; Secure' : 'Lax';
       return new Response(null, {
         status: 204,
-        headers: { ...cors, 'Set-Cookie': `${SESSION_COOKIE}=${user}; Path=/; HttpOnly; SameSite=Lax` },
+        headers: { ...cors, 'Set-Cookie': `${SESSION_COOKIE}=${user}; Path=/; HttpOnly; SameSite=${sameSite}` },
       });
     }
     if (pathname === '/__test__/logout' && request.method === 'POST') {
@@ -110,6 +112,8 @@ export async function startCrossOrigin(service, pageOrigin) {
 
   return {
     url,
+    /** The same server as another site: `127.0.0.1` is not `localhost`. */
+    crossSiteUrl: `http://127.0.0.1:${port}`,
     viaDevServer,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

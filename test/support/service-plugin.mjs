@@ -5,7 +5,7 @@
 // Test-only routes (never part of the product) live under `/__test__/`:
 //   POST /__test__/accounts  {rate_limit?: {points, duration_seconds}}  -> {account_id, api_key}
 //        a fresh tenant per test, so tests never see each other's data.
-//   GET  /__test__/cross-origin  -> {url}: a second loopback origin serving the same service behind
+//   GET  /__test__/cross-origin  -> {url, cross_site_url}: a second loopback origin serving the same service behind
 //        token proxies (cross-origin.mjs), and /__test__/via-dev-server/* reaching it through this
 //        server as a Vite or Next dev server's proxy would.
 // Also test-only: `/demo/*` and `/dist/*` are served with a strict Content-Security-Policy
@@ -40,7 +40,9 @@ export function testServicePlugin() {
   let crossOrigin;
   const routes = async (ctx, next) => {
     if (!service) return next();
-    if (ctx.path === '/__test__/cross-origin' && ctx.method === 'GET') return sendJson(ctx, 200, { url: crossOrigin.url });
+    if (ctx.path === '/__test__/cross-origin' && ctx.method === 'GET') {
+      return sendJson(ctx, 200, { url: crossOrigin.url, cross_site_url: crossOrigin.crossSiteUrl });
+    }
     if (ctx.path.startsWith('/__test__/via-dev-server/')) return crossOrigin.viaDevServer(ctx, next);
     if (ctx.path === '/__test__/accounts' && ctx.method === 'POST') {
       const body = await readJson(ctx.req);

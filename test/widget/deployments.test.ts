@@ -100,6 +100,21 @@ describe('deployments', () => {
       expect(warnings.join('\n')).to.contain('token-credentials="include"');
       await fetch(`${api}/__test__/logout`, { method: 'POST', credentials: 'include' });
     });
+
+    it('another site gets no cookie even with include and SameSite=None; Secure (third-party cookies are blocked)', async () => {
+      const { cross_site_url: api } = (await (await fetch('/__test__/cross-origin')).json()) as { cross_site_url: string };
+      const user = uniqueKey('user');
+      await fetch(`${api}/__test__/login?user=${user}&samesite=none`, { method: 'POST', credentials: 'include' });
+      const { el, ready } = await mount({
+        mode: 'inline',
+        storage: 'none',
+        'token-url': `${api}/proxy/token`,
+        'token-credentials': 'include',
+      });
+      await ready;
+      const { detail } = await failedSend(el);
+      expect(detail).to.include({ code: 'unauthorized', status: 401 }); // docs/proxy.md says what to do instead
+    });
   });
 
   describe('honest setup errors from token-url', () => {
