@@ -2,7 +2,7 @@
 // server, not a mock of our own code). Grounding, streaming, and upstream failures.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService, type TestClient } from './support/core.ts';
+import { clientFor, startTestService, type TestClient } from './support/core.ts';
 import { FAKE_REPLY, FAKE_REPLY_DELTAS, FAKE_SECRET, startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { parseSseBody } from './support/sse.ts';
 
@@ -74,6 +74,22 @@ describe('LLM responder', () => {
     // A failed turn stores nothing.
     const history = await api.json(`/v1/chat/history?conversation_id=${frames[0]!.data.conversation_id}`);
     assert.equal(history.res.status, 404);
+  });
+
+  it('grounds the model with a passage stored twice only once, and cites it once', async () => {
+    fake.scenarioOverride = null;
+    const tenant = clientFor(api.service, (await api.service.createAccount()).apiKey);
+    const content = 'Set the --ai-chat-accent custom property to change the accent colour of the widget.';
+    for (const title of ['Theming', 'Theming (imported again)']) {
+      const res = await tenant.json('/v1/knowledge', { method: 'POST', body: { title, content } });
+      assert.equal(res.res.status, 201, JSON.stringify(res.body));
+    }
+    const { body } = await tenant.json('/v1/chat', { method: 'POST', body: ask });
+    assert.equal(body.data.source, 'llm', JSON.stringify(body));
+    assert.equal(body.data.citations.length, 1, JSON.stringify(body.data.citations));
+    const system = (fake.requests.at(-1)!.body as any).messages[0].content as string;
+    assert.equal(system.split(content).length - 1, 1, system);
+    assert.doesNotMatch(system, /^\[2\] /m, 'a second passage');
   });
 
   it('a 502 is not kept for an Idempotency-Key: the retry really retries', async () => {
