@@ -1,5 +1,6 @@
 /** Service configuration: explicit options win, then environment variables, then defaults. */
 import type { RateLimitPlan } from './accounts/service.ts';
+import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.ts';
 import type { LogLevel } from './logger.ts';
 
 export interface LlmOptions {
@@ -36,6 +37,8 @@ export interface ServiceOptions {
   trustedProxies?: number;
   /** The OpenAI-compatible provider (`AI_CHAT_LLM_BASE_URL`, `_API_KEY`, `_MODEL`, `_TIMEOUT_MS`). */
   llm?: LlmOptions;
+  /** Dashboard sign-up policy (`AI_CHAT_SIGNUP`: open, invite, closed) and sign-in limits. */
+  dashboard?: DashboardOptions;
 }
 
 export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'>> &
@@ -63,6 +66,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     maxBodyBytes: int(env.AI_CHAT_MAX_BODY_BYTES),
     corsOrigins: env.AI_CHAT_CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean),
     trustedProxies: int(env.AI_CHAT_TRUSTED_PROXIES),
+    dashboard: { signup: signupPolicyFromEnv(env.AI_CHAT_SIGNUP) },
     llm: env.AI_CHAT_LLM_BASE_URL
       ? {
           baseUrl: env.AI_CHAT_LLM_BASE_URL,
@@ -87,5 +91,6 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     corsOrigins: options.corsOrigins ?? [],
     trustedProxies: options.trustedProxies ?? 0,
     llm: options.llm,
+    dashboard: options.dashboard ?? {},
   };
 }

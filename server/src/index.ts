@@ -4,12 +4,14 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { AccountService, type RateLimitPlan } from './accounts/service.ts';
+import { AccountService, type AuthenticatedKey, type RateLimitPlan } from './accounts/service.ts';
 import { UsageRecorder } from './analytics/recorder.ts';
 import { createApp } from './app.ts';
 import { resolveConfig, type ServiceOptions } from './config.ts';
+import { createDashboardServices } from './dashboard/services.ts';
 import { openDatabase } from './db/database.ts';
 import type { AppEnv } from './http/context.ts';
+import { KeyCache } from './keys/cache.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { RateLimits } from './rate-limit/limiter.ts';
 import { closeServices, createServices, type CoreDeps, type Deps } from './services.ts';
@@ -40,7 +42,10 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const accounts = new AccountService(database.db);
+  // One authentication cache per process; with Redis it hears revocations from every instance.
+  const keyCache = new KeyCache<AuthenticatedKey>(logger, redis);
+  await keyCache.listen();
+  const accounts = new AccountService(database.db, keyCache);
   const core: CoreDeps = {
     config,
     logger,
@@ -50,9 +55,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     usage: new UsageRecorder(database.db, logger),
   };
   const services = await createServices(core);
-  const deps: Deps = { ...core, ...services };
+  const dev = await ensureDevAccount(accounts, config.apiKey, logger);
+  const deps: Deps = { ...core, ...services, dashboard: createDashboardServices(core, dev.accountId) };
 
-  const dev = await ensureDevAccount(accounts, config.apiKey);
   if (dev.created && config.seed) await seedDemoContent(deps, dev.accountId);
 
   const app = createApp(deps);
@@ -67,16 +72,21 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     async close() {
       await closeServices(services);
       await core.usage.flush();
+      keyCache.close();
       redis?.disconnect();
       await database.close();
     },
   };
 }
 
-async function ensureDevAccount(accounts: AccountService, configuredKey: string | undefined) {
+async function ensureDevAccount(accounts: AccountService, configuredKey: string | undefined, logger: Logger) {
   if (configuredKey) {
-    const existing = await accounts.authenticate(configuredKey);
-    if (existing) return { accountId: existing.id, apiKey: configuredKey, created: false, generated: false };
+    const existing = await accounts.accountOfKey(configuredKey);
+    if (existing) {
+      // Revoked (or expired) in the dashboard: it stays so; the account is still the install's own.
+      if (!existing.live) logger.error('AI_CHAT_API_KEY was revoked or has expired; it is not accepted', {});
+      return { accountId: existing.accountId, apiKey: configuredKey, created: false, generated: false };
+    }
     const { accountId } = await accounts.create({ name: 'Development', apiKey: configuredKey });
     return { accountId, apiKey: configuredKey, created: true, generated: false };
   }

@@ -1,11 +1,16 @@
 /**
  * Accounts (tenants) and their API keys. Keys are random, shown once, stored only as sha256 hashes;
  * every other table is keyed by account id, so nothing of one account is visible to another.
+ * Keys can be revoked, expire, and be read-only (dashboard, keys/service.ts); authentication goes
+ * through a short-lived cache (keys/cache.ts) so that a revocation takes effect within 1 second.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { withDashboardTables, type DashboardDatabase, type KeyScope } from '../db/dashboard-schema.ts';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { KeyCache } from '../keys/cache.ts';
+import { createLogger } from '../logger.ts';
 
 export interface RateLimitPlan {
   points: number;
@@ -18,6 +23,12 @@ export interface Account {
   rateLimit: RateLimitPlan | null;
 }
 
+/** The account a request's API key belongs to, with what that key may do. */
+export interface AuthenticatedKey extends Account {
+  keyId: string;
+  scope: KeyScope;
+}
+
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
@@ -26,12 +37,24 @@ export function generateApiKey(): string {
   return `aicw_sk_${randomBytes(24).toString('base64url')}`;
 }
 
-export class AccountService {
-  // Authentication runs on every request: a small cache saves a query; revocation is not an
-  // operation of v1, so entries only expire with the process.
-  private readonly byKeyHash = new Map<string, Account>();
+/** What a key list shows to tell keys apart: the first characters of the secret. */
+export function keyPrefix(apiKey: string): string {
+  return apiKey.slice(0, 12);
+}
 
-  constructor(private readonly db: Kysely<Database>) {}
+/** `last_used_at` is written at most this often per key and process: one UPDATE a minute, not per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export class AccountService {
+  private readonly tables: Kysely<DashboardDatabase>;
+
+  /** `keys`: the shared authentication cache (index.ts gives it Redis); a private one by default. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly keys: KeyCache<AuthenticatedKey> = new KeyCache(createLogger('silent')),
+  ) {
+    this.tables = withDashboardTables(db);
+  }
 
   /** Creates an account with one API key (a given one, e.g. from `AI_CHAT_API_KEY`, or a new one). */
   async create(options: { name?: string; apiKey?: string; rateLimit?: RateLimitPlan } = {}) {
@@ -53,7 +76,7 @@ export class AccountService {
           id: newId('key'),
           account_id: accountId,
           key_hash: hashKey(apiKey),
-          prefix: apiKey.slice(0, 12),
+          prefix: keyPrefix(apiKey),
           label: null,
         })
         .execute();
@@ -61,29 +84,45 @@ export class AccountService {
     return { accountId, apiKey };
   }
 
-  /** The account owning this key, or null for an unknown or revoked key. */
-  async authenticate(apiKey: string): Promise<Account | null> {
+  /** The account owning this key and the key's scope, or null for an unknown, revoked or expired key. */
+  async authenticate(apiKey: string): Promise<AuthenticatedKey | null> {
     const keyHash = hashKey(apiKey);
-    const cached = this.byKeyHash.get(keyHash);
+    const cached = this.keys.get(keyHash);
     if (cached) return cached;
-    const row = await this.db
+    const readStartedAt = this.keys.readStarted();
+    const row = await this.tables
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
-      .select(['accounts.id', 'accounts.name', 'accounts.rate_limit_points', 'accounts.rate_limit_duration_seconds'])
+      .select([
+        'accounts.id',
+        'accounts.name',
+        'accounts.rate_limit_points',
+        'accounts.rate_limit_duration_seconds',
+        'api_keys.id as key_id',
+        'api_keys.scope',
+        'api_keys.expires_at',
+        'api_keys.last_used_at',
+      ])
       .where('api_keys.key_hash', '=', keyHash)
       .where('api_keys.revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', sql<Date>`now()`)]))
       .executeTakeFirst();
     if (!row) return null;
-    const account: Account = {
+    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.tables.updateTable('api_keys').set({ last_used_at: sql<Date>`now()` }).where('id', '=', row.key_id).execute();
+    }
+    const key: AuthenticatedKey = {
       id: row.id,
       name: row.name,
       rateLimit:
         row.rate_limit_points && row.rate_limit_duration_seconds
           ? { points: row.rate_limit_points, durationSeconds: row.rate_limit_duration_seconds }
           : null,
+      keyId: row.key_id,
+      scope: row.scope,
     };
-    this.byKeyHash.set(keyHash, account);
-    return account;
+    this.keys.set(keyHash, key, readStartedAt, row.expires_at);
+    return key;
   }
 
   /**
@@ -92,31 +131,39 @@ export class AccountService {
    */
   async issueLabelledKey(accountId: string, label: string): Promise<string> {
     const apiKey = generateApiKey();
-    await this.db.transaction().execute(async (trx) => {
-      await trx
+    const revoked = await this.tables.transaction().execute(async (trx) => {
+      const earlier = await trx
         .updateTable('api_keys')
         .set({ revoked_at: new Date() })
         .where('account_id', '=', accountId)
         .where('label', '=', label)
+        .where('managed', '=', true)
         .where('revoked_at', 'is', null)
+        .returning('key_hash')
         .execute();
       await trx
         .insertInto('api_keys')
-        .values({ id: newId('key'), account_id: accountId, key_hash: hashKey(apiKey), prefix: apiKey.slice(0, 12), label })
+        .values({ id: newId('key'), account_id: accountId, key_hash: hashKey(apiKey), prefix: keyPrefix(apiKey), label, managed: true })
         .execute();
+      return earlier.map((row) => row.key_hash);
     });
-    this.byKeyHash.clear(); // a revoked key must stop working at once
+    await this.keys.revoked(revoked); // a revoked key must stop working at once
     return apiKey;
   }
 
-  /** Whether a key (hash) is already registered, so a configured dev key is not added twice. */
-  async keyExists(apiKey: string): Promise<boolean> {
-    const row = await this.db
+  /**
+   * The account a key was registered to, live or not: a configured dev key that an owner revoked in
+   * the dashboard must neither be registered again (its hash is unique) nor come back to life.
+   */
+  async accountOfKey(apiKey: string): Promise<{ accountId: string; live: boolean } | null> {
+    const row = await this.tables
       .selectFrom('api_keys')
-      .select('id')
+      .select(['account_id', 'revoked_at', 'expires_at'])
       .where('key_hash', '=', hashKey(apiKey))
       .executeTakeFirst();
-    return Boolean(row);
+    if (!row) return null;
+    const live = !row.revoked_at && (!row.expires_at || row.expires_at.getTime() > Date.now());
+    return { accountId: row.account_id, live };
   }
 
   async firstAccountId(): Promise<string | null> {

@@ -4,7 +4,7 @@
  * The limit is charged before the auth error is raised, so guessing keys is rate limited too.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { Account, AccountService, RateLimitPlan } from '../accounts/service.ts';
+import type { AccountService, AuthenticatedKey, RateLimitPlan } from '../accounts/service.ts';
 import type { RateLimits } from '../rate-limit/limiter.ts';
 import { clientAddress } from './client-ip.ts';
 import type { AppContext, AppEnv } from './context.ts';
@@ -20,7 +20,7 @@ export interface GateDeps {
 
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="ai-chat"' };
 
-async function resolveAccount(c: AppContext, accounts: AccountService): Promise<Account | ServiceError> {
+async function resolveAccount(c: AppContext, accounts: AccountService): Promise<AuthenticatedKey | ServiceError> {
   const header = c.req.header('authorization');
   if (!header) {
     return new ServiceError('authentication_required', 'Send your API key as "Authorization: Bearer <key>".', {
@@ -59,6 +59,10 @@ export function gate(deps: GateDeps, options: { requireAuth: boolean }): Middlew
     }
     if (account instanceof ServiceError && options.requireAuth) throw account;
     if (known) c.set('principal', { accountId: known.id, kind: 'api_key' });
+    // After the principal is set, so the refusal counts in the account's usage report.
+    if (known?.scope === 'read_only' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      throw new ServiceError('insufficient_scope', `This API key is read-only: it may send GET requests only, not ${c.req.method}.`);
+    }
     await next();
   };
 }

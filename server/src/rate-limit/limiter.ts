@@ -54,6 +54,16 @@ export class RateLimits {
       };
     }
   }
+
+  /**
+   * This window's use of a key without charging it (the dashboard's plan page): `used` counts every
+   * request of the window, refused ones included. Null when the key has no window running.
+   */
+  async peek(key: string, plan: RateLimitPlan): Promise<(RateLimitInfo & { used: number }) | null> {
+    const res = await this.limiterFor(plan).get(key);
+    if (!res || res.msBeforeNext <= 0) return null;
+    return { ...toInfo(plan, res), used: res.consumedPoints };
+  }
 }
 
 function toInfo(plan: RateLimitPlan, res: RateLimiterRes): RateLimitInfo {

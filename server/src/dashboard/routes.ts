@@ -1,0 +1,86 @@
+/**
+ * `/dashboard`: the session-authenticated surface the dashboard UI is built on (`/dashboard/api/…`,
+ * JSON in the same envelope and error codes as /v1, documented in docs/dashboard-api.md), and for
+ * now a placeholder page at `/dashboard/`. Every answer here carries a strict CSP with
+ * `frame-ancestors 'none'` (no framing, so no clickjacking), `no-store`, and no CORS headers: only
+ * pages of this origin can read it.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from '../http/body-limit.ts';
+import type { AppContext, AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { keyRoutes } from '../keys/routes.ts';
+import { requireSession, sameOriginWrites } from '../sessions/middleware.ts';
+import type { Deps } from '../services.ts';
+import { authRoutes } from '../users/routes.ts';
+import { teamRoutes } from '../users/team-routes.ts';
+import { planOf } from './plan.ts';
+
+/** No inline script or style, nothing from another origin, never inside a frame. */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': DASHBOARD_CSP,
+  'X-Frame-Options': 'DENY', // for browsers without frame-ancestors
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+/** Dashboard requests are small JSON objects. */
+const MAX_BODY_BYTES = 16 * 1024;
+
+const PLACEHOLDER = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Dashboard · ai-chat-widget</title>
+</head>
+<body>
+<main>
+<h1>ai-chat-widget dashboard</h1>
+<p>The dashboard UI is coming. Its API is here already: <code>/dashboard/api/</code> (sign-up and sign-in,
+teammates and invites, API keys, the plan), session-authenticated JSON described in
+<code>docs/dashboard-api.md</code> of the repository.</p>
+<p>The v1 API itself is at <a href="/v1/openapi.json"><code>/v1</code></a>.</p>
+</main>
+</body>
+</html>
+`;
+
+export function dashboardRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const app = (c: unknown) => c as AppContext;
+
+  // Mounted at the root with full paths: a router mounted at '/dashboard' cannot serve '/dashboard/'.
+  router.use('/dashboard/*', async (c, next) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
+    await next();
+  });
+  router.get('/dashboard', (c) => c.redirect('/dashboard/', 301)); // relative URLs of the page resolve under it
+  router.get('/dashboard/', (c) => c.html(PLACEHOLDER));
+
+  router.use('/dashboard/api/*', bodyLimit(MAX_BODY_BYTES), sameOriginWrites(deps.config.trustedProxies));
+  router.route('/dashboard/api', authRoutes(deps) as never);
+  router.route('/dashboard/api', teamRoutes(deps) as never);
+  router.route('/dashboard/api/keys', keyRoutes(deps) as never);
+
+  router.use('/dashboard/api/plan', requireSession(deps.dashboard.sessions) as never);
+  router.get('/dashboard/api/plan', async (c) => {
+    const session = (c as unknown as { get(name: 'session'): { accountId: string } }).get('session');
+    return ok(app(c), await planOf(deps.db, deps.rateLimits, deps.config.rateLimit, session.accountId));
+  });
+  return router;
+}

@@ -1,0 +1,110 @@
+/**
+ * The session cookie and the request checks of the dashboard surface:
+ *
+ * - the cookie is `HttpOnly` (no script reads it), `SameSite=Lax` (not sent on cross-site
+ *   sub-requests), `Path=/dashboard` (the /v1 API never receives it), and `Secure` whenever the
+ *   request came over HTTPS — directly, or as told by `X-Forwarded-Proto` from a trusted proxy
+ *   (`trustedProxies`, the same setting as for client addresses);
+ * - every write (anything but GET/HEAD) must come from this origin: the `Origin` header must equal
+ *   the request's own scheme + host. Browsers send Origin on every such fetch, so a missing one is
+ *   refused too. This also stops sign-in/sign-up CSRF (a foreign page signing you in as someone);
+ * - every write with a session must also carry `X-CSRF-Token` equal to the session's token, which
+ *   the dashboard receives in the JSON of sign-in, sign-up and `GET /me` (never in a cookie).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { AppContext, AppEnv } from '../http/context.ts';
+import { ServiceError } from '../http/errors.ts';
+import type { NewSession, SessionService, SessionUser } from './service.ts';
+
+export const SESSION_COOKIE = 'aicw_session';
+export const COOKIE_PATH = '/dashboard';
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+export interface DashboardEnv {
+  Variables: AppEnv['Variables'] & { session: SessionUser };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** The right-most value of a header a trusted proxy appended to (`X-Forwarded-Proto: https`). */
+function lastForwarded(c: AppContext, name: string): string | undefined {
+  return c.req.header(name)?.split(',').at(-1)?.trim().toLowerCase() || undefined;
+}
+
+export function requestIsHttps(c: AppContext, trustedProxies: number): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  return trustedProxies > 0 && lastForwarded(c, 'x-forwarded-proto') === 'https';
+}
+
+/** This request's own origin as the browser sees it (the scheme may be the proxy's). */
+export function ownOrigin(c: AppContext, trustedProxies: number): string {
+  const url = new URL(c.req.url);
+  return `${requestIsHttps(c, trustedProxies) ? 'https' : 'http'}://${url.host}`;
+}
+
+export function setSessionCookie(c: AppContext, session: NewSession, trustedProxies: number): void {
+  setCookie(c, SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: requestIsHttps(c, trustedProxies),
+    path: COOKIE_PATH,
+    expires: session.expiresAt,
+  });
+}
+
+export function clearSessionCookie(c: AppContext, trustedProxies: number): void {
+  deleteCookie(c, SESSION_COOKIE, { path: COOKIE_PATH, secure: requestIsHttps(c, trustedProxies), httpOnly: true, sameSite: 'Lax' });
+}
+
+export function sessionToken(c: AppContext): string | undefined {
+  return getCookie(c, SESSION_COOKIE);
+}
+
+function sameString(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Refuses a write whose Origin is not this origin (403 `csrf_failed`). */
+export function sameOriginWrites(trustedProxies: number): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const origin = c.req.header('origin');
+      const expected = ownOrigin(c, trustedProxies);
+      if (!origin || origin !== expected) {
+        throw new ServiceError(
+          'csrf_failed',
+          origin ? `Origin ${origin.slice(0, 200)} may not write here; only ${expected} may.` : 'A write needs an Origin header.',
+        );
+      }
+    }
+    await next();
+  };
+}
+
+/** 401 without a live session; on writes, 403 unless `X-CSRF-Token` matches the session's token. */
+export function requireSession(sessions: SessionService): MiddlewareHandler<DashboardEnv> {
+  return async (c, next) => {
+    const session = await sessions.lookup(sessionToken(c as unknown as AppContext));
+    if (!session) throw new ServiceError('authentication_required', 'Sign in to the dashboard first.');
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const token = c.req.header(CSRF_HEADER);
+      if (!token || !sameString(token, session.csrfToken)) {
+        throw new ServiceError('csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
+      }
+    }
+    c.set('session', session);
+    await next();
+  };
+}
+
+/** 403 `permission_denied` unless the signed-in user is an owner. */
+export function ownersOnly(what: string): MiddlewareHandler<DashboardEnv> {
+  return async (c, next) => {
+    if (c.get('session').role !== 'owner') throw new ServiceError('permission_denied', `Only owners can ${what}.`);
+    await next();
+  };
+}
