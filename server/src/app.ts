@@ -10,6 +10,7 @@ import { agentRoutes } from './agents/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { botRoutes } from './bots/routes.ts';
 import { chatRoutes } from './chat/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { gate } from './http/auth.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import type { AppEnv } from './http/context.ts';
@@ -68,6 +69,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route('/v1/agents', agentRoutes(deps));
   app.route('/v1/knowledge', knowledgeRoutes(deps));
   app.route('/v1/analytics', analyticsRoutes(deps));
+  // The dashboard's session-authenticated surface (cookies, CSRF, no CORS): outside /v1 on purpose.
+  app.route('/', dashboardRoutes(deps));
 
   // Other versions: rate-limited like any caller, then a clear answer.
   app.use(VERSION_PATH, anonymous);

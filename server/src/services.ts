@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { AccountService } from './accounts/service.ts';
 import type { UsageRecorder } from './analytics/recorder.ts';
 import type { ServiceConfig } from './config.ts';
+import type { DashboardServices } from './dashboard/services.ts';
 import type { Database } from './db/schema.ts';
 import { releaseInterruptedKeys } from './http/idempotency.ts';
 import { AgentService } from './agents/service.ts';
@@ -50,7 +51,8 @@ export interface Services {
   analytics: AnalyticsReports;
 }
 
-export type Deps = CoreDeps & Services;
+/** `dashboard`: users, sessions, invites and key management behind /dashboard/api (built in index.ts). */
+export type Deps = CoreDeps & Services & { dashboard: DashboardServices };
 
 export async function createServices(core: CoreDeps): Promise<Services> {
   const nlu = createNluEngine();

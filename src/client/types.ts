@@ -33,7 +33,12 @@ export type ErrorCode =
   | 'invalid_token'
   | 'token_expired'
   | 'permission_denied'
+  | 'insufficient_scope'
   | 'origin_not_allowed'
+  | 'csrf_failed'
+  | 'invalid_credentials'
+  | 'signup_not_allowed'
+  | 'invalid_invite'
   | 'invalid_json'
   | 'json_too_deep'
   | 'invalid_cursor'
@@ -61,7 +66,17 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_token: 401,
   token_expired: 401,
   permission_denied: 403,
+  /** A read-only API key used for anything but GET or HEAD. */
+  insufficient_scope: 403,
   origin_not_allowed: 403,
+  /** Dashboard: a cookie-authenticated write without a matching Origin and X-CSRF-Token. */
+  csrf_failed: 403,
+  /** Dashboard sign-in: the same answer for an unknown email and a wrong password. */
+  invalid_credentials: 401,
+  /** Dashboard sign-up refused by the install's policy (invite only, or closed). */
+  signup_not_allowed: 403,
+  /** Dashboard: an invite link that is unknown, used, revoked or expired (indistinguishable). */
+  invalid_invite: 400,
   invalid_json: 400,
   json_too_deep: 400,
   invalid_cursor: 400,

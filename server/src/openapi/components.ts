@@ -287,7 +287,10 @@ export const errorResponses: Record<
 > = {
   BadRequest: { status: 400, description: '`invalid_json`, `validation_failed` or `unknown_parameter`.' },
   Unauthorized: { status: 401, description: '`authentication_required` or `invalid_api_key`.' },
-  Forbidden: { status: 403, description: '`origin_not_allowed`: the browser origin is not in the bot\'s website channel.' },
+  Forbidden: {
+    status: 403,
+    description: '`origin_not_allowed`: the browser origin is not in the bot\'s website channel; or `insufficient_scope`: a read-only API key on anything but GET.',
+  },
   NotFound: { status: 404, description: '`resource_not_found`: no such id for this account.' },
   MethodNotAllowed: { status: 405, description: '`method_not_allowed`; the `Allow` header lists the methods.' },
   Conflict: { status: 409, description: '`conflict`, `idempotency_key_reused` or `request_in_progress`.' },

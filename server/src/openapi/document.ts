@@ -275,6 +275,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       description: [
         'Every answer is an envelope: `{success: true, data, meta}` or `{success: false, error: {code, message, param?, details?, request_id?}}`.',
         'Authenticate with `Authorization: Bearer <API key>`. Every answer carries `X-Request-Id` and the `X-RateLimit-*` headers; 429 adds `Retry-After`.',
+        'API keys are created, listed and revoked in the dashboard (docs/dashboard-api.md). A read-only key may only send GET and HEAD requests: anything else answers 403 `insufficient_scope`. A revoked or expired key answers 401 `invalid_api_key` within 1 second on every instance.',
         'A known path used with another method answers 405 `method_not_allowed` with an `Allow` header; an unknown path 404 `route_not_found`; another version 404 `unsupported_version`.',
         'Lists are cursor-paginated: pass `next_cursor` back as `cursor`.',
       ].join('\n\n'),
