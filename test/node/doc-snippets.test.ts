@@ -229,6 +229,7 @@ const CLAIMS: Claim[] = [
       assert.equal(s.code.trim(), `Content-Security-Policy: ${served}`);
     },
   },
+  { file: 'README.md', heading: 'Reserve its space (no layout shift)', lang: 'css', how: 'properties and parts against the reference', check: checkCss },
   {
     file: 'README.md',
     heading: 'React',
