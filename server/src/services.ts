@@ -55,7 +55,10 @@ export interface Services {
 export type Deps = CoreDeps & Services & { dashboard: DashboardServices };
 
 export async function createServices(core: CoreDeps): Promise<Services> {
-  const nlu = createNluEngine();
+  const nlu = createNluEngine({
+    // A message whose entity regexes ran past their deadline was answered without them: say so.
+    onPatternError: (error) => core.logger.error('entity regexes not matched', { error: error instanceof Error ? error.message : String(error) }),
+  });
   // Embedded PGlite belongs to this process alone, so any job still active in it was interrupted,
   // and so was any request still marked running under an Idempotency-Key.
   const singleProcess = !core.config.databaseUrl;

@@ -1,7 +1,7 @@
 // The NLU engine on its own: training in a worker, parsing, entities, guards, templates.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { checkTraining, createNluEngine, renderTemplate, resolveThreshold } from '../src/nlu/index.ts';
+import { answerWithIntent, checkTraining, createNluEngine, renderTemplate, resolveThreshold } from '../src/nlu/index.ts';
 import { shopTraining } from './support/core.ts';
 
 const nlu = createNluEngine();
@@ -79,14 +79,14 @@ describe('NluEngine', () => {
 });
 
 describe('training checks and templates', () => {
-  it('reports undeclared placeholders, duplicates and dangerous regexes with JSON pointers', () => {
+  it('reports undeclared placeholders, duplicates and regexes the linear-time engine cannot run, with JSON pointers', () => {
     const problems = checkTraining({
       intents: [
         { name: 'a', examples: ['buy {thing}'], responses: ['x'] },
         { name: 'a', examples: ['x'], responses: ['y'] },
       ],
       entities: [
-        { name: 'n', type: 'regex', pattern: '(x+)+y' },
+        { name: 'n', type: 'regex', pattern: '(x+)\\1y' },
         { name: 'n', type: 'regex', pattern: '[' },
       ],
     });
@@ -101,5 +101,104 @@ describe('training checks and templates', () => {
     assert.equal(renderTemplate('Order {order_id} for {name}', [{ entity: 'order_id', value: 'ORD-1', text: 'ord-1' }]), 'Order ORD-1 for name');
     assert.equal(resolveThreshold(undefined), 0.65);
     assert.equal(resolveThreshold({ fallback: { threshold: 0.9 } }), 0.9);
+  });
+});
+
+/** Intents that never name their entities as `{entity}` in examples (issue #10, item 12). */
+const orderTraining = {
+  intents: [
+    {
+      name: 'cancel',
+      examples: ['cancel my order', 'please cancel the order', 'I want to cancel an order'],
+      responses: ['Order {order_number} has been cancelled.'],
+    },
+    { name: 'greeting', examples: ['hello', 'hi there', 'good morning'], responses: ['Hello!'] },
+  ],
+  entities: [
+    { name: 'order_number', type: 'regex' as const, pattern: '#?\\d{6}' },
+    { name: 'colour', type: 'list' as const, values: [{ value: 'red', synonyms: ['crimson'] }] },
+  ],
+};
+
+/** A model as trained before regex entities left nlp.js: the rule lives inside nlp.js's NER. */
+function withNlpjsRegexRule(model: unknown, name: string, source: string): unknown {
+  const legacy = structuredClone(model) as { regexes?: unknown; nlp: { ner: { rules: Record<string, Record<string, unknown>> } } };
+  delete legacy.regexes;
+  legacy.nlp.ner.rules.en ??= {};
+  legacy.nlp.ner.rules.en[name] = { name, type: 'regex', rules: [`/${source}/gi`] };
+  return legacy;
+}
+
+describe('entities', () => {
+  it('are extracted from any message, not only when some example names them', async () => {
+    const { model } = await nlu.train('en', orderTraining);
+    const cancel = await nlu.parse(model, 'en', 'please cancel order #884422');
+    assert.equal(cancel.intent, 'cancel');
+    assert.deepEqual(cancel.entities, [{ entity: 'order_number', value: '#884422', text: '#884422' }]);
+    const colour = await nlu.parse(model, 'en', 'cancel the crimson order');
+    assert.deepEqual(colour.entities, [{ entity: 'colour', value: 'red', text: 'crimson' }]);
+  });
+
+  it('count as evidence for an intent only when its examples name them', async () => {
+    const { model } = await nlu.train('en', orderTraining);
+    const parsed = await nlu.parse(model, 'en', 'crimson 123456');
+    assert.equal(parsed.intent, null);
+    assert.equal(parsed.entities.length, 2);
+  });
+
+  it('of models trained before still match, on RE2 and not on a backtracking RegExp', { timeout: 60_000 }, async () => {
+    const { model } = await nlu.train('en', shopTraining as never);
+    const legacy = withNlpjsRegexRule(withNlpjsRegexRule(model, 'order_id', 'ORD-\\d{6}'), 'hostile', '(a|a)+$');
+    const order = await nlu.parse(legacy, 'en', 'status of order ORD-654321');
+    assert.deepEqual(order.entities, [{ entity: 'order_id', value: 'ORD-654321', text: 'ORD-654321' }]);
+    // 2^40 steps for a backtracking engine: this would not finish.
+    const hostile = await nlu.parse(legacy, 'en', `${'a'.repeat(40)}!`);
+    assert.deepEqual(hostile.entities, []);
+  });
+
+  it('are matched under a deadline: past it the message is answered without them, and the next one is matched', async () => {
+    const errors: unknown[] = [];
+    // Compiling the pattern takes ~50 ms, matching the long message seconds: the deadline falls between.
+    const engine = createNluEngine({ patternTimeoutMs: 400, onPatternError: (error) => errors.push(error) });
+    try {
+      const { model } = await engine.train('en', shopTraining as never);
+      // Too large for the training checks (7,000 RE2 instructions): only an old model can hold it.
+      const legacy = withNlpjsRegexRule(withNlpjsRegexRule(model, 'order_id', 'ORD-\\d{6}'), 'slow', '(\\w+\\s?){1,1000}!');
+      const slow = await engine.parse(legacy, 'en', 'lorem ipsum '.repeat(700), { cacheKey: 'legacy' });
+      assert.deepEqual(slow.entities, []);
+      assert.equal(errors.length, 1);
+      assert.match(String(errors[0]), /longer than 400 ms/);
+      const next = await engine.parse(legacy, 'en', 'status of order ORD-654321', { cacheKey: 'legacy' });
+      assert.deepEqual(next.entities, [{ entity: 'order_id', value: 'ORD-654321', text: 'ORD-654321' }]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('intent answers', () => {
+  async function answer(training: typeof orderTraining, text: string) {
+    const { model } = await nlu.train('en', training);
+    return answerWithIntent(nlu, { model, training, language: 'en', cacheKey: `answers:${JSON.stringify(training)}` }, text);
+  }
+
+  it('fill a response with the entities of the message', async () => {
+    assert.equal((await answer(orderTraining, 'please cancel order #884422')).text, 'Order #884422 has been cancelled.');
+  });
+
+  it('ask for a missing entity rather than show its name', async () => {
+    const reply = await answer(orderTraining, 'please cancel my order');
+    assert.equal(reply.intent, 'cancel');
+    assert.equal(reply.text, 'Could you tell me the order number?');
+  });
+
+  it('choose a response that needs no missing entity when there is one', async () => {
+    const training = structuredClone(orderTraining);
+    training.intents[0]!.responses = ['Order {order_number} has been cancelled.', 'Your order has been cancelled.'];
+    for (const text of ['please cancel my order', 'cancel my order', 'I want to cancel an order']) {
+      assert.equal((await answer(training, text)).text, 'Your order has been cancelled.', text);
+    }
+    // With the number given, either response may be picked, both complete.
+    assert.match((await answer(training, 'cancel order #884422')).text ?? '', /^(Order #884422 has|Your order has) been cancelled\.$/);
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { Entity, TrainingData } from '../../../src/client/types.ts';
 import type { NluEngine } from './engine.ts';
-import { pickResponse, renderTemplate, resolveThreshold } from './templates.ts';
+import { missingSlots, pickResponse, renderTemplate, resolveThreshold } from './templates.ts';
 
 export interface TrainedModel {
   model: unknown;
@@ -32,6 +32,34 @@ const FALLBACKS: Record<string, string> = {
   es: 'Lo siento, no lo he entendido. ¿Puedes reformularlo?',
 };
 
+/** Asks for the entities a response needs (entity names read as words: `order_number` → "order number"). */
+const ASK_FOR: Record<string, (names: string) => string> = {
+  en: (names) => `Could you tell me the ${names}?`,
+  de: (names) => `Kannst du mir noch Folgendes nennen: ${names}?`,
+  fr: (names) => `Pouvez-vous me préciser : ${names} ?`,
+  es: (names) => `¿Puedes indicarme: ${names}?`,
+};
+
+/**
+ * The intent's reply. The usual pick (a hash of the message, see `pickResponse`) when the message
+ * gave every entity it names; otherwise a variant that needs no missing entity; otherwise a question
+ * for the missing ones. A reply never shows an entity's name where its value belongs.
+ */
+function respond(responses: readonly string[], seed: string, training: TrainingData, entities: Entity[], language: string): string | undefined {
+  const declared = new Set((training.entities ?? []).map((e) => e.name));
+  const picked = pickResponse(responses, seed);
+  if (picked === undefined) return undefined;
+  const missing = missingSlots(picked, declared, entities);
+  if (missing.length === 0) return renderTemplate(picked, entities);
+  const complete = pickResponse(
+    responses.filter((r) => missingSlots(r, declared, entities).length === 0),
+    seed,
+  );
+  if (complete !== undefined) return renderTemplate(complete, entities);
+  const names = missing.map((name) => name.replaceAll('_', ' ')).join(', ');
+  return (ASK_FOR[language] ?? ASK_FOR.en!)(names);
+}
+
 /** The training data's fallback response, or a default in the bot's language. */
 export function fallbackResponse(training: TrainingData | null | undefined, language: string, seed: string): string {
   return pickResponse(training?.fallback?.responses ?? [], seed) ?? FALLBACKS[language] ?? FALLBACKS.en!;
@@ -41,8 +69,8 @@ export async function answerWithIntent(nlu: NluEngine, trained: TrainedModel, te
   const parsed = await nlu.parse(trained.model, trained.language, text, { cacheKey: trained.cacheKey });
   const intent = parsed.intent ? trained.training.intents.find((i) => i.name === parsed.intent) : undefined;
   const confident = parsed.score >= resolveThreshold(trained.training);
-  const response = intent && confident ? pickResponse(intent.responses, text) : undefined;
-  if (!intent || !response) {
+  const response = intent && confident ? respond(intent.responses, text, trained.training, parsed.entities, trained.language) : undefined;
+  if (!intent || response === undefined) {
     return { matched: false, intent: null, confidence: parsed.score, entities: parsed.entities, text: null, suggestions: [] };
   }
   return {
@@ -50,7 +78,7 @@ export async function answerWithIntent(nlu: NluEngine, trained: TrainedModel, te
     intent: intent.name,
     confidence: parsed.score,
     entities: parsed.entities,
-    text: renderTemplate(response, parsed.entities),
+    text: response,
     suggestions: intent.suggestions ?? [],
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The nlp.js-backed `NluEngine`: training in a worker thread (never on the event loop), parsing
- * in-process over an LRU of loaded models. Public surface re-exported by `nlu/index.ts`.
+ * in-process over an LRU of loaded models, tenants' entity regexes in another worker thread (RE2,
+ * see tenant-regex.mjs). Public surface re-exported by `nlu/index.ts`.
  */
-import { Worker } from 'node:worker_threads';
 import { containerBootstrap } from '@nlpjs/core';
 import { Nlp, type NlpResult } from '@nlpjs/nlp';
 import { LangDe } from '@nlpjs/lang-de';
@@ -10,8 +10,11 @@ import { LangEn } from '@nlpjs/lang-en';
 import { LangEs } from '@nlpjs/lang-es';
 import { LangFr } from '@nlpjs/lang-fr';
 import type { Entity, TrainingData } from '../../../src/client/types.ts';
+import { JobWorker, JobWorkerError } from './job-worker.ts';
+import { regexExtractor, takeNlpjsRegexRules, type PatternMatcher, type RegexEntity } from './regex-entities.ts';
+import type { TenantMatch } from './tenant-regex.mjs';
 import { toNlpjsUtterance } from './training.ts';
-import { contentStems, intentVocabulary, sharesVocabulary, type Stemmer, type Stopwords } from './vocabulary.ts';
+import { contentStems, intentVocabulary, sharesVocabulary, type IntentVocabulary, type Stemmer, type Stopwords } from './vocabulary.ts';
 
 export type NluLanguage = 'en' | 'de' | 'fr' | 'es';
 const LANGUAGE_PLUGINS: Record<NluLanguage, unknown> = { en: LangEn, de: LangDe, fr: LangFr, es: LangEs };
@@ -49,7 +52,7 @@ export interface ParseOptions {
 export interface NluEngine {
   train(language: string, training: TrainingData): Promise<NluTrainResult>;
   parse(model: unknown, language: string, text: string, options?: ParseOptions): Promise<NluParseResult>;
-  /** Stops the training worker; pending trainings reject. */
+  /** Stops the training and pattern workers; pending trainings reject. */
   close(): Promise<void>;
 }
 
@@ -67,22 +70,31 @@ export class NluTrainingError extends Error {
 export interface NluEngineOptions {
   /** A training run longer than this is stopped (the worker is restarted). Default 120 s. */
   trainingTimeoutMs?: number;
+  /**
+   * Matching one message against a model's regex entities longer than this is stopped (the pattern
+   * worker is restarted) and the message is answered without them. Default 250 ms: patterns that
+   * pass `checkTraining` take a few ms on the longest message, so only a hostile one gets near it.
+   */
+  patternTimeoutMs?: number;
   /** Loaded models kept for parsing. Default 64. */
   cacheSize?: number;
+  /** Told when a message's regex entities could not be matched (deadline, worker crash). */
+  onPatternError?: (error: unknown) => void;
 }
 
-/** Training data in nlp.js terms: what the worker feeds to `addDocument` / `addNer*`. */
+/** Training data in nlp.js terms: what the worker feeds to `addDocument` / `addNerRuleOptionTexts`. */
 interface Corpus {
   language: NluLanguage;
   documents: { utterance: string; intent: string }[];
   lists: { name: string; option: string; texts: string[] }[];
-  regexes: { name: string; source: string }[];
 }
 
 interface StoredModel {
   format: typeof MODEL_FORMAT;
   language: NluLanguage;
   nlp: object;
+  /** Regex entities, matched by us (see regex-entities.ts). Absent in models trained before: theirs are inside `nlp`. */
+  regexes?: RegexEntity[];
 }
 
 function asLanguage(language: string): NluLanguage {
@@ -91,14 +103,11 @@ function asLanguage(language: string): NluLanguage {
 }
 
 function toCorpus(language: NluLanguage, training: TrainingData): Corpus {
-  const corpus: Corpus = { language, documents: [], lists: [], regexes: [] };
+  const corpus: Corpus = { language, documents: [], lists: [] };
   for (const entity of training.entities ?? []) {
-    if (entity.type === 'list') {
-      for (const value of entity.values) {
-        corpus.lists.push({ name: entity.name, option: value.value, texts: [value.value, ...(value.synonyms ?? [])] });
-      }
-    } else {
-      corpus.regexes.push({ name: entity.name, source: entity.pattern });
+    if (entity.type !== 'list') continue;
+    for (const value of entity.values) {
+      corpus.lists.push({ name: entity.name, option: value.value, texts: [value.value, ...(value.synonyms ?? [])] });
     }
   }
   for (const intent of training.intents) {
@@ -110,96 +119,6 @@ function toCorpus(language: NluLanguage, training: TrainingData): Corpus {
 function isStoredModel(model: unknown): model is StoredModel {
   const m = model as StoredModel | null;
   return !!m && typeof m === 'object' && m.format === MODEL_FORMAT && typeof m.nlp === 'object' && m.language in LANGUAGE_PLUGINS;
-}
-
-interface Job {
-  id: number;
-  corpus: Corpus;
-  resolve(value: { model: object; trainingMs: number }): void;
-  reject(error: Error): void;
-}
-
-/** One training thread, one job at a time (the machine may have 2 cores; the service needs one). */
-class TrainingWorker {
-  private worker: Worker | undefined;
-  private readonly queue: Job[] = [];
-  private current: { job: Job; timer: NodeJS.Timeout } | undefined;
-  private nextId = 1;
-  private closed = false;
-
-  constructor(private readonly timeoutMs: number) {}
-
-  run(corpus: Corpus): Promise<{ model: object; trainingMs: number }> {
-    if (this.closed) return Promise.reject(new NluTrainingError('The NLU engine is closed.', 'crashed'));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, corpus, resolve, reject });
-      this.pump();
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    const pending = [...this.queue.splice(0), ...(this.current ? [this.current.job] : [])];
-    if (this.current) clearTimeout(this.current.timer);
-    this.current = undefined;
-    for (const job of pending) job.reject(new NluTrainingError('The NLU engine was closed.', 'crashed'));
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
-  }
-
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./worker.mjs', import.meta.url));
-    worker.on('message', (message: { id: number; ok: boolean; model?: object; trainingMs?: number; message?: string }) => {
-      const current = this.current;
-      if (!current || current.job.id !== message.id) return;
-      clearTimeout(current.timer);
-      this.current = undefined;
-      if (message.ok) current.job.resolve({ model: message.model!, trainingMs: message.trainingMs ?? 0 });
-      else current.job.reject(new NluTrainingError(`Training failed: ${message.message ?? 'unknown error'}`, 'invalid'));
-      this.pump();
-    });
-    worker.on('error', (error) => this.fail(new NluTrainingError(`The training worker failed: ${error.message}`, 'crashed')));
-    worker.on('exit', () => {
-      if (this.worker === worker) this.worker = undefined;
-      this.fail(new NluTrainingError('The training worker stopped unexpectedly.', 'crashed'));
-    });
-    // An idle worker must not keep the process (or a test run) alive; a busy one must (see pump).
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private fail(error: NluTrainingError): void {
-    const current = this.current;
-    if (!current) return;
-    clearTimeout(current.timer);
-    this.current = undefined;
-    current.job.reject(error);
-    this.pump();
-  }
-
-  private pump(): void {
-    if (this.current || this.closed) return;
-    const job = this.queue.shift();
-    if (!job) {
-      this.worker?.unref();
-      return;
-    }
-    const worker = this.ensureWorker();
-    const timer = setTimeout(() => {
-      const seconds = Math.round(this.timeoutMs / 1000);
-      this.fail(new NluTrainingError(`Training took longer than ${seconds} s and was stopped.`, 'timeout'));
-      // Terminating is the only way to stop a CPU-bound run; the next job starts a fresh worker.
-      if (this.worker === worker) this.worker = undefined;
-      void worker.terminate();
-    }, this.timeoutMs);
-    timer.unref();
-    this.current = { job, timer };
-    worker.ref();
-    worker.postMessage({ id: job.id, corpus: job.corpus });
-  }
 }
 
 /** A tiny LRU: Map keeps insertion order, so re-inserting on hit makes the first key the oldest. */
@@ -223,20 +142,28 @@ class ModelCache {
 interface LoadedModel {
   nlp: Nlp;
   language: NluLanguage;
-  vocabulary: Map<string, Set<string>>;
+  vocabulary: IntentVocabulary;
   stemmer: Stemmer;
   stopwords: Stopwords | undefined;
 }
 
-function loadModel(model: StoredModel): LoadedModel {
-  const container = containerBootstrap() as ReturnType<typeof containerBootstrap> & { get(name: string): unknown };
+function loadModel(model: StoredModel, matchPatterns: PatternMatcher, onPatternError: (error: unknown) => void): LoadedModel {
+  const container = containerBootstrap() as ReturnType<typeof containerBootstrap> & {
+    get(name: string): unknown;
+    register(name: string, instance: unknown, isSingleton: boolean): void;
+  };
   container.use(LANGUAGE_PLUGINS[model.language]);
+  // forceNER: look for entities in every message, not only when some example names one (issue #10).
   const nlp = new Nlp(
-    { languages: [model.language], autoSave: false, autoLoad: false, threshold: 0, calculateSentiment: false, nlu: { log: false } },
+    { languages: [model.language], autoSave: false, autoLoad: false, threshold: 0, calculateSentiment: false, forceNER: true, nlu: { log: false } },
     container,
   );
-  // A string, not the object: nlp.js's import mutates what it is given (regex rules become RegExp).
-  nlp.import(JSON.stringify(model.nlp));
+  // A copy: nlp.js's import mutates what it is given, and older models' regex rules must be taken out first.
+  const nlpJson = structuredClone(model.nlp) as Parameters<typeof takeNlpjsRegexRules>[0];
+  const regexes = [...(model.regexes ?? []), ...takeNlpjsRegexRules(nlpJson)];
+  nlp.import(nlpJson);
+  // Each model has its own container, so this extractor only ever sees this model's patterns.
+  container.register(`extract-builtin-${model.language}`, regexExtractor(regexes, matchPatterns, onPatternError), true);
   const domains = (model.nlp as { nluManager?: { domainManagers?: Record<string, { stemDict?: Record<string, { intent: string }> }> } })
     .nluManager?.domainManagers;
   return {
@@ -258,26 +185,52 @@ function toParseResult(result: NlpResult, loaded: LoadedModel, text: string): Nl
     seen.add(key);
   }
   if (result.intent && result.intent !== 'None') {
-    // An entity mention is evidence enough; otherwise some content word must be the intent's own.
+    // A mention of an entity the intent's examples name is evidence enough; otherwise some content
+    // word must be the intent's own. (Entities are now found in every message, so an entity no
+    // example of this intent names is no evidence for it.)
+    const named = loaded.vocabulary.entities.get(result.intent);
     const known =
-      entities.length > 0 ||
-      sharesVocabulary(contentStems(text, loaded.language, loaded.stemmer, loaded.stopwords), loaded.vocabulary.get(result.intent));
+      entities.some((e) => named?.has(e.entity.toLowerCase())) ||
+      sharesVocabulary(contentStems(text, loaded.language, loaded.stemmer, loaded.stopwords), loaded.vocabulary.words.get(result.intent));
     return known ? { intent: result.intent, score: result.score, entities } : { intent: null, score: 0, entities };
   }
   const best = (result.classifications ?? []).find((c) => c.intent !== 'None');
   return { intent: null, score: best?.score ?? 0, entities };
 }
 
+/** Training failures in the client-safe terms of `NluTrainingError`. */
+function trainingError(error: unknown): unknown {
+  if (!(error instanceof JobWorkerError)) return error;
+  if (error.kind === 'failed') return new NluTrainingError(`Training failed: ${error.message}`, 'invalid');
+  if (error.kind === 'timeout') return new NluTrainingError(error.message.replace('The job', 'Training'), 'timeout');
+  return new NluTrainingError(`The training worker stopped: ${error.message}`, 'crashed');
+}
+
 export function createNluEngine(options: NluEngineOptions = {}): NluEngine {
-  const worker = new TrainingWorker(options.trainingTimeoutMs ?? 120_000);
+  const trainer = new JobWorker<Corpus, { model: object; trainingMs: number }>(
+    new URL('./worker.mjs', import.meta.url),
+    options.trainingTimeoutMs ?? 120_000,
+  );
+  // Its own thread: a message never waits behind a training run, and a stuck pattern never stops one.
+  const patterns = new JobWorker<{ patterns: string[]; text: string }, TenantMatch[][]>(
+    new URL('./pattern-worker.mjs', import.meta.url),
+    options.patternTimeoutMs ?? 250,
+  );
+  const matchPatterns: PatternMatcher = (sources, text) => patterns.run({ patterns: sources, text });
+  const warmPatterns = (model: StoredModel) => {
+    if (model.regexes?.length) patterns.warm();
+  };
+  const onPatternError = options.onPatternError ?? (() => {});
   const cache = new ModelCache(options.cacheSize ?? 64);
 
   return {
     async train(language, training) {
       const corpus = toCorpus(asLanguage(language), training);
       if (corpus.documents.length === 0) throw new NluTrainingError('Training needs at least one example.', 'invalid');
-      const { model, trainingMs } = await worker.run(corpus);
-      const stored: StoredModel = { format: MODEL_FORMAT, language: corpus.language, nlp: model };
+      const { model, trainingMs } = await trainer.run(corpus).catch((error: unknown) => Promise.reject(trainingError(error)));
+      const regexes = (training.entities ?? []).flatMap((e) => (e.type === 'regex' ? [{ name: e.name, pattern: e.pattern }] : []));
+      const stored: StoredModel = { format: MODEL_FORMAT, language: corpus.language, nlp: model, regexes };
+      warmPatterns(stored);
       return {
         model: stored,
         stats: { intents: training.intents.length, examples: corpus.documents.length, training_ms: trainingMs },
@@ -289,7 +242,8 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngine {
       const key = parseOptions.cacheKey;
       let loaded = key ? cache.get(key) : undefined;
       if (!loaded) {
-        loaded = loadModel(model);
+        warmPatterns(model);
+        loaded = loadModel(model, matchPatterns, onPatternError);
         if (key) cache.set(key, loaded);
       }
       // The model's own language wins: a bot whose language changes is retrained anyway.
@@ -297,6 +251,8 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngine {
       return toParseResult(result, loaded, text);
     },
 
-    close: () => worker.close(),
+    close: async () => {
+      await Promise.all([trainer.close(), patterns.close()]);
+    },
   };
 }

@@ -19,6 +19,8 @@ declare module '@nlpjs/nlp' {
     /** Below this score nlp.js itself answers `None`; we pass 0 and apply our own threshold. */
     threshold?: number;
     calculateSentiment?: boolean;
+    /** Run entity extraction on every message (by default only when some example names an entity). */
+    forceNER?: boolean;
     nlu?: { log?: boolean };
   }
 

@@ -9,15 +9,27 @@ export function resolveThreshold(training: Pick<TrainingData, 'fallback'> | null
   return typeof value === 'number' && value >= 0 && value <= 1 ? value : DEFAULT_THRESHOLD;
 }
 
+const SLOT = /\{([A-Za-z0-9_.-]{1,64})\}/g;
+
 /**
  * Fills `{entity}` slots with the matched entity's value. A slot with no matching entity keeps a
  * readable fallback: the entity name without braces, so a reply never shows raw template syntax.
+ * Answers never rely on that fallback for a declared entity: see `missingSlots` and answer.ts.
  */
 export function renderTemplate(template: string, entities: readonly Entity[]): string {
-  return template.replace(/\{([A-Za-z0-9_.-]{1,64})\}/g, (_, name: string) => {
+  return template.replace(SLOT, (_, name: string) => {
     const match = entities.find((e) => e.entity === name);
     return match ? match.value : name.replaceAll('_', ' ');
   });
+}
+
+/** The declared entities a template names as `{entity}` that `entities` has no value for, in order. */
+export function missingSlots(template: string, declared: ReadonlySet<string>, entities: readonly Entity[]): string[] {
+  const missing = new Set<string>();
+  for (const [, name] of template.matchAll(SLOT)) {
+    if (declared.has(name!) && !entities.some((e) => e.entity === name)) missing.add(name!);
+  }
+  return [...missing];
 }
 
 /**

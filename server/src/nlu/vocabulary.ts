@@ -28,15 +28,28 @@ export interface Stopwords {
   isStopword(token: string): boolean;
 }
 
-/** Stems of each intent's examples, read from the trained model (entity placeholders dropped). */
-export function intentVocabulary(stemDict: Record<string, { intent: string }> | undefined): Map<string, Set<string>> {
-  const byIntent = new Map<string, Set<string>>();
+export interface IntentVocabulary {
+  /** Stems of each intent's examples. */
+  words: Map<string, Set<string>>;
+  /** Entities each intent's examples name as `{entity}` (lower case, as nlp.js stems them). */
+  entities: Map<string, Set<string>>;
+}
+
+/** Read from the trained model: nlp.js keeps each example as its stems, `@entity` for placeholders. */
+export function intentVocabulary(stemDict: Record<string, { intent: string }> | undefined): IntentVocabulary {
+  const vocabulary: IntentVocabulary = { words: new Map(), entities: new Map() };
+  const add = (map: Map<string, Set<string>>, intent: string, value: string) => {
+    let values = map.get(intent);
+    if (!values) map.set(intent, (values = new Set()));
+    values.add(value);
+  };
   for (const [key, value] of Object.entries(stemDict ?? {})) {
-    let stems = byIntent.get(value.intent);
-    if (!stems) byIntent.set(value.intent, (stems = new Set()));
-    for (const stem of key.split(',')) if (stem && !stem.startsWith('@')) stems.add(stem);
+    for (const stem of key.split(',')) {
+      if (stem.startsWith('@')) add(vocabulary.entities, value.intent, stem.slice(1));
+      else if (stem) add(vocabulary.words, value.intent, stem);
+    }
   }
-  return byIntent;
+  return vocabulary;
 }
 
 /** The stems of the message's content words (function words removed). */

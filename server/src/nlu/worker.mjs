@@ -1,7 +1,8 @@
 // Training thread: nlp.js training is CPU-bound (seconds for large data), so it never runs on the
 // service's event loop. Plain JavaScript so it starts the same under tsx, node and any test runner.
-// Protocol: in {id, corpus}; out {id, ok: true, model, stats} | {id, ok: false, message}.
+// Protocol (job-worker.ts): in {id, input: corpus}; out {id, ok: true, output: {model, trainingMs}} | {id, ok: false, message}.
 // `corpus` is already in nlp.js terms (see engine.ts `toCorpus`): this file only feeds nlp.js.
+// Regex entities never reach nlp.js (its extractor runs a backtracking RegExp): see tenant-regex.mjs.
 import { parentPort } from 'node:worker_threads';
 import { containerBootstrap } from '@nlpjs/core';
 import { Nlp } from '@nlpjs/nlp';
@@ -22,18 +23,19 @@ async function train(corpus) {
     container,
   );
   for (const list of corpus.lists) nlp.addNerRuleOptionTexts(corpus.language, list.name, list.option, list.texts);
-  for (const rule of corpus.regexes) nlp.addNerRegexRule(corpus.language, rule.name, new RegExp(rule.source, 'gi'));
   for (const doc of corpus.documents) nlp.addDocument(corpus.language, doc.utterance, doc.intent);
   await nlp.train();
   const model = JSON.parse(nlp.export(true));
   return { model, trainingMs: Math.round(performance.now() - started) };
 }
 
-parentPort.on('message', async ({ id, corpus }) => {
+parentPort.on('message', async ({ id, input }) => {
   try {
-    const { model, trainingMs } = await train(corpus);
-    parentPort.postMessage({ id, ok: true, model, trainingMs });
+    parentPort.postMessage({ id, ok: true, output: await train(input) });
   } catch (error) {
     parentPort.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });
   }
 });
+
+// Imports are loaded: job deadlines start from here (see job-worker.ts).
+parentPort.postMessage({ ready: true });
