@@ -18,6 +18,8 @@ export type NodeHandler = (request: IncomingMessage, response: ServerResponse, n
 /** Express and Connect keep the full path here and strip the mount path from `url`. */
 interface MountedRequest extends IncomingMessage {
   originalUrl?: string;
+  /** Express: the client address, after its own `trust proxy` setting (the socket address by default). */
+  ip?: string;
 }
 
 /** The prefix a framework stripped (`/ai` for `app.use('/ai', …)`), so `api_base` is right as the browser sees it. */
@@ -33,7 +35,8 @@ export function toNodeHandler(proxy: Proxy): NodeHandler {
   const listener = getRequestListener(
     (request, env) => {
       const incoming = env.incoming as MountedRequest;
-      return proxy.handle(request, { clientIp: incoming.socket?.remoteAddress ?? null, mountPath: mountPath(incoming) });
+      const clientIp = incoming.ip ?? incoming.socket?.remoteAddress ?? null;
+      return proxy.handle(request, { clientIp, mountPath: mountPath(incoming) });
     },
     // A library must not replace its host's global Request/Response.
     { overrideGlobalObjects: false },

@@ -285,7 +285,11 @@ export const errorResponses: Record<
   string,
   { status: number; description: string; retryAfter?: 'always' | 'sometimes' }
 > = {
-  BadRequest: { status: 400, description: '`invalid_json`, `validation_failed` or `unknown_parameter`.' },
+  BadRequest: {
+    status: 400,
+    description:
+      '`invalid_json` (also a body that is not UTF-8), `json_too_deep` (nested deeper than 64 levels), `invalid_cursor` (a cursor this API did not hand out), `validation_failed` or `unknown_parameter`.',
+  },
   Unauthorized: { status: 401, description: '`authentication_required` or `invalid_api_key`.' },
   Forbidden: {
     status: 403,

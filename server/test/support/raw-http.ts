@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * Requests over a real socket with what `fetch` cannot choose: the local (source) address — any of
  * 127.0.0.0/8 binds on loopback, so 127.0.0.2 and 127.0.0.3 are two clients — and the body framing
