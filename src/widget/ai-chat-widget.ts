@@ -13,6 +13,7 @@ import { chatIcon, closeIcon, sendIcon } from './icons.js';
 import { characterCount, COUNTER_FROM, fillCount, MESSAGE_LIMIT, renderCounter } from './input-limit.js';
 import { LauncherStack } from './launcher-stack.js';
 import { streamedMarkdown } from './streamed-markdown.js';
+import { renderStatus, renderSuggestions } from './panel-rows.js';
 import { PhoneModal } from './phone-modal.js';
 import { ScrollFollow } from './scroll-follow.js';
 import type { StorageMode } from './storage.js';
@@ -337,40 +338,6 @@ export class AiChatWidget extends LitElement {
     </div>`;
   }
 
-  private renderSuggestions(s: WidgetStrings): TemplateResult | typeof nothing {
-    const { messages } = this.chat;
-    const last = messages[messages.length - 1];
-    const items = !messages.length
-      ? [...this.starters, ...this.chat.starters]
-      : last.role === 'assistant' && !this.chat.pending
-        ? (last.suggestions ?? [])
-        : [];
-    if (!items.length) return nothing;
-    return html`<div part="suggestions" class="suggestions" role="group" aria-label=${s.suggestions}>
-      ${items.map(
-        (text) => html`<button part="suggestion" type="button" ?disabled=${!!this.chat.rateLimitedUntil}
-          @click=${() => this.send(text)}>${text}</button>`,
-      )}
-    </div>`;
-  }
-
-  private renderStatus(s: WidgetStrings): TemplateResult {
-    const seconds = Math.max(1, Math.ceil((this.chat.rateLimitedUntil - Date.now()) / 1000));
-    const limited = this.chat.rateLimitedUntil > 0;
-    const offline = this.chat.offline;
-    const tooLong = this.tooLong;
-    return html`<div part="status" class="status ${limited || offline || tooLong ? 'shown' : ''}" role="status">
-      ${offline
-        ? s.offline
-        : limited
-          ? s.rateLimited.replace('{n}', String(seconds))
-          : tooLong
-            ? fillCount(s.tooLong, this.language, 0)
-            : nothing}
-      ${this.chat.awaitingReply ? html`<span class="sr-only">${s.typing}</span>` : nothing}
-    </div>`;
-  }
-
   override render(): TemplateResult {
     const s = this.text;
     const launcherMode = this.mode === 'launcher';
@@ -413,7 +380,8 @@ export class AiChatWidget extends LitElement {
               : nothing}
           </div>
         </div>
-        ${this.renderSuggestions(s)} ${this.renderStatus(s)}
+        ${renderSuggestions(this.chat, this.starters, s, (text) => void this.send(text))}
+        ${renderStatus(this.chat, s, this.tooLong ? fillCount(s.tooLong, this.language, 0) : null)}
         ${renderCounter(count, s, this.language)}
         <form part="composer" class="composer" @submit=${this.handleSubmit}>
           <textarea part="input" rows="1" enterkeyhint="send" aria-label=${s.inputLabel}
