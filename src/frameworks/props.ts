@@ -33,6 +33,8 @@ export interface AiChatWidgetAttributes {
   /** **Development only**: a secret API key in the page. */
   'api-key'?: string;
   'token-url'?: string;
+  /** Cookies on the `token-url` request: `same-origin` (default) or `include` (a proxy on another origin). */
+  'token-credentials'?: AiChatWidget['tokenCredentials'];
   /** BCP 47; picks the built-in strings. */
   lang?: string;
   dir?: 'ltr' | 'rtl' | 'auto';

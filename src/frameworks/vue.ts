@@ -33,6 +33,7 @@ export type AiChatWidgetVueProps = Partial<
     | 'timeout'
     | 'apiKey'
     | 'tokenUrl'
+    | 'tokenCredentials'
     | 'lang'
   >
 > &

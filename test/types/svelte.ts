@@ -8,6 +8,7 @@ export const correct: Props = {
   mode: 'inline',
   'base-url': '/v1',
   'token-url': '/proxy/token',
+  'token-credentials': 'include',
   theme: 'auto',
   stream: true,
   timeout: 5000,
@@ -21,6 +22,8 @@ export const correct: Props = {
 export const wrong: Props[] = [
   // @ts-expect-error mode is a union of literal strings
   { mode: 'sideways' },
+  // @ts-expect-error token-credentials is same-origin or include
+  { 'token-credentials': 'omit' },
   // @ts-expect-error timeout is a number
   { timeout: '5000' },
   // @ts-expect-error the ready event's detail has no `text`
