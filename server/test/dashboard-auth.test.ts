@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Service } from '../src/index.ts';
+import { createService, type Service } from '../src/index.ts';
 import { withDashboardTables } from '../src/db/dashboard-schema.ts';
 import { DashboardClient, ORIGIN, uniqueEmail } from './support/dashboard.ts';
-import { createTestService } from './support/test-database.ts';
+import { createTestService, TEST_DATABASE_URL, TEST_REDIS_URL, testDatabase, type TestDatabase } from './support/test-database.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -255,6 +255,57 @@ describe('dashboard sign-in rate limits', () => {
     const service = await withLimits(3, 100);
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await new DashboardClient(service).signIn(uniqueEmail('spray'), 'password1234')).status);
+    assert.deepEqual(statuses, [401, 401, 401, 429]);
+  });
+});
+
+describe('the session cookie behind a TLS-terminating proxy', () => {
+  for (const trustedProxies of [1, 0]) {
+    it(trustedProxies ? 'is Secure when a trusted proxy says https' : 'ignores X-Forwarded-Proto without trusted proxies', async () => {
+      const service = await createTestService({ trustedProxies });
+      try {
+        const client = new DashboardClient(service);
+        // The proxy speaks plain HTTP to the service; the browser's origin is https://.
+        const res = await client.call('POST', '/dashboard/api/signup', {
+          origin: 'https://127.0.0.1',
+          headers: { 'x-forwarded-proto': 'https' },
+          body: { email: uniqueEmail(), password: PASSWORD },
+        });
+        if (trustedProxies) {
+          assert.equal(res.status, 201);
+          assert.match(res.setCookies.find((line) => line.startsWith('aicw_session='))!, /; Secure/);
+        } else {
+          // Untrusted, the header is ignored: the request is plain HTTP, so an https Origin is foreign.
+          assert.equal(res.status, 403);
+          assert.equal(res.body.error.code, 'csrf_failed');
+        }
+      } finally {
+        await service.close();
+      }
+    });
+  }
+});
+
+describe('sign-in limits across instances (PostgreSQL + Redis)', () => {
+  const skip = TEST_DATABASE_URL && TEST_REDIS_URL ? false : 'needs AI_CHAT_TEST_DATABASE_URL and AI_CHAT_TEST_REDIS_URL';
+  let database: TestDatabase;
+  const instances: Service[] = [];
+  before(async () => {
+    if (skip) return;
+    database = await testDatabase();
+    const dashboard = { signInLimits: { perAddress: { points: 100, durationSeconds: 600 }, perAccount: { points: 3, durationSeconds: 600 } } };
+    for (let i = 0; i < 2; i++) instances.push(await createService({ ...database.options, dashboard, seed: false, logLevel: 'silent' }));
+  });
+  after(async () => {
+    for (const service of instances) await service.close();
+    await database?.cleanup();
+  });
+
+  it('counts one budget per email whichever instance answers', { skip }, async () => {
+    const [a, b] = instances as [Service, Service];
+    const email = uniqueEmail('target');
+    const statuses = [];
+    for (const service of [a, b, a, b]) statuses.push((await new DashboardClient(service).signIn(email, 'wrong password')).status);
     assert.deepEqual(statuses, [401, 401, 401, 429]);
   });
 });
