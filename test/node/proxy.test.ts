@@ -375,7 +375,7 @@ describe('proxy: allowlist', () => {
     ['GET', '/v1/analytics/usage'],
     ['POST', '/v1/bots'],
     ['GET', '/v1/bots'],
-    ['GET', `/v1/bots/${BOT}`],
+    ['GET', '/v1/bots/bot_other'], // its own bot answers its public profile: proxy-bot-profile.test.ts
     ['PUT', `/v1/bots/${BOT}`],
     ['DELETE', `/v1/bots/${BOT}`],
     ['POST', '/v1/agents'],
