@@ -11,6 +11,22 @@ async function apiOrigin(): Promise<string> {
   return ((await (await fetch('/__test__/cross-origin')).json()) as { url: string }).url;
 }
 
+/** Signs `user` in on the API origin `api` (its login cookie; `sameSite: 'none'` sets `SameSite=None; Secure`). */
+async function login(api: string, user: string, sameSite: 'lax' | 'none' = 'lax'): Promise<void> {
+  const response = await fetch(`${api}/__test__/login?user=${user}&samesite=${sameSite}`, { method: 'POST', credentials: 'include' });
+  expect(response.status).to.equal(204);
+}
+
+/** A widget whose token comes from the cookie-checking proxy on `api`, cookies included. */
+function mountWithProxyOn(api: string, credentials: 'include' | null = 'include') {
+  return mount({
+    mode: 'inline',
+    storage: 'none',
+    'token-url': `${api}/proxy/token`,
+    ...(credentials && { 'token-credentials': credentials }),
+  });
+}
+
 /** Every URL the page fetches while `run` runs (the real fetch still does the work). */
 async function observeFetches<T>(run: () => Promise<T>): Promise<{ result: T; urls: string[] }> {
   const urls: string[] = [];
@@ -55,16 +71,10 @@ describe('deployments', () => {
       const api = await apiOrigin();
       expect(new URL(api).origin).to.not.equal(location.origin);
       const user = uniqueKey('user');
-      const login = await fetch(`${api}/__test__/login?user=${user}`, { method: 'POST', credentials: 'include' });
-      expect(login.status).to.equal(204);
+      await login(api, user);
 
       const { result: el, urls } = await observeFetches(async () => {
-        const { el, ready } = await mount({
-          mode: 'inline',
-          storage: 'none',
-          'token-url': `${api}/proxy/token`,
-          'token-credentials': 'include',
-        });
+        const { el, ready } = await mountWithProxyOn(api);
         await ready;
         expect(await el.send('hello')).to.not.equal(null);
         return el;
@@ -92,8 +102,8 @@ describe('deployments', () => {
 
     it('sends no cookie to another origin by default: unauthorized, and the console says token-credentials', async () => {
       const api = await apiOrigin();
-      await fetch(`${api}/__test__/login?user=${uniqueKey('user')}`, { method: 'POST', credentials: 'include' });
-      const { el, ready } = await mount({ mode: 'inline', storage: 'none', 'token-url': `${api}/proxy/token` });
+      await login(api, uniqueKey('user'));
+      const { el, ready } = await mountWithProxyOn(api, null);
       await ready;
       const { result, warnings } = await observeWarnings(() => failedSend(el));
       expect(result.detail).to.include({ code: 'unauthorized', status: 401 });
@@ -103,14 +113,8 @@ describe('deployments', () => {
 
     it('another site gets no cookie even with include and SameSite=None; Secure (third-party cookies are blocked)', async () => {
       const { cross_site_url: api } = (await (await fetch('/__test__/cross-origin')).json()) as { cross_site_url: string };
-      const user = uniqueKey('user');
-      await fetch(`${api}/__test__/login?user=${user}&samesite=none`, { method: 'POST', credentials: 'include' });
-      const { el, ready } = await mount({
-        mode: 'inline',
-        storage: 'none',
-        'token-url': `${api}/proxy/token`,
-        'token-credentials': 'include',
-      });
+      await login(api, uniqueKey('user'), 'none');
+      const { el, ready } = await mountWithProxyOn(api);
       await ready;
       const { detail } = await failedSend(el);
       expect(detail).to.include({ code: 'unauthorized', status: 401 }); // docs/proxy.md says what to do instead
