@@ -99,7 +99,7 @@ describe('the launcher panel on a phone', () => {
     expect(focusInside(el)).to.equal(true);
 
     // the page behind does not scroll (keyboard scrolling from the panel; the page is 3000 px tall)
-    $(el, '[part~="transcript"]').focus();
+    $(el, '[part~="close-button"]').focus();
     await sendKeys({ press: 'PageDown' });
     await sendKeys({ press: 'End' });
     await nextFrame();
