@@ -24,7 +24,19 @@ export async function buildApp(app) {
       __VUE_PROD_DEVTOOLS__: 'false',
       __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
     },
-    build: { outDir: `${here}dist/${app}`, emptyOutDir: true, target: 'es2022', sourcemap: true },
+    build: {
+      outDir: `${here}dist/${app}`,
+      emptyOutDir: true,
+      target: 'es2022',
+      sourcemap: true,
+      rollupOptions: {
+        // the React wrapper's 'use client' (for Next.js) means nothing to a client-only app
+        onLog(level, log, handler) {
+          if (log.code === 'MODULE_LEVEL_DIRECTIVE' && log.id?.endsWith('src/react/index.ts')) return;
+          handler(level, log);
+        },
+      },
+    },
   });
 }
 
