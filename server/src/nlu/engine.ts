@@ -72,8 +72,9 @@ export interface NluEngineOptions {
   trainingTimeoutMs?: number;
   /**
    * Matching one message against a model's regex entities longer than this is stopped (the pattern
-   * worker is restarted) and the message is answered without them. Default 250 ms: patterns that
-   * pass `checkTraining` take a few ms on the longest message, so only a hostile one gets near it.
+   * worker is restarted) and the message is answered without them. Default 250 ms: on the longest
+   * message (8,000 characters) realistic patterns take under 10 ms and the costliest shapes that
+   * pass `checkTraining` about 120 ms (bench/entity-regex.ts).
    */
   patternTimeoutMs?: number;
   /** Loaded models kept for parsing. Default 64. */
