@@ -7,10 +7,10 @@
  */
 import { Hono } from 'hono';
 import { bodyLimit } from '../http/body-limit.ts';
-import type { AppContext, AppEnv } from '../http/context.ts';
+import type { AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { keyRoutes } from '../keys/routes.ts';
-import { requireSession, sameOriginWrites } from '../sessions/middleware.ts';
+import { requireSession, sameOriginWrites, signedIn } from '../sessions/middleware.ts';
 import type { Deps } from '../services.ts';
 import { authRoutes } from '../users/routes.ts';
 import { teamRoutes } from '../users/team-routes.ts';
@@ -62,7 +62,6 @@ teammates and invites, API keys, the plan), session-authenticated JSON described
 
 export function dashboardRoutes(deps: Deps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
-  const app = (c: unknown) => c as AppContext;
 
   // Mounted at the root with full paths: a router mounted at '/dashboard' cannot serve '/dashboard/'.
   router.use('/dashboard/*', async (c, next) => {
@@ -73,14 +72,14 @@ export function dashboardRoutes(deps: Deps): Hono<AppEnv> {
   router.get('/dashboard/', (c) => c.html(PLACEHOLDER));
 
   router.use('/dashboard/api/*', bodyLimit(MAX_BODY_BYTES), sameOriginWrites(deps.config.trustedProxies));
-  router.route('/dashboard/api', authRoutes(deps) as never);
-  router.route('/dashboard/api', teamRoutes(deps) as never);
-  router.route('/dashboard/api/keys', keyRoutes(deps) as never);
+  router.route('/dashboard/api', authRoutes(deps));
+  router.route('/dashboard/api', teamRoutes(deps));
+  router.route('/dashboard/api/keys', keyRoutes(deps));
 
-  router.use('/dashboard/api/plan', requireSession(deps.dashboard.sessions) as never);
+  router.use('/dashboard/api/plan', requireSession(deps.dashboard.sessions));
   router.get('/dashboard/api/plan', async (c) => {
-    const session = (c as unknown as { get(name: 'session'): { accountId: string } }).get('session');
-    return ok(app(c), await planOf(deps.db, deps.rateLimits, deps.config.rateLimit, session.accountId));
+    const session = signedIn(c);
+    return ok(c, await planOf(deps.db, deps.rateLimits, deps.config.rateLimit, session.accountId));
   });
   return router;
 }

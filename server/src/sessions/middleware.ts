@@ -22,8 +22,14 @@ export const SESSION_COOKIE = 'aicw_session';
 export const COOKIE_PATH = '/dashboard';
 export const CSRF_HEADER = 'X-CSRF-Token';
 
-export interface DashboardEnv {
-  Variables: AppEnv['Variables'] & { session: SessionUser };
+/** The session of each signed-in request, set by `requireSession` (the request context is the key). */
+const signedInUsers = new WeakMap<AppContext, SessionUser>();
+
+/** The signed-in user of this request; only on routes behind `requireSession`. */
+export function signedIn(c: AppContext): SessionUser {
+  const session = signedInUsers.get(c);
+  if (!session) throw new Error('signedIn() used on a route without requireSession');
+  return session;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
@@ -86,9 +92,9 @@ export function sameOriginWrites(trustedProxies: number): MiddlewareHandler<AppE
 }
 
 /** 401 without a live session; on writes, 403 unless `X-CSRF-Token` matches the session's token. */
-export function requireSession(sessions: SessionService): MiddlewareHandler<DashboardEnv> {
+export function requireSession(sessions: SessionService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const session = await sessions.lookup(sessionToken(c as unknown as AppContext));
+    const session = await sessions.lookup(sessionToken(c));
     if (!session) throw new ServiceError('authentication_required', 'Sign in to the dashboard first.');
     if (!SAFE_METHODS.has(c.req.method)) {
       const token = c.req.header(CSRF_HEADER);
@@ -96,15 +102,15 @@ export function requireSession(sessions: SessionService): MiddlewareHandler<Dash
         throw new ServiceError('csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
       }
     }
-    c.set('session', session);
+    signedInUsers.set(c, session);
     await next();
   };
 }
 
 /** 403 `permission_denied` unless the signed-in user is an owner. */
-export function ownersOnly(what: string): MiddlewareHandler<DashboardEnv> {
+export function ownersOnly(what: string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.get('session').role !== 'owner') throw new ServiceError('permission_denied', `Only owners can ${what}.`);
+    if (signedIn(c).role !== 'owner') throw new ServiceError('permission_denied', `Only owners can ${what}.`);
     await next();
   };
 }

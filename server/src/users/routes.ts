@@ -7,18 +7,12 @@ import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import type { RateLimitPlan } from '../accounts/service.ts';
 import { clientAddress } from '../http/client-ip.ts';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext, AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { ServiceError } from '../http/errors.ts';
 import { readJson } from '../http/validate.ts';
 import type { NewSession } from '../sessions/service.ts';
-import {
-  clearSessionCookie,
-  requireSession,
-  sessionToken,
-  setSessionCookie,
-  type DashboardEnv,
-} from '../sessions/middleware.ts';
+import { clearSessionCookie, requireSession, sessionToken, setSessionCookie, signedIn } from '../sessions/middleware.ts';
 import type { Deps } from '../services.ts';
 import {
   changePasswordSchema,
@@ -30,14 +24,13 @@ import {
   type SignUpInput,
 } from './schema.ts';
 
-export function authRoutes(deps: Deps): Hono<DashboardEnv> {
-  const router = new Hono<DashboardEnv>();
+export function authRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
   const { users, sessions, options, installAccountId } = deps.dashboard;
   const trusted = deps.config.trustedProxies;
-  const app = (c: unknown) => c as AppContext;
 
   /** Rate-limit buckets are per install (its first account id): two installs sharing a Redis do not share them. */
-  async function charge(c: AppContext, bucket: string, plan: RateLimitPlan): Promise<void> {
+  async function charge(bucket: string, plan: RateLimitPlan): Promise<void> {
     const result = await deps.rateLimits.consume(`dash:${installAccountId}:${bucket}`, plan);
     if (!result.allowed) {
       throw new ServiceError('rate_limited', `Too many attempts; retry in ${result.retryAfterSeconds} s.`, {
@@ -56,52 +49,50 @@ export function authRoutes(deps: Deps): Hono<DashboardEnv> {
     return { user, account, csrf_token: session.csrfToken, session_expires_at: session.expiresAt.toISOString() };
   }
 
-  router.get('/signup', async (c) =>
-    ok(app(c), { policy: options.signup, install_claimed: await users.installClaimed() }),
-  );
+  router.get('/signup', async (c) => ok(c, { policy: options.signup, install_claimed: await users.installClaimed() }));
 
   router.post('/signup', async (c) => {
-    const input = await readJson<SignUpInput>(app(c), signUpSchema);
-    await charge(app(c), `signup:ip:${address(app(c))}`, options.perAddress);
+    const input = await readJson<SignUpInput>(c, signUpSchema);
+    await charge(`signup:ip:${address(c)}`, options.perAddress);
     let session: NewSession | undefined;
     const user = await users.signUp(input, async (trx, userId) => {
       session = await sessions.create(userId, trx);
     });
-    await sessions.end(sessionToken(app(c)));
-    setSessionCookie(app(c), session!, trusted);
-    return ok(app(c), await sessionBody(user.id, user.accountId, session!), 201);
+    await sessions.end(sessionToken(c));
+    setSessionCookie(c, session!, trusted);
+    return ok(c, await sessionBody(user.id, user.accountId, session!), 201);
   });
 
   router.post('/signin', async (c) => {
-    const input = await readJson<SignInInput>(app(c), signInSchema);
-    await charge(app(c), `signin:ip:${address(app(c))}`, options.perAddress);
-    await charge(app(c), `signin:email:${emailBucket(input.email)}`, options.perAccount);
+    const input = await readJson<SignInInput>(c, signInSchema);
+    await charge(`signin:ip:${address(c)}`, options.perAddress);
+    await charge(`signin:email:${emailBucket(input.email)}`, options.perAccount);
     const user = await users.verify(input.email, input.password);
     // A new session id on every sign-in (no fixation); the one the browser held, if any, ends.
-    await sessions.end(sessionToken(app(c)));
+    await sessions.end(sessionToken(c));
     const session = await sessions.create(user.id);
-    setSessionCookie(app(c), session, trusted);
-    return ok(app(c), await sessionBody(user.id, user.accountId, session));
+    setSessionCookie(c, session, trusted);
+    return ok(c, await sessionBody(user.id, user.accountId, session));
   });
 
   router.use('/signout', requireSession(sessions));
   router.post('/signout', async (c) => {
-    await sessions.end(sessionToken(app(c)));
-    clearSessionCookie(app(c), trusted);
-    return ok(app(c), { signed_out: true });
+    await sessions.end(sessionToken(c));
+    clearSessionCookie(c, trusted);
+    return ok(c, { signed_out: true });
   });
 
   router.use('/me', requireSession(sessions));
   router.get('/me', async (c) => {
-    const session = c.get('session');
-    return ok(app(c), await sessionBody(session.userId, session.accountId, session));
+    const session = signedIn(c);
+    return ok(c, await sessionBody(session.userId, session.accountId, session));
   });
 
   router.use('/me/password', requireSession(sessions));
   router.put('/me/password', async (c) => {
-    const session = c.get('session');
-    const input = await readJson<ChangePasswordInput>(app(c), changePasswordSchema);
-    await charge(app(c), `password:user:${session.userId}`, options.perAccount);
+    const session = signedIn(c);
+    const input = await readJson<ChangePasswordInput>(c, changePasswordSchema);
+    await charge(`password:user:${session.userId}`, options.perAccount);
     let fresh: NewSession | undefined;
     await users.changePassword(
       session.userId,
@@ -112,8 +103,8 @@ export function authRoutes(deps: Deps): Hono<DashboardEnv> {
       },
       (trx) => sessions.endAll(session.userId, trx),
     );
-    setSessionCookie(app(c), fresh!, trusted);
-    return ok(app(c), await sessionBody(session.userId, session.accountId, fresh!));
+    setSessionCookie(c, fresh!, trusted);
+    return ok(c, await sessionBody(session.userId, session.accountId, fresh!));
   });
 
   return router;

@@ -1,46 +1,45 @@
 /** `/dashboard/api/teammates` and `/dashboard/api/invites`: everyone sees the team; owners manage it. */
 import { Hono } from 'hono';
-import type { AppContext } from '../http/context.ts';
+import type { AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { ServiceError } from '../http/errors.ts';
 import { pathId, readJson } from '../http/validate.ts';
-import { ownersOnly, ownOrigin, requireSession, type DashboardEnv } from '../sessions/middleware.ts';
+import { ownersOnly, ownOrigin, requireSession, signedIn } from '../sessions/middleware.ts';
 import type { Deps } from '../services.ts';
 import { DEFAULT_INVITE_HOURS } from './invites.ts';
 import { createInviteSchema, updateTeammateSchema, type CreateInviteInput } from './schema.ts';
 
-export function teamRoutes(deps: Deps): Hono<DashboardEnv> {
-  const router = new Hono<DashboardEnv>();
+export function teamRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
   const { users, invites, sessions, options } = deps.dashboard;
-  const app = (c: unknown) => c as AppContext;
   const manage = ownersOnly('manage teammates and invites');
 
   // '/x/*' also matches '/x'. Not '*': this router shares its mount point with the sign-in routes.
   router.use('/teammates/*', requireSession(sessions));
   router.use('/invites/*', requireSession(sessions));
 
-  router.get('/teammates', async (c) => ok(app(c), { items: await users.list(c.get('session').accountId) }));
+  router.get('/teammates', async (c) => ok(c, { items: await users.list(signedIn(c).accountId) }));
 
   router.patch('/teammates/:user_id', manage, async (c) => {
-    const userId = pathId(app(c), 'user_id', 'usr', 'teammate');
-    const { role } = await readJson<{ role: 'owner' | 'member' }>(app(c), updateTeammateSchema);
-    return ok(app(c), await users.setRole(c.get('session').accountId, userId, role));
+    const userId = pathId(c, 'user_id', 'usr', 'teammate');
+    const { role } = await readJson<{ role: 'owner' | 'member' }>(c, updateTeammateSchema);
+    return ok(c, await users.setRole(signedIn(c).accountId, userId, role));
   });
 
   router.delete('/teammates/:user_id', manage, async (c) => {
-    const userId = pathId(app(c), 'user_id', 'usr', 'teammate');
-    await users.remove(c.get('session').accountId, userId);
-    return ok(app(c), { id: userId, deleted: true });
+    const userId = pathId(c, 'user_id', 'usr', 'teammate');
+    await users.remove(signedIn(c).accountId, userId);
+    return ok(c, { id: userId, deleted: true });
   });
 
-  router.get('/invites', manage, async (c) => ok(app(c), { items: await invites.pending(c.get('session').accountId) }));
+  router.get('/invites', manage, async (c) => ok(c, { items: await invites.pending(signedIn(c).accountId) }));
 
   router.post('/invites', manage, async (c) => {
-    const input = await readJson<CreateInviteInput>(app(c), createInviteSchema, { optional: true });
+    const input = await readJson<CreateInviteInput>(c, createInviteSchema, { optional: true });
     if (options.signup === 'closed') {
       throw new ServiceError('signup_not_allowed', 'Sign-up is closed on this service, so invites cannot be used.');
     }
-    const session = c.get('session');
+    const session = signedIn(c);
     const { invite, token } = await invites.create(
       session.accountId,
       session.userId,
@@ -49,14 +48,14 @@ export function teamRoutes(deps: Deps): Hono<DashboardEnv> {
     );
     c.header('Cache-Control', 'no-store');
     // The token rides in the fragment: browsers never send it to a server, so no log or Referer sees it.
-    const url = `${ownOrigin(app(c), deps.config.trustedProxies)}/dashboard/#invite=${token}`;
-    return ok(app(c), { invite, token, url }, 201);
+    const url = `${ownOrigin(c, deps.config.trustedProxies)}/dashboard/#invite=${token}`;
+    return ok(c, { invite, token, url }, 201);
   });
 
   router.delete('/invites/:invite_id', manage, async (c) => {
-    const inviteId = pathId(app(c), 'invite_id', 'inv', 'pending invite');
-    await invites.revoke(c.get('session').accountId, inviteId);
-    return ok(app(c), { id: inviteId, deleted: true });
+    const inviteId = pathId(c, 'invite_id', 'inv', 'pending invite');
+    await invites.revoke(signedIn(c).accountId, inviteId);
+    return ok(c, { id: inviteId, deleted: true });
   });
 
   return router;
