@@ -15,7 +15,7 @@ export interface DashboardOptions {
   signup?: SignupPolicy;
   /**
    * Sign-in attempts (right or wrong) per client address and per email address, shared across
-   * instances through Redis like every limit. Sign-up counts against the per-address budget too.
+   * instances through Redis like every limit. Sign-up has a per-address budget of the same size.
    * Default 20 per address and 10 per email per 15 minutes.
    */
   signInLimits?: { perAddress?: RateLimitPlan; perAccount?: RateLimitPlan };
