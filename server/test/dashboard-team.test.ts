@@ -154,6 +154,34 @@ describe('sign-up policies', () => {
   });
 });
 
+describe('simultaneous sign-ups', () => {
+  it('two first sign-ups at once: exactly one owns the install', async () => {
+    const service = await createTestService();
+    try {
+      const results = await Promise.all([1, 2].map(() => new DashboardClient(service).signUp(uniqueEmail('racer'))));
+      assert.deepEqual(results.map((r) => r.status).sort(), [201, 403]);
+      const team = await withDashboardTables(service.deps.db).selectFrom('users').select(['account_id', 'role']).execute();
+      assert.deepEqual(team, [{ account_id: service.devAccountId, role: 'owner' }]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('one invite used twice at once: one newcomer joins, the other gets invalid_invite', async () => {
+    const service = await createTestService();
+    try {
+      const owner = new DashboardClient(service);
+      assert.equal((await owner.signUp(uniqueEmail('owner'))).status, 201);
+      const { token } = await invite(owner);
+      const results = await Promise.all([1, 2].map(() => new DashboardClient(service).signUp(uniqueEmail('guest'), undefined, { invite: token })));
+      assert.deepEqual(results.map((r) => r.status).sort(), [201, 400]);
+      assert.equal((await owner.call('GET', '/dashboard/api/teammates')).body.data.items.length, 2);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
 describe('a configured development key revoked in the dashboard', () => {
   it('stays revoked after a restart, and the service still starts', async () => {
     const database = await testDatabase({ persistent: true });
