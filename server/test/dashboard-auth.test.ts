@@ -44,10 +44,19 @@ describe('dashboard sign-up, sign-in and sessions', () => {
     assert.equal(res.body.success, false);
   });
 
-  it('refuses a second user with the same email (409)', async () => {
-    const res = await new DashboardClient(service).signUp(ownerEmail);
-    assert.equal(res.status, 409);
-    assert.equal(res.body.error.code, 'conflict');
+  it('refuses a taken email only to someone the policy lets in: nobody else learns who has an account', async () => {
+    const taken = await new DashboardClient(service).signUp(ownerEmail);
+    const fresh = await new DashboardClient(service).signUp(uniqueEmail());
+    assert.equal(taken.status, 403);
+    assert.deepEqual({ ...taken.body.error, request_id: null }, { ...fresh.body.error, request_id: null });
+
+    const { token } = (await owner.call('POST', '/dashboard/api/invites', { body: {} })).body.data;
+    const invited = await new DashboardClient(service).signUp(ownerEmail, PASSWORD, { invite: token });
+    assert.equal(invited.status, 409);
+    assert.equal(invited.body.error.code, 'conflict');
+    const pending = (await owner.call('GET', '/dashboard/api/invites')).body.data.items;
+    assert.equal(pending.length, 1, 'the invite is not used up by the refused sign-up');
+    assert.equal((await owner.call('DELETE', `/dashboard/api/invites/${pending[0].id}`)).status, 200);
   });
 
   it('stores the password as an scrypt hash with its parameters (N=2^15, r=8, p=3), never the password', async () => {

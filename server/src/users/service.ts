@@ -62,11 +62,12 @@ export class UserService {
     try {
       return await this.db.transaction().execute(async (trx) => {
         await trx.selectFrom('accounts').select('id').where('id', '=', this.installAccountId).forUpdate().execute();
+        const claimed = Boolean(await trx.selectFrom('users').select('id').limit(1).executeTakeFirst());
+        const placement = claimed ? await this.placeNewcomer(trx, input) : { accountId: this.installAccountId, role: 'owner' as Role };
+        // Only after the policy let this sign-up through: a refused one must not reveal who has an account.
         if (await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) {
           throw emailTaken();
         }
-        const claimed = Boolean(await trx.selectFrom('users').select('id').limit(1).executeTakeFirst());
-        const placement = claimed ? await this.placeNewcomer(trx, input) : { accountId: this.installAccountId, role: 'owner' as Role };
         const userId = newId('usr');
         await trx
           .insertInto('users')
