@@ -290,7 +290,40 @@ export function renderBlock(block: Block): TemplateResult {
   }
 }
 
+/**
+ * How many of the last blocks may still change when text is appended. The last one always may. So
+ * may the one before when the last starts on the unfinished last line: a partial line can be taken
+ * for a paragraph and end the block before it, then turn out to be an item of that block's list
+ * (`-` → `- b`). Whether a block has ended depends only on the lines before the next block's first
+ * line, so a block followed by one that starts on a complete line is finished.
+ */
+export function openBlocks(text: string, blocks: readonly PlacedBlock[]): number {
+  if (blocks.length < 2) return blocks.length;
+  const lastLine = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1;
+  return blocks[blocks.length - 1].from >= lastLine ? 2 : 1;
+}
+
+/**
+ * Finished blocks are kept in groups of this many, each in a `<div class="md-group">`: a long
+ * reply is then a few dozen children of its bubble, not thousands, and the browser's layout and
+ * paint of each frame of a stream skip the groups that did not change.
+ */
+export const GROUP_SIZE = 32;
+
+export const renderGroup = (blocks: readonly Block[]): TemplateResult =>
+  html`<div class="md-group">${blocks.map(renderBlock)}</div>`;
+
+/** The blocks as rendered: the finished ones in whole groups, then the rest one by one. */
+export function groupBlocks(blocks: readonly Block[], open: number): TemplateResult[] {
+  const grouped = Math.floor((blocks.length - open) / GROUP_SIZE) * GROUP_SIZE;
+  const out: TemplateResult[] = [];
+  for (let i = 0; i < grouped; i += GROUP_SIZE) out.push(renderGroup(blocks.slice(i, i + GROUP_SIZE)));
+  for (let i = grouped; i < blocks.length; i++) out.push(renderBlock(blocks[i]));
+  return out;
+}
+
 /** Renders bot text (the markdown subset above) as a Lit template. Safe for any input. */
 export function renderMarkdown(source: string): TemplateResult {
-  return html`${parseBlocks(source).map(renderBlock)}`;
+  const placed = splitBlocks(source);
+  return html`${groupBlocks(placed.map((p) => p.block), openBlocks(source, placed))}`;
 }

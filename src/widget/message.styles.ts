@@ -19,6 +19,12 @@ export default css`
     padding-inline-start: 1.3em;
   }
 
+  /* a group of finished blocks (streamed-markdown.ts): contained, so a frame of a long stream
+     neither lays out nor paints it again; its first block keeps its margin inside, as before */
+  .md-group {
+    contain: content;
+  }
+
   /* block children are paragraphs of their own for the bidi algorithm (see .bubble) */
   .bubble p,
   .bubble li {

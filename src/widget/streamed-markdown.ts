@@ -4,32 +4,28 @@
  * the whole text every time is quadratic (seconds of frozen page for a 40 KB answer), so this
  * directive keeps what it rendered:
  *
- * - Blocks before the last one are finished: appending text never changes them (see
- *   `splitBlocks`). Each gets its own child part, rendered once and never visited again, so a
- *   frame costs the same at the end of a 300 KB reply as at its start.
- * - Only the last (open) block is re-parsed and re-rendered, from where it starts.
+ * - Only the open blocks (see `openBlocks`) are parsed and rendered again, from where they start.
+ * - A finished block is rendered once, in its own child part that Lit never visits again. Once
+ *   `GROUP_SIZE` of them are finished, their nodes move into a group element, so the browser's
+ *   layout and paint of a frame do not walk thousands of blocks at the end of a 300 KB reply.
  * - A text that does not extend the finished part (another message in this place) starts over.
  *
- * The output is the same DOM as `renderMarkdown(source)`, which is also what it renders on the
+ * The DOM is the same as `renderMarkdown(source)` gives, which is also what it renders on the
  * server (SSR calls `render`, never `update`).
  */
-import { noChange, type TemplateResult } from 'lit';
-import { Directive, directive, PartType, type ChildPart, type PartInfo } from 'lit/directive.js';
+import { html, noChange, type TemplateResult } from 'lit';
+import { Directive, directive, type ChildPart } from 'lit/directive.js';
 import { getCommittedValue, insertPart, removePart, setChildPartValue, setCommittedValue } from 'lit/directive-helpers.js';
-import { renderBlock, renderMarkdown, splitBlocks, type PlacedBlock } from './markdown.js';
+import { GROUP_SIZE, groupBlocks, openBlocks, renderBlock, renderMarkdown, splitBlocks } from './markdown.js';
 
 class StreamedMarkdownDirective extends Directive {
   /** The text rendered last (none yet: whatever the part holds is not ours). */
   private source: string | undefined;
-  /** Where the open block starts in `source`; everything before it is finished. */
+  /** Where the open blocks start in `source`; everything before them is finished. */
   private openFrom = 0;
-  /** How many of the container's parts hold finished blocks (the open block's part follows). */
+  /** The container's parts: `groups` groups, then `finished` finished blocks, then the open ones. */
+  private groups = 0;
   private finished = 0;
-
-  constructor(part: PartInfo) {
-    super(part);
-    if (part.type !== PartType.CHILD) throw new Error('streamedMarkdown() goes in a child position');
-  }
 
   render(source: string): TemplateResult {
     return renderMarkdown(source);
@@ -40,51 +36,54 @@ class StreamedMarkdownDirective extends Directive {
     const parts = getCommittedValue(container);
     const extendsFinished =
       this.source !== undefined && Array.isArray(parts) && source.startsWith(this.source.slice(0, this.openFrom));
-    if (!extendsFinished) {
-      this.openFrom = 0;
-      this.finished = 0;
-    }
+    if (!extendsFinished) this.openFrom = 0;
     const tail = source.slice(this.openFrom);
-    const blocks = splitBlocks(tail);
-    const open = openBlocks(tail, blocks);
+    const placed = splitBlocks(tail);
+    const open = openBlocks(tail, placed);
     this.source = source;
+    if (open) this.openFrom += placed[placed.length - open].from;
     if (!extendsFinished) {
-      // first render here, or a different text: an array of blocks, one child part each (as `repeat` does)
-      this.finished = blocks.length - open;
-      this.openFrom = open ? blocks[this.finished].from : 0;
-      return blocks.map((b) => renderBlock(b.block));
+      // first render here, or another text: an array, one child part per item (as `repeat` does)
+      const finished = placed.length - open;
+      this.groups = Math.floor(finished / GROUP_SIZE);
+      this.finished = finished % GROUP_SIZE;
+      return groupBlocks(placed.map((p) => p.block), open);
     }
     // The blocks that were open are rendered again, each in its own part, with any new blocks
     // after them; of these, all but the open ones are finished from now on.
     const all = parts as ChildPart[];
-    const unfinished = all.splice(this.finished);
-    blocks.forEach((b, i) => {
+    const unfinished = all.splice(this.groups + this.finished);
+    placed.forEach((p, i) => {
       const part = unfinished[i] ?? insertPart(container);
-      setChildPartValue(part, renderBlock(b.block));
+      setChildPartValue(part, renderBlock(p.block));
       all.push(part);
     });
-    for (const stale of unfinished.slice(blocks.length)) removePart(stale);
+    for (const stale of unfinished.slice(placed.length)) removePart(stale);
+    this.finished += placed.length - open;
+    while (this.finished >= GROUP_SIZE) this.group(container, all);
     setCommittedValue(container, all);
-    if (open) {
-      this.openFrom += blocks[blocks.length - open].from;
-      this.finished += blocks.length - open;
-    }
     return noChange;
+  }
+
+  /** Moves the first `GROUP_SIZE` finished blocks' nodes into a new group, in their place. */
+  private group(container: ChildPart, all: ChildPart[]): void {
+    const members = all.splice(this.groups, GROUP_SIZE);
+    const group = insertPart(container, members[0]);
+    setChildPartValue(group, html`<div class="md-group"></div>`);
+    const element = group.endNode!.previousSibling as Element;
+    for (const member of members) {
+      const end = member.endNode!.nextSibling;
+      for (let node = member.startNode!; node !== end; ) {
+        const next = node.nextSibling!;
+        element.append(node);
+        node = next;
+      }
+    }
+    all.splice(this.groups, 0, group);
+    this.groups++;
+    this.finished -= GROUP_SIZE;
   }
 }
 
-/**
- * How many of the last blocks may still change. The last one always may. So may the one before
- * when the last starts on the unfinished last line: a partial line can be taken for a paragraph
- * and close the block before it, and then turn out to be a list item of that block (`-` → `- b`).
- * Whether a block has ended depends only on lines before the next block's first line, so a block
- * followed by one starting on a complete line is finished.
- */
-function openBlocks(text: string, blocks: readonly PlacedBlock[]): number {
-  if (blocks.length < 2) return blocks.length;
-  const lastLine = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1;
-  return blocks[blocks.length - 1].from >= lastLine ? 2 : 1;
-}
-
-/** Bot text as markdown, re-parsing only the block that is still growing (see above). */
+/** Bot text as markdown, re-parsing only the blocks still growing (see above). */
 export const streamedMarkdown = directive(StreamedMarkdownDirective);

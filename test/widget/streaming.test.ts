@@ -4,7 +4,7 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
 import type { AiChatWidget } from '../../src/element.js';
-import { blockWork, inlineWork, renderMarkdown, splitBlocks } from '../../src/widget/markdown.js';
+import { blockWork, GROUP_SIZE, inlineWork, renderMarkdown, splitBlocks } from '../../src/widget/markdown.js';
 import { streamedMarkdown } from '../../src/widget/streamed-markdown.js';
 import { $, $$, clearWidgetStorage, faultBaseUrl, mount, newApiKey, waitFor } from './helpers.js';
 
@@ -144,14 +144,19 @@ describe('streamed markdown', () => {
       requestAnimationFrame(countFrames);
 
       const replied = el.send(source);
-      const firstBlock = await waitFor(() => $$(el, '[part~="message-assistant"] [part~="bubble"] > p')[0], 20_000, 'the first block');
+      const firstBlock = await waitFor(() => $$(el, '[part~="message-assistant"] [part~="bubble"] p')[0], 20_000, 'the first block');
       const reply = await replied;
       counting = false;
       await el.updateComplete;
 
       expect(reply?.content).to.equal(source);
       expect(bubbleMarkdown(el), 'final DOM').to.equal(oneShot(source));
-      expect($$(el, '[part~="message-assistant"] [part~="bubble"] > p')[0], 'the first block was never rendered again').to.equal(firstBlock);
+      expect($$(el, '[part~="message-assistant"] [part~="bubble"] p')[0], 'the first block was never rendered again').to.equal(firstBlock);
+      // finished blocks sit in groups: the bubble has a few dozen children, not one per block
+      const bubble = $(el, '[part~="message-assistant"] [part~="bubble"]');
+      const groups = bubble.querySelectorAll(':scope > .md-group').length;
+      expect(groups).to.be.above(10);
+      expect(bubble.children.length).to.be.at.most(groups + GROUP_SIZE + 3);
 
       // deltas are coalesced: one update a frame, plus the few for sending and the final message
       expect(updates.length, `${updates.length} updates in ${frames} frames`).to.be.at.most(frames + 6);
