@@ -18,8 +18,23 @@ export interface BrowserConfig {
   appendAt: number;
   tokens: number;
   tokenIntervalMs: number;
+  /** The streamed-markdown rows: reply size, fresh pages per widget, and how long to wait for it. */
+  markdown: { bytes: number; iterations: number; deadlineMs: number; deltasPerWrite: number; writeIntervalMs: number };
+  /** `widgets`: every row but the markdown stream; `markdown`: that one alone (both by default). */
+  parts?: { widgets: boolean; markdown: boolean };
   paths: { iife: string; deepChat: string };
   executablePath: string;
+}
+
+export interface MarkdownStreamResults {
+  longestTaskMs: number;
+  /** The longest task of each page, in order. */
+  longestTaskSamplesMs: number[];
+  /** Null when the reply did not finish (CDP would wait for the page's busy main thread). */
+  mainThreadMs: number | null;
+  /** Fresh pages on which the whole reply showed before the deadline. */
+  completed: number;
+  warnings: string[];
 }
 
 export interface WidgetResults {
@@ -118,9 +133,65 @@ async function measureWidget(browser: Browser, server: StaticServer, widget: Wid
   };
 }
 
+/** The marker that ends the markdown reply: the page knows it has the whole reply when it shows. */
+const MARKDOWN_MARKER = 'end-of-the-streamed-markdown';
+
+/**
+ * One widget receives the long markdown reply on `iterations` fresh pages: the longest task while it
+ * streams in and is rendered (PerformanceObserver `longtask`), and the main-thread time (CDP). Long
+ * tasks are reported through the console as they end, so a widget still busy at the deadline can be
+ * cut off: its row is then the longest task seen, or the time the page has not answered for.
+ */
+async function measureMarkdownStream(browser: Browser, server: StaticServer, widget: WidgetName, config: BrowserConfig): Promise<MarkdownStreamResults> {
+  const longest: number[] = [];
+  const main: number[] = [];
+  const warnings: string[] = [];
+  let completed = 0;
+  for (let i = 0; i < config.markdown.iterations; i++) {
+    const page = await freshPage(browser, server, widget);
+    const cdp = await page.context().newCDPSession(page);
+    const seen: number[] = [];
+    let lastBeat = Date.now();
+    page.on('console', (message) => {
+      const text = message.text();
+      if (text.startsWith('bench:longtask ')) seen.push(Number(text.slice(15)));
+      else if (text === 'bench:beat') lastBeat = Date.now();
+    });
+    let complete = false;
+    try {
+      await page.evaluate(() => (window as any).bench.boot());
+      await page.evaluate(() => (window as any).bench.mount({ markdown: true }));
+      await cdp.send('Performance.enable');
+      const before = await mainThreadSeconds(cdp);
+      await page.evaluate(() => (window as any).bench.startReportedStream());
+      const shown = page.evaluate((marker) => (window as any).bench.awaitReply(marker), MARKDOWN_MARKER).then(() => true);
+      complete = await Promise.race([shown, sleep(config.markdown.deadlineMs).then(() => false)]);
+      shown.catch(() => {}); // rejected when the page closes at the deadline
+      if (complete) {
+        await sleep(100); // the last long-task entries are reported
+        main.push(((await mainThreadSeconds(cdp)) - before) * 1000);
+        completed++;
+      } else {
+        const stuck = Date.now() - lastBeat; // the task running now has lasted at least this long
+        if (stuck > 50) seen.push(stuck);
+      }
+      longest.push(Math.max(0, ...seen));
+    } finally {
+      await page.close();
+    }
+    if (!complete) {
+      // a widget this slow is not measured again: it would only repeat the deadline
+      warnings.push(`${widget}: the ${Math.round(config.markdown.bytes / 1024)} KB markdown reply was not all shown after ${config.markdown.deadlineMs / 1000} s; its longest task is a lower bound, its main-thread time not measured`);
+      break;
+    }
+  }
+  return { longestTaskMs: median(longest), longestTaskSamplesMs: longest, mainThreadMs: main.length ? median(main) : null, completed, warnings };
+}
+
 export interface BrowserResults {
-  ours: WidgetResults;
-  deep: WidgetResults;
+  ours?: WidgetResults;
+  deep?: WidgetResults;
+  markdown?: { ours: MarkdownStreamResults; deep: MarkdownStreamResults };
   chromiumVersion: string;
 }
 
@@ -128,6 +199,12 @@ export async function measureBrowser(config: BrowserConfig): Promise<BrowserResu
   const server = await startStaticServer({
     tokens: config.tokens,
     tokenIntervalMs: config.tokenIntervalMs,
+    markdown: {
+      bytes: config.markdown.bytes,
+      marker: MARKDOWN_MARKER,
+      deltasPerWrite: config.markdown.deltasPerWrite,
+      writeIntervalMs: config.markdown.writeIntervalMs,
+    },
     files: {
       '/': { path: here('./page/index.html'), type: 'text/html; charset=utf-8' },
       '/harness.js': { path: here('./page/harness.js'), type: 'text/javascript' },
@@ -137,10 +214,19 @@ export async function measureBrowser(config: BrowserConfig): Promise<BrowserResu
   });
   const browser = await chromium.launch({ executablePath: config.executablePath, headless: true, args: CHROMIUM_ARGS });
   try {
+    const parts = config.parts ?? { widgets: true, markdown: true };
+    const results: BrowserResults = { chromiumVersion: browser.version() };
     // interleaved order would be fairer against drift, but one widget at a time keeps pages isolated
-    const ours = await measureWidget(browser, server, 'ours', config);
-    const deep = await measureWidget(browser, server, 'deep', config);
-    return { ours, deep, chromiumVersion: browser.version() };
+    if (parts.widgets) {
+      results.ours = await measureWidget(browser, server, 'ours', config);
+      results.deep = await measureWidget(browser, server, 'deep', config);
+    }
+    if (parts.markdown) {
+      const ours = await measureMarkdownStream(browser, server, 'ours', config);
+      const deep = await measureMarkdownStream(browser, server, 'deep', config);
+      results.markdown = { ours, deep };
+    }
+    return results;
   } finally {
     await browser.close();
     await server.close();

@@ -1,5 +1,5 @@
 /** Turns the three sections' results into the table's rows, with the goals from the issue. */
-import type { BrowserResults } from './browser.ts';
+import type { BrowserResults, WidgetResults } from './browser.ts';
 import type { ServerResults, ThroughputCell } from './server.ts';
 import type { SizeResults } from './size.ts';
 import type { Row } from './lib/table.ts';
@@ -17,8 +17,25 @@ export function sizeRows(s: SizeResults): Row[] {
   ];
 }
 
-export function browserRows(b: BrowserResults, sizes: number[], appendAt: number, tokens: number): Row[] {
-  const { ours, deep } = b;
+export function browserRows(b: BrowserResults, sizes: number[], appendAt: number, tokens: number, markdownBytes: number): Row[] {
+  return [...(b.ours && b.deep ? widgetRows(b.ours, b.deep, sizes, appendAt, tokens) : []), ...markdownRows(b, markdownBytes)];
+}
+
+function markdownRows(b: BrowserResults, bytes: number): Row[] {
+  if (!b.markdown) return [];
+  const { ours, deep } = b.markdown;
+  const size = `${n(Math.round(bytes / KB))} KB`;
+  const unfinished = (r: typeof ours) => (r.completed ? '' : ' (did not finish)');
+  return [
+    { id: 'browser.markdown.longest', label: `stream ${size} markdown: longest task`, unit: 'ms', ours: ours.longestTaskMs,
+      deepChat: deep.longestTaskMs, goal: '≤ 50 ms', met: ours.completed > 0 && ours.longestTaskMs <= 50,
+      note: `0 = no long task (> 50 ms) observed${unfinished(ours)}; deep-chat${unfinished(deep)}` },
+    { id: 'browser.markdown.main', label: `stream ${size} markdown: main-thread time`, unit: 'ms', ours: ours.mainThreadMs,
+      deepChat: deep.mainThreadMs },
+  ];
+}
+
+function widgetRows(ours: WidgetResults, deep: WidgetResults, sizes: number[], appendAt: number, tokens: number): Row[] {
   return [
     { id: 'browser.ready', label: 'script evaluation → element ready', unit: 'ms', ours: ours.bootMs, deepChat: deep.bootMs,
       goal: '≤ 50 ms', met: ours.bootMs <= 50 },

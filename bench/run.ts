@@ -4,7 +4,8 @@
  *
  *   node --import tsx bench/run.ts [--smoke] [--only=size,browser,server] [--out=path.json]
  *
- * `--only` also takes the server's parts alone (`chat`, `search`, `proxy`), for profiling one of them.
+ * `--only` also takes the server's parts alone (`chat`, `search`, `proxy`), for profiling one of them,
+ * and `markdown` for the browser's streamed-markdown rows alone.
  *
  * `--smoke`: the smallest sizes and one iteration, to check the bench itself works (not for numbers).
  * CHROMIUM_PATH overrides /usr/bin/chromium. Run `npm run build` first: it measures `dist/`.
@@ -13,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { measureBrowser } from './browser.ts';
+import { measureBrowser, type BrowserResults } from './browser.ts';
 import { formatTable, type Row } from './lib/table.ts';
 import { browserRows, serverRows, sizeRows } from './rows.ts';
 import { measureServer, SERVER_PARTS, type ServerPart } from './server.ts';
@@ -27,11 +28,17 @@ const out = args.find((a) => a.startsWith('--out='))?.slice(6) ?? root('bench/re
 
 const settings = smoke
   ? {
-      browser: { iterations: 1, transcriptSizes: [10, 20, 50], appendAt: 20, tokens: 50, tokenIntervalMs: 2 },
+      browser: {
+        iterations: 1, transcriptSizes: [10, 20, 50], appendAt: 20, tokens: 50, tokenIntervalMs: 2,
+        markdown: { bytes: 5 * 1024, iterations: 1, deadlineMs: 20_000, deltasPerWrite: 20, writeIntervalMs: 4 },
+      },
       server: { durationSeconds: 1, concurrency: [1, 10, 50], knowledgeSizes: [100, 200, 300], latencyMs: 400 },
     }
   : {
-      browser: { iterations: 5, transcriptSizes: [100, 1000, 5000], appendAt: 1000, tokens: 1000, tokenIntervalMs: 2 },
+      browser: {
+        iterations: 5, transcriptSizes: [100, 1000, 5000], appendAt: 1000, tokens: 1000, tokenIntervalMs: 2,
+        markdown: { bytes: 300 * 1024, iterations: 3, deadlineMs: 60_000, deltasPerWrite: 20, writeIntervalMs: 4 },
+      },
       server: { durationSeconds: 5, concurrency: [1, 10, 50], knowledgeSizes: [1000, 10000, 100000], latencyMs: 3000 },
     };
 
@@ -70,10 +77,12 @@ if (only.has('size')) {
   rows.push(...sizeRows(sizes));
   details.size = sizes;
 }
-if (only.has('browser')) {
-  log(`browser (${settings.browser.iterations} iterations per metric)`);
-  const browser = await measureBrowser({ ...settings.browser, paths, executablePath });
-  rows.push(...browserRows(browser, settings.browser.transcriptSizes, settings.browser.appendAt, settings.browser.tokens));
+if (only.has('browser') || only.has('markdown')) {
+  const parts = { widgets: only.has('browser'), markdown: true };
+  log(`browser (${settings.browser.iterations} iterations per metric, ${settings.browser.markdown.iterations} for the markdown stream)`);
+  const browser = await measureBrowser({ ...settings.browser, parts, paths, executablePath });
+  const { transcriptSizes, appendAt, tokens, markdown } = settings.browser;
+  rows.push(...browserRows(browser, transcriptSizes, appendAt, tokens, markdown.bytes));
   details.browser = browser;
 }
 const serverParts = only.has('server') ? [...SERVER_PARTS] : SERVER_PARTS.filter((part: ServerPart) => only.has(part));
@@ -100,9 +109,7 @@ if (breakdown) {
   }
   if (breakdown.length > 15) console.log(`  … ${breakdown.length - 15} more in ${out}`);
 }
-const warnings = [
-  ...((details.browser as { ours?: { warnings: string[] }; deep?: { warnings: string[] } } | undefined)?.ours?.warnings ?? []),
-  ...((details.browser as { deep?: { warnings: string[] } } | undefined)?.deep?.warnings ?? []),
-];
+const measured = details.browser as BrowserResults | undefined;
+const warnings = [measured?.ours, measured?.deep, measured?.markdown?.ours, measured?.markdown?.deep].flatMap((r) => r?.warnings ?? []);
 for (const w of warnings) console.log(`warning: ${w}`);
 console.log(`\n${result.seconds.toFixed(1)} s; written to ${out}`);

@@ -1,13 +1,15 @@
 /**
- * The browser bench's only server, on 127.0.0.1: the page shell, the two widget bundles, and two
- * token streams at the same fixed cadence — `POST /v1/chat` in our wire format (SSE `meta`,
- * `delta`…, `done`) and `POST /stream/deep` in deep-chat's (`data: {"text": …}`). A stream's end is
- * announced on `streamDone`, so the driver knows when the page has every token.
+ * The browser bench's only server, on 127.0.0.1: the page shell, the two widget bundles, and the
+ * streamed replies at the same fixed cadence for both widgets — `POST /v1/chat` in our wire format
+ * (SSE `meta`, `delta`…, `done`) and `POST /stream/deep` in deep-chat's (`data: {"text": …}`): a
+ * token stream, and under `/md/…` the same two for a long markdown document. A stream's end is
+ * announced on `streamDone`, so the driver knows when the page has every delta.
  */
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deltasOf, markdownDocument } from './lib/markdown-doc.ts';
 import { sleep } from './lib/stats.ts';
 
 export interface StaticServerOptions {
@@ -16,12 +18,21 @@ export interface StaticServerOptions {
   tokens: number;
   /** Milliseconds between two tokens. */
   tokenIntervalMs: number;
+  /** The markdown reply (`/md/v1/chat`, `/md/deep`): its size, and how many deltas each write holds. */
+  markdown: { bytes: number; marker: string; deltasPerWrite: number; writeIntervalMs: number };
 }
 
 export interface StaticServer {
   url: string;
   streamDone: EventEmitter;
   close(): Promise<void>;
+}
+
+/** What one stream sends: the deltas, how many go in one write, and the pause between writes. */
+interface Stream {
+  deltas: string[];
+  perWrite: number;
+  intervalMs: number;
 }
 
 const token = (i: number) => `tok${i} `;
@@ -32,33 +43,40 @@ async function drain(request: IncomingMessage): Promise<void> {
   }
 }
 
-async function streamOurs(res: ServerResponse, options: StaticServerOptions): Promise<void> {
-  const now = new Date().toISOString();
-  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send('meta', { request_id: 'req_bench', conversation_id: 'conv_bench' });
-  let text = '';
-  for (let i = 0; i < options.tokens; i++) {
-    send('delta', { text: token(i) });
-    text += token(i);
-    await sleep(options.tokenIntervalMs);
+async function paced(res: ServerResponse, stream: Stream, frame: (text: string) => string): Promise<void> {
+  for (let i = 0; i < stream.deltas.length && !res.destroyed; i += stream.perWrite) {
+    res.write(stream.deltas.slice(i, i + stream.perWrite).map(frame).join(''));
+    await sleep(stream.intervalMs);
   }
+}
+
+async function streamOurs(res: ServerResponse, stream: Stream): Promise<void> {
+  const now = new Date().toISOString();
+  const send = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  res.write(send('meta', { request_id: 'req_bench', conversation_id: 'conv_bench' }));
+  await paced(res, stream, (text) => send('delta', { text }));
+  const text = stream.deltas.join('');
   const message = { id: 'msg_bench_reply', conversation_id: 'conv_bench', role: 'assistant', content: text, created_at: now, source: 'llm' };
-  send('done', {
+  res.write(send('done', {
     success: true,
     data: { conversation_id: 'conv_bench', message, source: 'llm', intent: null, confidence: null, citations: [], suggestions: [] },
     meta: { request_id: 'req_bench', latency_ms: 0 },
-  });
+  }));
 }
 
-async function streamDeepChat(res: ServerResponse, options: StaticServerOptions): Promise<void> {
-  for (let i = 0; i < options.tokens; i++) {
-    res.write(`data: ${JSON.stringify({ text: token(i) })}\n\n`);
-    await sleep(options.tokenIntervalMs);
-  }
+async function streamDeepChat(res: ServerResponse, stream: Stream): Promise<void> {
+  await paced(res, stream, (text) => `data: ${JSON.stringify({ text })}\n\n`);
 }
 
 export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
   const streamDone = new EventEmitter();
+  const streams: Record<string, (res: ServerResponse, stream: Stream) => Promise<void>> = {
+    '/v1/chat': streamOurs,
+    '/stream/deep': streamDeepChat,
+  };
+  const tokens: Stream = { deltas: Array.from({ length: options.tokens }, (_, i) => token(i)), perWrite: 1, intervalMs: options.tokenIntervalMs };
+  const md = options.markdown;
+  const markdown: Stream = { deltas: deltasOf(markdownDocument(md.bytes, md.marker)), perWrite: md.deltasPerWrite, intervalMs: md.writeIntervalMs };
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     const file = options.files[path];
@@ -68,11 +86,12 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       res.end(readFileSync(file.path));
       return;
     }
-    if (req.method === 'POST' && (path === '/v1/chat' || path === '/stream/deep')) {
+    const send = streams[path.replace(/^\/md\//, '/')];
+    if (req.method === 'POST' && send) {
       await drain(req);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       res.flushHeaders();
-      await (path === '/v1/chat' ? streamOurs(res, options) : streamDeepChat(res, options));
+      await send(res, path.startsWith('/md/') ? markdown : tokens);
       res.end();
       streamDone.emit('done', path);
       return;

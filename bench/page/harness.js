@@ -16,11 +16,12 @@
       src: '/ours.js',
       module: false,
       tag: 'ai-chat-widget',
-      create({ mode = 'inline', history = [] } = {}) {
+      create({ mode = 'inline', history = [], markdown = false } = {}) {
         const el = document.createElement('ai-chat-widget');
         el.mode = mode;
         el.storage = 'none';
-        el.baseUrl = `${location.origin}/v1`; // the bench server answers POST /v1/chat with the token stream
+        // the bench server answers POST /v1/chat with the token stream, /md/v1/chat with markdown
+        el.baseUrl = `${location.origin}${markdown ? '/md' : ''}/v1`;
         el.apiKey = 'bench';
         el.userId = 'bench-user';
         el.stream = true;
@@ -40,16 +41,17 @@
       focused: (el) => el.shadowRoot.activeElement?.localName ?? null,
       send: (el, text) => void el.send(text),
       count: (el) => el.shadowRoot.querySelectorAll('.message').length,
+      lastReply: (el) => [...el.shadowRoot.querySelectorAll('[part~="message-assistant"] [part~="bubble"]')].at(-1),
     },
     deep: {
       src: '/deep.js',
       module: true,
       tag: 'deep-chat',
-      create({ history = [] } = {}) {
+      create({ history = [], markdown = false } = {}) {
         const el = document.createElement('deep-chat');
         el.style.width = '400px';
         el.style.height = '600px';
-        el.connect = { url: `${location.origin}/stream/deep`, stream: true };
+        el.connect = { url: `${location.origin}${markdown ? '/md' : ''}/stream/deep`, stream: true };
         if (history.length) el.history = history.map((m) => ({ role: m.role === 'user' ? 'user' : 'ai', text: m.content }));
         return el;
       },
@@ -67,6 +69,7 @@
       focused: (el) => el.shadowRoot.activeElement?.id || el.shadowRoot.activeElement?.localName || null,
       send: (el, text) => el.submitUserMessage({ text }),
       count: (el) => el.shadowRoot.querySelectorAll('.message-bubble').length,
+      lastReply: (el) => [...el.shadowRoot.querySelectorAll('.ai-message-text')].at(-1),
     },
   };
   const a = adapters[which];
@@ -141,6 +144,26 @@
       window.__observer.disconnect();
       const text = el.shadowRoot.textContent ?? '';
       return { longtasks: window.__longtasks, complete: text.includes(lastToken) };
+    },
+    /**
+     * `startStream()`, and every long task and a heartbeat every 250 ms also go to the console:
+     * the driver hears of them while a widget that blocks the page for minutes is still busy.
+     */
+    startReportedStream() {
+      window.bench.startStream();
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) console.debug(`bench:longtask ${e.duration}`);
+      }).observe({ type: 'longtask' });
+      setInterval(() => console.debug('bench:beat'), 250);
+    },
+    /** Resolves (polling, so the wait adds no long task) once the last reply's last block shows `marker`. */
+    async awaitReply(marker) {
+      const shows = () => {
+        const reply = a.lastReply(el);
+        return Boolean((reply?.lastElementChild ?? reply)?.textContent?.includes(marker));
+      };
+      while (!shows()) await new Promise((r) => setTimeout(r, 200));
+      await nextPaint();
     },
     mount: (options) => mount(options).then(() => undefined),
     count: () => a.count(el),
