@@ -11,6 +11,7 @@ import { analyticsRoutes } from './analytics/routes.ts';
 import { botRoutes } from './bots/routes.ts';
 import { chatRoutes } from './chat/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { conversationRoutes } from './conversations/routes.ts';
 import { gate } from './http/auth.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import type { AppEnv } from './http/context.ts';
@@ -66,6 +67,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   app.route('/v1', openapiRoutes(deps));
   app.route('/v1/bots', botRoutes(deps));
   app.route('/v1/chat', chatRoutes(deps));
+  app.route('/v1/conversations', conversationRoutes(deps));
   app.route('/v1/agents', agentRoutes(deps));
   app.route('/v1/knowledge', knowledgeRoutes(deps));
   app.route('/v1/analytics', analyticsRoutes(deps));

@@ -18,6 +18,7 @@ import type { Logger } from './logger.ts';
 import { BotService } from './bots/service.ts';
 import { ChatService } from './chat/service.ts';
 import { ConversationStore } from './chat/store.ts';
+import { ConversationService } from './conversations/service.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
 import type { RateLimits } from './rate-limit/limiter.ts';
 
@@ -38,6 +39,8 @@ export interface Services {
   nlu: NluEngine;
   /** Conversations + messages (bots and chat write, history reads). */
   conversations: ConversationStore;
+  /** Conversations as a resource: the filtered list, one conversation, delete. */
+  conversationAdmin: ConversationService;
   bots: BotService;
   /** Chat turns (responders) over bots, agents, knowledge and the LLM. */
   chat: ChatService;
@@ -69,8 +72,9 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     knowledge: new KnowledgeService(core.db),
     nlu,
     conversations: new ConversationStore(core.db),
+    conversationAdmin: new ConversationService(core.db),
     bots: new BotService(core.db, nlu, core.logger),
-    agents: new AgentService(core.db),
+    agents: new AgentService(core.db, nlu),
     trainingJobs,
     llm: createLlmProvider(core.config.llm),
     analytics: new AnalyticsReports(core.db, core.usage),

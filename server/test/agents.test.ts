@@ -88,9 +88,9 @@ describe('agents CRUD', () => {
     assert.equal((await stranger(`/v1/agents/${agent.id}/jobs`)).status, 404);
     assert.equal((await stranger('/v1/agents')).body.data.items.length, 0);
     assert.equal((await call('/v1/agents/agt_unknown12345')).status, 404);
-    const del = await call(`/v1/agents/${agent.id}`, { method: 'DELETE' });
-    assert.equal(del.status, 405);
-    assert.equal(del.headers.get('allow'), 'GET, PUT');
+    const patch = await call(`/v1/agents/${agent.id}`, { method: 'PATCH', body: { name: 'x' } });
+    assert.equal(patch.status, 405);
+    assert.equal(patch.headers.get('allow'), 'GET, PUT, DELETE');
   });
 });
 

@@ -50,7 +50,8 @@ describe('usage report', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const report = res.body.data;
     assert.equal(report.granularity, 'hour');
-    assert.deepEqual(report.totals, { requests: 5, errors: 2, messages: 0, conversations: 0 });
+    const deleted = { bots: 0, agents: 0, knowledge_entries: 0, conversations: 0, messages: 0 };
+    assert.deepEqual(report.totals, { requests: 5, errors: 2, messages: 0, conversations: 0, deleted });
     const endpoints = Object.fromEntries(
       report.endpoints.map((e: { method: string; route: string; status: number; count: number }) => [`${e.method} ${e.route} ${e.status}`, e.count]),
     );

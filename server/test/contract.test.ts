@@ -257,6 +257,31 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/analytics/performance', '/v1/analytics/performance?to=soon', {}, 400);
   });
 
+  it('the conversation list, and every DELETE (then 404 on the second)', async () => {
+    const list = await check('/v1/conversations', '/v1/conversations?limit=5', {}, 200);
+    assert.ok(list.body.data.items.length >= 2);
+    await check('/v1/conversations', `/v1/conversations?bot_id=${ids.bot}&user_id=user-1&q=hello&from=2020-01-01&to=2999-12-31`, {}, 200);
+    await check('/v1/conversations', '/v1/conversations?from=2026-02-01&to=2026-01-01', {}, 400);
+    await check('/v1/conversations', '/v1/conversations?bot_id=bot_missing123456', {}, 404);
+    await check('/v1/conversations/{conversation_id}', `/v1/conversations/${ids.conversation}`, {}, 200);
+    await check('/v1/conversations/{conversation_id}', '/v1/conversations/conv_missing123456', {}, 404);
+    const deletes: [template: string, path: string][] = [
+      ['/v1/conversations/{conversation_id}', `/v1/conversations/${ids.conversation}`],
+      ['/v1/knowledge/{entry_id}', `/v1/knowledge/${ids.entry}`],
+      ['/v1/agents/{agent_id}', `/v1/agents/${ids.agent}`],
+      ['/v1/bots/{bot_id}', `/v1/bots/${ids.bot}`],
+    ];
+    for (const [template, path] of deletes) {
+      const deleted = await check(template, path, { method: 'DELETE' }, 200);
+      assert.equal(deleted.body.data.deleted, true);
+      await check(template, path, { method: 'DELETE' }, 404);
+    }
+    const usage = await check('/v1/analytics/usage', '/v1/analytics/usage', {}, 200);
+    const { deleted } = usage.body.data.totals;
+    assert.equal(deleted.bots + deleted.agents + deleted.knowledge_entries, 3);
+    assert.ok(deleted.conversations >= 2 && deleted.messages >= 4, JSON.stringify(deleted));
+  });
+
   it('auth and rate-limit errors', async () => {
     await check('/v1/agents', '/v1/agents', { auth: null }, 401);
     await check('/v1/knowledge/search', '/v1/knowledge/search?q=x', { auth: 'aicw_sk_wrong' }, 401);

@@ -33,6 +33,8 @@ let ops: Operation[];
 let codes: Set<string>;
 /** Real ids of this account, by path parameter name. */
 const real: Record<string, string> = {};
+/** Other real ids, for DELETE: a delete may consume its object, and later checks need `real`'s. */
+const disposable: Record<string, string> = {};
 
 interface SendInit {
   headers?: [string, string][];
@@ -64,15 +66,18 @@ async function check(method: string, rawPath: string, init: SendInit = {}): Prom
 
 const JSON_TYPE: [string, string] = ['content-type', 'application/json'];
 
-/** A path for `op` with each parameter from `ids` (real ids by default). */
-function pathFor(op: Operation, ids: Record<string, string> = {}): string {
-  return op.template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? real[name] ?? 'xx_missing0');
+/** The real ids a request with `method` uses: DELETEs get the disposable ones. */
+const realFor = (method: string) => (method.toUpperCase() === 'DELETE' ? disposable : real);
+
+/** A path for `op` (sent with `method`) with each parameter from `ids` (real ids by default). */
+function pathFor(op: Operation, ids: Record<string, string> = {}, method = op.method): string {
+  return op.template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? realFor(method)[name] ?? 'xx_missing0');
 }
 
 /** A path id: this account's real one, a well-formed unknown one, or a hostile one (raw or encoded). */
-function idArbitrary(name: string): fc.Arbitrary<string> {
+function idArbitrary(name: string, method: string): fc.Arbitrary<string> {
   return fc.oneof(
-    fc.constant(real[name] ?? 'xx_missing0'),
+    fc.constant(realFor(method)[name] ?? 'xx_missing0'),
     fc.stringMatching(/^[a-z]{2,4}_[0-9A-Za-z]{8,40}$/),
     fc.constantFrom(...HOSTILE_IDS),
     anyString.map((s) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '?'))),
@@ -101,6 +106,11 @@ before(async () => {
   real.job_id = (await post(`/v1/agents/${real.agent_id}/train?wait=true`, {})).id;
   real.entry_id = (await post('/v1/knowledge', { title: 'Install', content: 'Run npm install ai-chat-widget.' })).id;
   real.conversation_id = (await post('/v1/chat', { messages: [{ role: 'user', content: 'hello' }], user_id: 'fuzzer' })).conversation_id;
+  disposable.bot_id = (await post('/v1/bots', { name: 'Fuzz bot to delete', training: shopTraining })).id;
+  disposable.agent_id = (await post('/v1/agents', { name: 'Fuzz agent to delete' })).id;
+  disposable.job_id = real.job_id;
+  disposable.entry_id = (await post('/v1/knowledge', { title: 'Delete me', content: 'Soon gone.' })).id;
+  disposable.conversation_id = (await post('/v1/chat', { messages: [{ role: 'user', content: 'hello' }], bot_id: disposable.bot_id, user_id: 'fuzzer' })).conversation_id;
 });
 after(() => service?.close());
 
@@ -138,7 +148,7 @@ describe('fuzz: every operation of the OpenAPI document', () => {
 
   it('hostile path ids: traversal, SQL, encodings, very long ids', async () => {
     for (const op of ops.filter((o) => o.pathParams.length)) {
-      const ids = fc.record(Object.fromEntries(op.pathParams.map((p) => [p, idArbitrary(p)])));
+      const ids = fc.record(Object.fromEntries(op.pathParams.map((p) => [p, idArbitrary(p, op.method)])));
       await fc.assert(
         fc.asyncProperty(ids, async (chosen) => {
           const body = op.body ? JSON.stringify({ message: 'hi', user_id: 'u1', name: 'x', title: 't', content: 'c' }) : undefined;
@@ -201,10 +211,10 @@ describe('fuzz: every operation of the OpenAPI document', () => {
   });
 
   it('odd methods on every path answer 405 (or 404), never a 5xx', async () => {
-    const paths = [...new Set(ops.map((o) => pathFor(o)))];
-    for (const path of paths) {
+    const onePerPath = [...new Map(ops.map((o) => [o.template, o])).values()];
+    for (const op of onePerPath) {
       for (const method of ['PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'PROPFIND', 'patch', 'QUERY', 'PUT', 'POST', 'GET']) {
-        const answer = await check(method, path, { headers: [JSON_TYPE], body: ['GET', 'HEAD'].includes(method) ? undefined : '{}' });
+        const answer = await check(method, pathFor(op, {}, method), { headers: [JSON_TYPE], body: ['GET', 'HEAD'].includes(method) ? undefined : '{}' });
         assert.ok(answer);
       }
     }

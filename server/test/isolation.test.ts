@@ -150,6 +150,10 @@ describe('tenant isolation: account B with account A\'s ids', () => {
     assert.doesNotMatch(JSON.stringify(knowledge), new RegExp(a.marker));
     const jobs = own((await b.call(`/v1/agents/${b.ids.agent_id}/jobs`)).body.data.items);
     assert.deepEqual(jobs, [b.ids.job_id]);
+    // the same user_id in both accounts: only B's conversations, and A's words do not find A's
+    const conversations = own((await b.call(`/v1/conversations?user_id=${SHARED_USER}&limit=100`)).body.data.items);
+    assert.deepEqual(conversations.sort(), [b.ids.conversation_id, b.ids.agent_conversation_id].sort());
+    assert.deepEqual((await b.call(`/v1/conversations?q=${a.marker}`)).body.data.items, []);
   });
 
   it('never finds A\'s text in knowledge search, nor in chat answers grounded on knowledge', async () => {

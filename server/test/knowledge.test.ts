@@ -106,9 +106,10 @@ describe('knowledge CRUD', () => {
     assert.equal(empty.body.error.code, 'validation_failed');
     const put = await call('/v1/knowledge/kb_doesnotexist123', { method: 'PUT', body: { title: 'x' } });
     assert.equal(put.status, 404);
-    const del = await call('/v1/knowledge/kb_doesnotexist123', { method: 'DELETE' });
-    assert.equal(del.status, 405);
-    assert.equal(del.headers.get('allow'), 'GET, PUT');
+    const patch = await call('/v1/knowledge/kb_doesnotexist123', { method: 'PATCH', body: { title: 'x' } });
+    assert.equal(patch.status, 405);
+    assert.equal(patch.headers.get('allow'), 'GET, PUT, DELETE');
+    assert.equal((await call('/v1/knowledge/kb_doesnotexist123', { method: 'DELETE' })).status, 404);
     assert.equal((await call('/v1/knowledge/search', { method: 'POST', body: {} })).status, 405);
   });
 

@@ -322,6 +322,42 @@ export interface HistoryQuery extends PageQuery {
 /** Messages oldest → newest. */
 export type HistoryPage = Page<Message>;
 
+/** `GET /v1/conversations` filters; they combine with AND. */
+export interface ConversationListQuery extends PageQuery {
+  bot_id?: string;
+  agent_id?: string;
+  user_id?: string;
+  /** Started at or after this ISO date or date-time. */
+  from?: string;
+  /** Started at or before this ISO date or date-time (a date includes that whole day). */
+  to?: string;
+  /** A message contains every word (case-insensitive; a word also matches the start of a longer one). */
+  q?: string;
+}
+
+/** A conversation as `GET /v1/conversations` lists it; its messages come from `GET /v1/chat/history`. */
+export interface Conversation {
+  id: string;
+  bot_id: string | null;
+  agent_id: string | null;
+  user_id: string | null;
+  created_at: string;
+  /** When the last message was added. */
+  updated_at: string;
+  /** The newest message, its text cut to 200 characters; null while there is none. */
+  last_message: { id: string; role: Role; preview: string; created_at: string } | null;
+}
+
+/** What every `DELETE` answers: the deleted id and what went with it. */
+export interface Deletion {
+  id: string;
+  deleted: true;
+  /** Conversations deleted with it (1 for a conversation itself; a bot's or agent's own). */
+  conversations: number;
+  /** Messages deleted with it. */
+  messages: number;
+}
+
 // ---------------------------------------------------------------- agents
 
 export interface ModelSettings {
@@ -472,13 +508,26 @@ export interface UsageQuery {
   granularity?: Granularity;
 }
 
+/** Deletions in a period, by what was deleted; `conversations` and `messages` include those deleted with a bot or agent. */
+export interface DeletionCounts {
+  bots: number;
+  agents: number;
+  knowledge_entries: number;
+  conversations: number;
+  messages: number;
+}
+
 export interface UsageBucket {
   /** Start of the bucket, ISO date-time. */
   start: string;
   requests: number;
   errors: number;
+  /** Messages stored in the bucket and not deleted since. */
   messages: number;
+  /** Conversations started in the bucket and not deleted since. */
   conversations: number;
+  /** What was deleted in the bucket. */
+  deleted: DeletionCounts;
 }
 
 export interface EndpointUsage {
@@ -493,7 +542,7 @@ export interface UsageReport {
   from: string;
   to: string;
   granularity: Granularity;
-  totals: { requests: number; errors: number; messages: number; conversations: number };
+  totals: { requests: number; errors: number; messages: number; conversations: number; deleted: DeletionCounts };
   series: UsageBucket[];
   endpoints: EndpointUsage[];
 }

@@ -214,7 +214,7 @@ export class TrainingJobs {
             .where('id', '=', job.agent_id)
             .execute();
         }
-        await trx
+        const recorded = await trx
           .updateTable('training_jobs')
           .set({
             status: outcome.failure ? 'failed' : 'succeeded',
@@ -223,7 +223,10 @@ export class TrainingJobs {
             finished_at: sql`now()`,
           })
           .where('id', '=', job.id)
-          .execute();
+          .executeTakeFirst();
+        // The agent was deleted while this ran (its jobs went with it): nothing to record, and the
+        // model this run loaded for its held-out check must not stay cached.
+        if (recorded.numUpdatedRows === 0n) this.nlu.forget(job.agent_id);
         await this.settleAgent(trx, job.agent_id, job.id);
       });
     } catch (error) {
@@ -241,7 +244,8 @@ export class TrainingJobs {
       .selectFrom('agents')
       .select(['id', 'language', 'examples', 'training'])
       .where('id', '=', job.agent_id)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!agent) throw new JobFailure('agent_deleted', 'The agent was deleted before this training started.');
     const examples = (agent.examples ?? []) as { input: string; output: string }[];
     const own = (agent.training ?? { intents: [] }) as TrainingData;
     // Seeded by the agent and its data: the same data always holds out the same examples.

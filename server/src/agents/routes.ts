@@ -27,6 +27,7 @@ export function agentRoutes(deps: Deps): Hono<AppEnv> {
     const body = await readJson<UpdateAgentRequest>(c, updateAgentSchema);
     return ok(c, await deps.agents.update(accountId(c), id, body));
   });
+  router.delete('/:agent_id', async (c) => ok(c, await deps.agents.delete(accountId(c), agentId(c))));
 
   // Idempotent: a retried train (same key) answers the first job instead of a 409.
   router.post('/:agent_id/train', idempotent(deps.db), async (c) => {

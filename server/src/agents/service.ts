@@ -8,6 +8,7 @@ import type {
   AgentExample,
   AgentStatus,
   CreateAgentRequest,
+  Deletion,
   KnowledgeScope,
   ModelSettings,
   Page,
@@ -19,6 +20,8 @@ import { iso, json } from '../db/json.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
 import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
+import { deleteConversationOwner } from '../conversations/purge.ts';
+import type { NluEngine } from '../nlu/index.ts';
 import { checkTraining } from '../nlu/training.ts';
 
 type AgentRow = Selectable<AgentsTable>;
@@ -71,7 +74,10 @@ function assertUsableTraining(training: TrainingData | undefined): void {
 }
 
 export class AgentService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly nlu: NluEngine,
+  ) {}
 
   async create(accountId: string, input: CreateAgentRequest): Promise<Agent> {
     assertUsableTraining(input.training);
@@ -141,6 +147,17 @@ export class AgentService {
       .executeTakeFirst();
     if (!row) throw notFound('agent_id', 'agent');
     return toAgent(row);
+  }
+
+  /**
+   * Deletes the agent with its training jobs, its conversations and their messages, and counts the
+   * deletion (see `deleteConversationOwner`); then drops its loaded models from the NLU cache. A
+   * training run still going finds the agent gone and records nothing. 404 when not this account's.
+   */
+  async delete(accountId: string, agentId: string): Promise<Deletion> {
+    const deletion = await deleteConversationOwner(this.db, accountId, { agent: agentId });
+    this.nlu.forget(agentId);
+    return deletion;
   }
 
   private async row(accountId: string, agentId: string): Promise<AgentRow> {

@@ -22,7 +22,8 @@ export interface TimeRange {
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
-function parse(value: string, param: 'from' | 'to'): Date {
+/** An ISO date or date-time (already shape-checked by the query schema); a date `to` means the end of that day. */
+export function parseInstant(value: string, param: 'from' | 'to'): Date {
   const date = DATE_ONLY.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
   // The pattern already passed; this catches impossible dates such as 2026-02-31 or 25:00.
   if (Number.isNaN(date.getTime()) || (DATE_ONLY.test(value) && date.toISOString().slice(0, 10) !== value)) {
@@ -34,8 +35,8 @@ function parse(value: string, param: 'from' | 'to'): Date {
 
 /** `to` defaults to now, `from` to 7 days before `to`; `from` must not be after `to`. */
 export function resolveRange(query: { from?: string; to?: string }, now = new Date()): TimeRange {
-  const to = query.to ? parse(query.to, 'to') : now;
-  const from = query.from ? parse(query.from, 'from') : new Date(to.getTime() - 7 * DAY_MS);
+  const to = query.to ? parseInstant(query.to, 'to') : now;
+  const from = query.from ? parseInstant(query.from, 'from') : new Date(to.getTime() - 7 * DAY_MS);
   if (from.getTime() > to.getTime()) throw invalid('from', 'from must not be after to.');
   return { from, to, before: new Date(to.getTime() + 1) };
 }

@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Granularity, PerformanceReport, UsageBucket, UsageReport } from '../../../src/client/types.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
+import { deletionsPerBucket, noDeletions } from './deletions.ts';
 import type { UsageRecorder } from './recorder.ts';
 import { bucketStarts, resolveRange } from './range.ts';
 
@@ -67,6 +68,7 @@ export class AnalyticsReports {
         .execute();
     const messages = await createdPerBucket('messages');
     const conversations = await createdPerBucket('conversations');
+    const deletions = await deletionsPerBucket(this.db, accountId, range, bucket);
     const endpoints = await this.db
       .selectFrom('api_requests')
       .select(['method', 'route', 'status', sql<string>`count(*)`.as('count')])
@@ -81,7 +83,10 @@ export class AnalyticsReports {
       .execute();
 
     const series = new Map<number, UsageBucket>(
-      starts.map((start) => [start.getTime(), { start: start.toISOString(), requests: 0, errors: 0, messages: 0, conversations: 0 }]),
+      starts.map((start) => [
+        start.getTime(),
+        { start: start.toISOString(), requests: 0, errors: 0, messages: 0, conversations: 0, deleted: deletions.get(start.getTime()) ?? noDeletions() },
+      ]),
     );
     const at = (start: Date) => series.get(new Date(start).getTime());
     for (const row of requests) {
@@ -101,11 +106,13 @@ export class AnalyticsReports {
     }
     const buckets = [...series.values()];
     const sum = (key: 'requests' | 'errors' | 'messages' | 'conversations') => buckets.reduce((n, b) => n + b[key], 0);
+    const deleted = noDeletions();
+    for (const b of buckets) for (const key of Object.keys(deleted) as (keyof typeof deleted)[]) deleted[key] += b.deleted[key];
     return {
       from: range.from.toISOString(),
       to: range.to.toISOString(),
       granularity: query.granularity,
-      totals: { requests: sum('requests'), errors: sum('errors'), messages: sum('messages'), conversations: sum('conversations') },
+      totals: { requests: sum('requests'), errors: sum('errors'), messages: sum('messages'), conversations: sum('conversations'), deleted },
       series: buckets,
       endpoints: endpoints.map((e) => ({ method: e.method, route: e.route, status: e.status, count: Number(e.count) })),
     };

@@ -8,7 +8,8 @@ import { schemas, type JsonSchema } from '../http/validate.ts';
 const ISO_DATE_OR_DATE_TIME =
   '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
 
-const instant = (what: string): JsonSchema => ({
+/** A query parameter holding an ISO date or date-time (parse it with `parseInstant`). */
+export const instant = (what: string): JsonSchema => ({
   type: 'string',
   maxLength: 40,
   pattern: ISO_DATE_OR_DATE_TIME,
@@ -42,6 +43,14 @@ const count: JsonSchema = { type: 'integer', minimum: 0 };
 const share: JsonSchema = { type: ['number', 'null'], minimum: 0, maximum: 1 };
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
 
+const deletionCounts: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['bots', 'agents', 'knowledge_entries', 'conversations', 'messages'],
+  description: 'Deletions, by what was deleted. `conversations` and `messages` include those deleted with a bot or an agent.',
+  properties: { bots: count, agents: count, knowledge_entries: count, conversations: count, messages: count },
+};
+
 export const usageReportSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -53,8 +62,8 @@ export const usageReportSchema: JsonSchema = {
     totals: {
       type: 'object',
       additionalProperties: false,
-      required: ['requests', 'errors', 'messages', 'conversations'],
-      properties: { requests: count, errors: count, messages: count, conversations: count },
+      required: ['requests', 'errors', 'messages', 'conversations', 'deleted'],
+      properties: { requests: count, errors: count, messages: count, conversations: count, deleted: deletionCounts },
     },
     series: {
       type: 'array',
@@ -62,8 +71,8 @@ export const usageReportSchema: JsonSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['start', 'requests', 'errors', 'messages', 'conversations'],
-        properties: { start: dateTime, requests: count, errors: count, messages: count, conversations: count },
+        required: ['start', 'requests', 'errors', 'messages', 'conversations', 'deleted'],
+        properties: { start: dateTime, requests: count, errors: count, messages: count, conversations: count, deleted: deletionCounts },
       },
     },
     endpoints: {

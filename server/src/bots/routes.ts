@@ -33,6 +33,11 @@ export function botRoutes(deps: Deps): Hono<AppEnv> {
     return ok(c, await deps.bots.update(accountId(c), botId, input));
   });
 
+  router.delete('/:bot_id', async (c) => {
+    const botId = pathId(c, 'bot_id', 'bot', 'bot');
+    return ok(c, await deps.bots.delete(accountId(c), botId));
+  });
+
   router.post('/:bot_id/messages', idempotent(deps.db), async (c) => {
     const botId = pathId(c, 'bot_id', 'bot', 'bot');
     const input = await readJson<BotMessageRequest>(c, botMessageSchema);

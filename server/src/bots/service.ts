@@ -8,11 +8,13 @@ import type {
   BotStatus,
   Channel,
   CreateBotRequest,
+  Deletion,
   KnowledgeScope,
   Page,
   TrainingData,
   UpdateBotRequest,
 } from '../../../src/client/types.ts';
+import { deleteConversationOwner } from '../conversations/purge.ts';
 import { iso, json } from '../db/json.ts';
 import type { BotsTable, Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
@@ -157,6 +159,16 @@ export class BotService {
     if (!row) throw notFound('bot_id', 'bot');
     if (!retrain || training.intents.length === 0) return toBot(row);
     return this.train(row, training, language);
+  }
+
+  /**
+   * Deletes the bot with its conversations and their messages, and counts the deletion (see
+   * `deleteConversationOwner`); then drops its loaded model from the NLU cache. 404 when not this account's.
+   */
+  async delete(accountId: string, botId: string): Promise<Deletion> {
+    const deletion = await deleteConversationOwner(this.db, accountId, { bot: botId });
+    this.nlu.forget(botId);
+    return deletion;
   }
 
   /** Trains in the worker, then stores the model (`ready`) or marks the bot `failed` and throws. */

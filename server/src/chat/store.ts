@@ -6,7 +6,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Citation, Entity, Message, Page, ReplySource, Role } from '../../../src/client/types.ts';
 import { iso, json } from '../db/json.ts';
 import type { ConversationsTable, Database, MessagesTable } from '../db/schema.ts';
-import { ServiceError } from '../http/errors.ts';
+import { notFound, ServiceError } from '../http/errors.ts';
 import { IDEMPOTENCY_TTL_HOURS, type IdempotencyTag } from '../http/idempotency.ts';
 import { decodeSeqCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
@@ -47,6 +47,23 @@ export interface ConversationOwner {
   botId?: string | null;
   agentId?: string | null;
   userId?: string | null;
+}
+
+/** The foreign keys of migration 007 from a conversation to its bot and agent. */
+const OWNER_KEYS: Record<string, [param: string, what: string]> = {
+  conversations_bot_fk: ['bot_id', 'bot'],
+  conversations_agent_fk: ['agent_id', 'agent'],
+};
+
+/**
+ * A conversation written for a bot or agent that was deleted meanwhile (the delete won the race for
+ * the row) answers 404 for that id, like a request that came after the delete.
+ */
+function rethrowMissingOwner(error: unknown): never {
+  const pgError = error as { code?: string; constraint?: string };
+  const owner = pgError.code === '23503' && pgError.constraint ? OWNER_KEYS[pgError.constraint] : undefined;
+  if (owner) throw notFound(...owner);
+  throw error;
 }
 
 /** True when a keyed insert lost to another request with the same Idempotency-Key. */
@@ -134,13 +151,15 @@ export class ConversationStore {
         .values({ id: newId('conv'), account_id: accountId, bot_id: botId, user_id: userId })
         .returningAll()
         .executeTakeFirstOrThrow();
-    });
+    }).catch(rethrowMissingOwner);
   }
 
   /**
    * Appends messages in order, in one transaction, and touches the conversation (or creates it, with
    * `create`, in the same transaction). A keyed user message that another request already stored
-   * throws a unique violation (`isKeyedTurnConflict`) and nothing of this call is written.
+   * throws a unique violation (`isKeyedTurnConflict`) and nothing of this call is written. A
+   * conversation deleted meanwhile, or a bot or agent deleted before its conversation is created,
+   * answers 404.
    */
   async append(accountId: string, conversationId: string, messages: NewMessage[], options: { create?: ConversationOwner } = {}): Promise<Message[]> {
     return this.db.transaction().execute(async (trx) => {
@@ -159,12 +178,13 @@ export class ConversationStore {
       } else {
         // Touch first: the row lock makes concurrent appends to one conversation take turns, so a
         // turn's messages are adjacent in `seq` and "the reply after a user message" is its reply.
-        await trx
+        const touched = await trx
           .updateTable('conversations')
           .set({ updated_at: sql`now()` })
           .where('account_id', '=', accountId)
           .where('id', '=', conversationId)
-          .execute();
+          .executeTakeFirst();
+        if (touched.numUpdatedRows === 0n) throw notFound('conversation_id', 'conversation');
       }
       const stored: Message[] = [];
       // One insert per message keeps `seq` in the given order.
@@ -204,7 +224,7 @@ export class ConversationStore {
         stored.push(toMessage(row));
       }
       return stored;
-    });
+    }).catch(rethrowMissingOwner);
   }
 
   /**

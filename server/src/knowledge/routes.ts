@@ -50,5 +50,6 @@ export function knowledgeRoutes(deps: Deps): Hono<AppEnv> {
     const body = await readJson<UpdateKnowledgeRequest>(c, updateKnowledgeSchema);
     return ok(c, await deps.knowledge.update(accountId(c), id, body));
   });
+  router.delete('/:entry_id', async (c) => ok(c, await deps.knowledge.delete(accountId(c), entryId(c))));
   return router;
 }

@@ -7,11 +7,14 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type {
   CreateKnowledgeRequest,
+  Deletion,
   KnowledgeEntry,
   KnowledgeHit,
   Page,
   UpdateKnowledgeRequest,
 } from '../../../src/client/types.ts';
+import { NOTHING_REMOVED, recordDeletion } from '../analytics/deletions.ts';
+import { forgetStoredAnswers } from '../conversations/purge.ts';
 import type { Database, KnowledgeEntriesTable } from '../db/schema.ts';
 import { iso, json } from '../db/json.ts';
 import { notFound } from '../http/errors.ts';
@@ -110,6 +113,26 @@ export class KnowledgeService {
       if (!row) throw notFound('entry_id', 'knowledge entry');
       await bumpRevision(trx, accountId);
       return toEntry(row);
+    });
+  }
+
+  /**
+   * Deletes the entry and counts the deletion. The revision bump in the same transaction makes every
+   * process rebuild its search index before its next search, so the entry is never found again.
+   * Messages that cited it keep their citation: a transcript records what was answered.
+   */
+  async delete(accountId: string, entryId: string): Promise<Deletion> {
+    return this.db.transaction().execute(async (trx) => {
+      const deleted = await trx
+        .deleteFrom('knowledge_entries')
+        .where('account_id', '=', accountId)
+        .where('id', '=', entryId)
+        .executeTakeFirst();
+      if (deleted.numDeletedRows === 0n) throw notFound('entry_id', 'knowledge entry');
+      await forgetStoredAnswers(trx, accountId, entryId);
+      await bumpRevision(trx, accountId);
+      await recordDeletion(trx, accountId, 'knowledge_entry', NOTHING_REMOVED);
+      return { id: entryId, deleted: true, ...NOTHING_REMOVED };
     });
   }
 

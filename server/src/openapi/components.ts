@@ -27,6 +27,7 @@ import {
   updateBotSchema,
 } from '../bots/schema.ts';
 import { chatMessageSchema, chatRequestSchema } from '../chat/schema.ts';
+import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
 import type { JsonSchema } from '../http/validate.ts';
 import { schemas } from '../http/validate.ts';
 import { createKnowledgeSchema, updateKnowledgeSchema } from '../knowledge/schema.ts';
@@ -224,6 +225,8 @@ export const componentSchemas: Record<string, JsonSchema> = {
   },
   ChatStreamDelta: { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } },
   HistoryPage: pageOf(ref('Message')),
+  Conversation: conversationSchema,
+  Deletion: deletionSchema,
   Intent: intentSchema,
   EntityDefinition: entityDefinitionSchema,
   TrainingData: trainingSchema,

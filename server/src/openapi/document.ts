@@ -7,6 +7,7 @@ import { pageQuerySchema, trainQuerySchema } from '../agents/schema.ts';
 import { performanceQuerySchema, usageQuerySchema } from '../analytics/schema.ts';
 import { listBotsQuerySchema } from '../bots/schema.ts';
 import { historyQuerySchema } from '../chat/schema.ts';
+import { listConversationsQuerySchema } from '../conversations/schema.ts';
 import { listKnowledgeQuerySchema, searchKnowledgeQuerySchema } from '../knowledge/schema.ts';
 import { componentHeaders, componentResponses, componentSchemas, pageOf, ref } from './components.ts';
 import { operation } from './operation.ts';
@@ -14,6 +15,7 @@ import { operation } from './operation.ts';
 const AGENT: [string, string, string] = ['agent_id', 'agt', 'agent'];
 const BOT: [string, string, string] = ['bot_id', 'bot', 'bot'];
 const ENTRY: [string, string, string] = ['entry_id', 'kb', 'knowledge entry'];
+const CONVERSATION: [string, string, string] = ['conversation_id', 'conv', 'conversation'];
 
 function paths(): Record<string, Record<string, unknown>> {
   return {
@@ -60,6 +62,37 @@ function paths(): Record<string, Record<string, unknown>> {
         errors: ['NotFound'],
       }),
     },
+    '/v1/conversations': {
+      get: operation({
+        operationId: 'listConversations',
+        tag: 'Chat',
+        summary: 'List conversations (newest first), with filters',
+        description:
+          'Filters combine with AND: the bot or agent, the end user, when the conversation started (`from`/`to`), and words in its messages (`q`). Each item carries a preview of its newest message; read the whole transcript with `GET /v1/chat/history?conversation_id=`. No total is counted: page with `cursor` until `has_more` is false.',
+        query: listConversationsQuerySchema,
+        success: [{ status: 200, data: pageOf(ref('Conversation')), description: 'A page of conversations.' }],
+        errors: ['NotFound'],
+      }),
+    },
+    '/v1/conversations/{conversation_id}': {
+      get: operation({
+        operationId: 'getConversation',
+        tag: 'Chat',
+        summary: 'Retrieve a conversation',
+        pathIds: [CONVERSATION],
+        success: [{ status: 200, data: 'Conversation', description: 'The conversation.' }],
+        errors: [],
+      }),
+      delete: operation({
+        operationId: 'deleteConversation',
+        tag: 'Chat',
+        summary: 'Delete a conversation and its messages',
+        description: 'The messages are deleted with it, and the deletion is counted in the usage report. A second delete answers 404.',
+        pathIds: [CONVERSATION],
+        success: [{ status: 200, data: 'Deletion', description: 'What was deleted.' }],
+        errors: [],
+      }),
+    },
     '/v1/bots': {
       post: operation({
         operationId: 'createBot',
@@ -98,6 +131,16 @@ function paths(): Record<string, Record<string, unknown>> {
         body: 'UpdateBotRequest',
         success: [{ status: 200, data: 'Bot', description: 'The updated bot.' }],
         errors: ['ServiceUnavailable'],
+      }),
+      delete: operation({
+        operationId: 'deleteBot',
+        tag: 'Bots',
+        summary: 'Delete a bot with its conversations',
+        description:
+          'Every conversation started with the bot is deleted with it, messages included; its trained model is dropped. The deletion is counted in the usage report. A second delete answers 404.',
+        pathIds: [BOT],
+        success: [{ status: 200, data: 'Deletion', description: 'What was deleted.' }],
+        errors: [],
       }),
     },
     '/v1/bots/{bot_id}/messages': {
@@ -147,6 +190,16 @@ function paths(): Record<string, Record<string, unknown>> {
         pathIds: [AGENT],
         body: 'UpdateAgentRequest',
         success: [{ status: 200, data: 'Agent', description: 'The updated agent.' }],
+        errors: [],
+      }),
+      delete: operation({
+        operationId: 'deleteAgent',
+        tag: 'AI Agents',
+        summary: 'Delete an AI agent with its training jobs and conversations',
+        description:
+          'Its training jobs and every conversation started with it are deleted with it, messages included; its trained model is dropped. The deletion is counted in the usage report. A second delete answers 404.',
+        pathIds: [AGENT],
+        success: [{ status: 200, data: 'Deletion', description: 'What was deleted.' }],
         errors: [],
       }),
     },
@@ -237,6 +290,16 @@ function paths(): Record<string, Record<string, unknown>> {
         pathIds: [ENTRY],
         body: 'UpdateKnowledgeRequest',
         success: [{ status: 200, data: 'KnowledgeEntry', description: 'The updated entry.' }],
+        errors: [],
+      }),
+      delete: operation({
+        operationId: 'deleteKnowledgeEntry',
+        tag: 'Knowledge Base',
+        summary: 'Delete a knowledge entry',
+        description:
+          'Search and grounded answers stop finding it at once. Stored messages that cited it keep their citation. The deletion is counted in the usage report. A second delete answers 404.',
+        pathIds: [ENTRY],
+        success: [{ status: 200, data: 'Deletion', description: 'What was deleted.' }],
         errors: [],
       }),
     },

@@ -1,0 +1,22 @@
+/** `/v1/conversations`: the filtered list, one conversation, and its delete (messages go with it). */
+import { Hono } from 'hono';
+import type { ConversationListQuery } from '../../../src/client/types.ts';
+import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { pathId, readQuery } from '../http/validate.ts';
+import type { Deps } from '../services.ts';
+import { listConversationsQuerySchema } from './schema.ts';
+
+export function conversationRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const conversationId = (c: AppContext) => pathId(c, 'conversation_id', 'conv', 'conversation');
+
+  router.get('/', async (c) => {
+    const query = readQuery<ConversationListQuery & { limit: number }>(c, listConversationsQuerySchema);
+    return ok(c, await deps.conversationAdmin.list(accountId(c), query));
+  });
+
+  router.get('/:conversation_id', async (c) => ok(c, await deps.conversationAdmin.get(accountId(c), conversationId(c))));
+  router.delete('/:conversation_id', async (c) => ok(c, await deps.conversationAdmin.delete(accountId(c), conversationId(c))));
+  return router;
+}
