@@ -5,6 +5,7 @@ import { AgentsResource } from './resources/agents.js';
 import { AnalyticsResource } from './resources/analytics.js';
 import { BotsResource } from './resources/bots.js';
 import { ChatResource } from './resources/chat.js';
+import { ConversationsResource } from './resources/conversations.js';
 import { KnowledgeResource } from './resources/knowledge.js';
 import type { RateLimitInfo } from './types.js';
 
@@ -21,6 +22,7 @@ export class AiChatClient {
   readonly baseUrl: string;
   readonly bots: BotsResource;
   readonly chat: ChatResource;
+  readonly conversations: ConversationsResource;
   readonly agents: AgentsResource;
   readonly knowledge: KnowledgeResource;
   readonly analytics: AnalyticsResource;
@@ -31,6 +33,7 @@ export class AiChatClient {
     this.baseUrl = this.core.baseUrl;
     this.bots = new BotsResource(this.core);
     this.chat = new ChatResource(this.core);
+    this.conversations = new ConversationsResource(this.core);
     this.agents = new AgentsResource(this.core);
     this.knowledge = new KnowledgeResource(this.core);
     this.analytics = new AnalyticsResource(this.core);

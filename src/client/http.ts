@@ -3,7 +3,8 @@
  *
  * Retry policy (conservative, as in ky and openai-node):
  * - Retried: network errors, timeouts, and 408/429/502/503/504 answers, up to `maxRetries` times.
- * - Only idempotent requests: GET and PUT always, POST only with an `idempotencyKey`.
+ * - Only idempotent requests: GET, PUT and DELETE always, POST only with an `idempotencyKey`. (A
+ *   DELETE retried after its first answer was lost can answer 404: the object is gone either way.)
  * - Wait: `Retry-After` (seconds or HTTP date), else for 429 the `X-RateLimit-Reset` time, else
  *   0.5 s · 2^n with up to 25 % jitter, capped at 8 s. A server-requested wait longer than
  *   `maxRetryDelayMs` is not slept through: the error (a `RateLimitError` for 429) is thrown at once.
@@ -29,7 +30,7 @@ export type QueryValue = string | number | boolean | readonly string[] | null | 
 
 /** One API call, relative to the base URL. */
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path below the base URL, starting with `/`; ids already encoded. */
   path: string;
   query?: Record<string, QueryValue>;

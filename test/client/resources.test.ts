@@ -150,3 +150,51 @@ describe('analytics', () => {
     expect(performance.data.replies).to.equal(1);
   });
 });
+
+describe('conversations', () => {
+  it('lists conversations with filters and a cursor, reads one, deletes one (then 404)', async () => {
+    const { client } = await clientFor();
+    const bot = (await client.bots.create(SUPPORT_BOT)).data;
+    const ann = await client.bots.sendMessage(bot.id, { message: 'what are your opening hours', user_id: 'ann' });
+    const bob = await client.bots.sendMessage(bot.id, { message: 'hello', user_id: 'bob' });
+
+    const all = await client.conversations.list({ limit: 1 });
+    expect(all.data.items.map((c) => c.id)).to.deep.equal([bob.data.conversation_id]);
+    const next = await client.conversations.list({ limit: 1, cursor: all.data.next_cursor! });
+    expect(next.data.items.map((c) => c.id)).to.deep.equal([ann.data.conversation_id]);
+
+    const filtered = await client.conversations.list({ bot_id: bot.id, user_id: 'ann', q: 'OPENING hour', from: '2020-01-01' });
+    expect(filtered.data.items.map((c) => c.id)).to.deep.equal([ann.data.conversation_id]);
+    expect(filtered.data.items[0]!.last_message?.role).to.equal('assistant');
+
+    const one = await client.conversations.get(ann.data.conversation_id);
+    expect(one.data.user_id).to.equal('ann');
+
+    const deleted = await client.conversations.delete(ann.data.conversation_id);
+    expect(deleted.data).to.deep.equal({ id: ann.data.conversation_id, deleted: true, conversations: 1, messages: 2 });
+    const again = await rejectionOf(() => client.conversations.delete(ann.data.conversation_id));
+    expect((again as ApiError).status).to.equal(404);
+    expect((again as ApiError).code).to.equal('resource_not_found');
+  });
+});
+
+describe('deletes', () => {
+  it('deletes a bot, an agent and a knowledge entry, and the usage report counts them', async () => {
+    const { client } = await clientFor();
+    const bot = (await client.bots.create(SUPPORT_BOT)).data;
+    await client.bots.sendMessage(bot.id, { message: 'hello', user_id: 'u-1' });
+    const agent = (await client.agents.create({ name: 'Short-lived' })).data;
+    const entry = (await client.knowledge.create({ title: 'Old policy', content: 'Obsolete walrus rules.' })).data;
+
+    expect((await client.bots.delete(bot.id)).data).to.deep.equal({ id: bot.id, deleted: true, conversations: 1, messages: 2 });
+    expect((await client.agents.delete(agent.id)).data.deleted).to.equal(true);
+    expect((await client.knowledge.delete(entry.id)).data.deleted).to.equal(true);
+
+    for (const read of [() => client.bots.get(bot.id), () => client.agents.get(agent.id), () => client.knowledge.get(entry.id)]) {
+      expect(((await rejectionOf(read)) as ApiError).status).to.equal(404);
+    }
+    expect((await client.knowledge.search({ q: 'walrus' })).data.items).to.deep.equal([]);
+    const usage = await client.analytics.usage();
+    expect(usage.data.totals.deleted).to.deep.equal({ bots: 1, agents: 1, knowledge_entries: 1, conversations: 1, messages: 2 });
+  });
+});

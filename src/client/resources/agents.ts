@@ -4,6 +4,7 @@ import type { ApiResult, RequestOptions } from '../options.js';
 import type {
   Agent,
   CreateAgentRequest,
+  Deletion,
   Page,
   PageQuery,
   TrainAgentRequest,
@@ -28,6 +29,11 @@ export class AgentsResource {
 
   update(agentId: string, body: UpdateAgentRequest, options?: RequestOptions): Promise<ApiResult<Agent>> {
     return this.core.request({ method: 'PUT', path: `/agents/${segment(agentId, 'agentId')}`, body }, options);
+  }
+
+  /** `DELETE /agents/{id}`: the agent goes with its training jobs and every conversation started with it. */
+  delete(agentId: string, options?: RequestOptions): Promise<ApiResult<Deletion>> {
+    return this.core.request({ method: 'DELETE', path: `/agents/${segment(agentId, 'agentId')}` }, options);
   }
 
   /** `POST /agents/{id}/train` (202): starts a training job; poll it with {@link job}. */

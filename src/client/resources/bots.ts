@@ -1,7 +1,7 @@
 /** `/bots`: intent bots with training data, and messages to them. */
 import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
-import type { Bot, BotMessageRequest, BotReply, CreateBotRequest, Page, PageQuery, UpdateBotRequest } from '../types.js';
+import type { Bot, BotMessageRequest, BotReply, CreateBotRequest, Deletion, Page, PageQuery, UpdateBotRequest } from '../types.js';
 
 export class BotsResource {
   constructor(private readonly core: HttpCore) {}
@@ -23,6 +23,11 @@ export class BotsResource {
   /** `PUT /bots/{id}` with any subset of the fields. */
   update(botId: string, body: UpdateBotRequest, options?: RequestOptions): Promise<ApiResult<Bot>> {
     return this.core.request({ method: 'PUT', path: `/bots/${segment(botId, 'botId')}`, body }, options);
+  }
+
+  /** `DELETE /bots/{id}`: the bot goes with every conversation started with it (messages included). */
+  delete(botId: string, options?: RequestOptions): Promise<ApiResult<Deletion>> {
+    return this.core.request({ method: 'DELETE', path: `/bots/${segment(botId, 'botId')}` }, options);
   }
 
   /** `POST /bots/{id}/messages`: the bot's intent-based reply to one user message. */

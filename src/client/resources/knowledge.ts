@@ -3,6 +3,7 @@ import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
 import type {
   CreateKnowledgeRequest,
+  Deletion,
   KnowledgeEntry,
   KnowledgeSearchQuery,
   KnowledgeSearchResult,
@@ -28,6 +29,11 @@ export class KnowledgeResource {
 
   update(entryId: string, body: UpdateKnowledgeRequest, options?: RequestOptions): Promise<ApiResult<KnowledgeEntry>> {
     return this.core.request({ method: 'PUT', path: `/knowledge/${segment(entryId, 'entryId')}`, body }, options);
+  }
+
+  /** `DELETE /knowledge/{id}`: search and answers stop finding the entry at once. */
+  delete(entryId: string, options?: RequestOptions): Promise<ApiResult<Deletion>> {
+    return this.core.request({ method: 'DELETE', path: `/knowledge/${segment(entryId, 'entryId')}` }, options);
   }
 
   /** `GET /knowledge/search`; `tags` go out comma-separated. */
