@@ -11,8 +11,7 @@ import { LangEs } from '@nlpjs/lang-es';
 import { LangFr } from '@nlpjs/lang-fr';
 import type { Entity, TrainingData } from '../../../src/client/types.ts';
 import { JobWorker, JobWorkerError } from './job-worker.ts';
-import { listMatcher, nlpjsListRules } from './list-entities.ts';
-import { entityExtractor, takeNlpjsRegexRules, type PatternMatcher, type RegexEntity } from './regex-entities.ts';
+import { regexExtractor, takeNlpjsRegexRules, type PatternMatcher, type RegexEntity } from './regex-entities.ts';
 import type { TenantMatch } from './tenant-regex.mjs';
 import { toNlpjsUtterance } from './training.ts';
 import { contentStems, intentVocabulary, sharesVocabulary, type IntentVocabulary, type Stemmer, type Stopwords } from './vocabulary.ts';
@@ -53,11 +52,6 @@ export interface ParseOptions {
 export interface NluEngine {
   train(language: string, training: TrainingData): Promise<NluTrainResult>;
   parse(model: unknown, language: string, text: string, options?: ParseOptions): Promise<NluParseResult>;
-  /**
-   * Drops every loaded model cached for `ownerId` (keys `${ownerId}:…`), e.g. of a deleted bot or
-   * agent, so its model does not stay in memory. Returns how many were dropped.
-   */
-  forget(ownerId: string): number;
   /** Stops the training and pattern workers; pending trainings reject. */
   close(): Promise<void>;
 }
@@ -144,13 +138,6 @@ class ModelCache {
     this.entries.set(key, value);
     if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
   }
-  deleteOwner(ownerId: string): number {
-    let dropped = 0;
-    for (const key of this.entries.keys()) {
-      if (key.startsWith(`${ownerId}:`)) dropped += Number(this.entries.delete(key));
-    }
-    return dropped;
-  }
 }
 
 interface LoadedModel {
@@ -176,11 +163,8 @@ function loadModel(model: StoredModel, matchPatterns: PatternMatcher, onPatternE
   const nlpJson = structuredClone(model.nlp) as Parameters<typeof takeNlpjsRegexRules>[0];
   const regexes = [...(model.regexes ?? []), ...takeNlpjsRegexRules(nlpJson)];
   nlp.import(nlpJson);
-  // Each model has its own container, so these extractors only ever see this model's entities.
-  // nlp.js's own list matching is switched off (see list-entities.ts); ours reports through the same hook.
-  const findLists = listMatcher(nlpjsListRules(nlpJson));
-  container.register('extract-enum', { run: (input: unknown) => input }, true);
-  container.register(`extract-builtin-${model.language}`, entityExtractor(regexes, matchPatterns, onPatternError, findLists), true);
+  // Each model has its own container, so this extractor only ever sees this model's patterns.
+  container.register(`extract-builtin-${model.language}`, regexExtractor(regexes, matchPatterns, onPatternError), true);
   const domains = (model.nlp as { nluManager?: { domainManagers?: Record<string, { stemDict?: Record<string, { intent: string }> }> } })
     .nluManager?.domainManagers;
   return {
@@ -268,7 +252,6 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngine {
       return toParseResult(result, loaded, text);
     },
 
-    forget: (ownerId) => cache.deleteOwner(ownerId),
     close: async () => {
       await Promise.all([trainer.close(), patterns.close()]);
     },

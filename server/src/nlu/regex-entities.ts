@@ -16,7 +16,7 @@ export interface RegexEntity {
 export type PatternMatcher = (patterns: string[], text: string) => Promise<TenantMatch[][]>;
 
 /** An edge as nlp.js's NER passes it between extractors (`end` inclusive). */
-interface NerEdge {
+export interface NerEdge {
   start: number;
   end: number;
   len: number;
@@ -24,7 +24,9 @@ interface NerEdge {
   sourceText: string;
   utteranceText: string;
   entity: string;
-  type: 'regex';
+  type: 'regex' | 'enum';
+  /** A list entity's value. */
+  option?: string;
 }
 
 interface NerRules {
@@ -51,23 +53,31 @@ export function takeNlpjsRegexRules(nlpJson: { ner?: NerRules }): RegexEntity[] 
 }
 
 /**
- * The nlp.js extractor for a model's regex entities. nlp.js calls it twice per message (to classify
- * with `@entity` and to list entities): the last message's matches are reused.
+ * The nlp.js extractor for a model's entities: regex matches from the pattern worker, list matches
+ * from `findLists` (list-entities.ts). nlp.js calls it twice per message (to classify with
+ * `@entity` and to list entities): the last message's matches are reused.
  */
-export function regexExtractor(entities: RegexEntity[], match: PatternMatcher, onError: (error: unknown) => void) {
+export function entityExtractor(
+  entities: RegexEntity[],
+  match: PatternMatcher,
+  onError: (error: unknown) => void,
+  findLists: (text: string) => NerEdge[],
+) {
   const patterns = entities.map((e) => e.pattern);
   let last: { text: string; edges: Promise<NerEdge[]> } | undefined;
 
   async function find(text: string): Promise<NerEdge[]> {
-    if (entities.length === 0 || !text) return [];
+    if (!text) return [];
+    const lists = findLists(text);
+    if (entities.length === 0) return lists;
     try {
       const found = await match(patterns, text);
-      return found.flatMap((matches, i) => matches.map((m) => toEdge(entities[i]!.name, m)));
+      return [...lists, ...found.flatMap((matches, i) => matches.map((m) => toEdge(entities[i]!.name, m)))];
     } catch (error) {
       // Past the deadline (or the worker died): answer without regex entities rather than not at all.
       // The empty result stays the last one, so nlp.js's second call does not wait out a second deadline.
       onError(error);
-      return [];
+      return lists;
     }
   }
 
