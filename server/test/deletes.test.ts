@@ -197,6 +197,24 @@ describe('DELETE /v1/conversations/{conversation_id}', () => {
   });
 });
 
+describe('two deletes at once', () => {
+  it('one answers 200 and the other 404, and the deletion is counted once', async () => {
+    const before = (await data('/v1/analytics/usage')).totals.deleted;
+    const bot = await data('/v1/bots', { name: 'Twice' });
+    await data(`/v1/bots/${bot.id}/messages`, { message: 'hello', user_id: 'twin' });
+    const entry = await data('/v1/knowledge', { title: 'Twice', content: 'Deleted twice at once.' });
+    const both = (path: string) => Promise.all([call(path, { method: 'DELETE' }), call(path, { method: 'DELETE' })]);
+    for (const answers of [await both(`/v1/bots/${bot.id}`), await both(`/v1/knowledge/${entry.id}`)]) {
+      assert.deepEqual(answers.map((a) => a.status).sort(), [200, 404], JSON.stringify(answers.map((a) => a.body)));
+    }
+    const after = (await data('/v1/analytics/usage')).totals.deleted;
+    assert.equal(after.bots, before.bots + 1);
+    assert.equal(after.knowledge_entries, before.knowledge_entries + 1);
+    assert.equal(after.conversations, before.conversations + 1);
+    assert.equal(after.messages, before.messages + 2);
+  });
+});
+
 describe('a message racing a delete', () => {
   it('answers 404 for a conversation deleted before its messages are stored', async () => {
     const bot = await data('/v1/bots', { name: 'Racer', training: shopTraining });
