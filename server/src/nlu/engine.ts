@@ -11,7 +11,8 @@ import { LangEs } from '@nlpjs/lang-es';
 import { LangFr } from '@nlpjs/lang-fr';
 import type { Entity, TrainingData } from '../../../src/client/types.ts';
 import { JobWorker, JobWorkerError } from './job-worker.ts';
-import { regexExtractor, takeNlpjsRegexRules, type PatternMatcher, type RegexEntity } from './regex-entities.ts';
+import { listMatcher, nlpjsListRules } from './list-entities.ts';
+import { entityExtractor, takeNlpjsRegexRules, type PatternMatcher, type RegexEntity } from './regex-entities.ts';
 import type { TenantMatch } from './tenant-regex.mjs';
 import { toNlpjsUtterance } from './training.ts';
 import { contentStems, intentVocabulary, sharesVocabulary, type IntentVocabulary, type Stemmer, type Stopwords } from './vocabulary.ts';
@@ -52,6 +53,11 @@ export interface ParseOptions {
 export interface NluEngine {
   train(language: string, training: TrainingData): Promise<NluTrainResult>;
   parse(model: unknown, language: string, text: string, options?: ParseOptions): Promise<NluParseResult>;
+  /**
+   * Drops every loaded model cached for `ownerId` (keys `${ownerId}:…`), e.g. of a deleted bot or
+   * agent, so its model does not stay in memory. Returns how many were dropped.
+   */
+  forget(ownerId: string): number;
   /** Stops the training and pattern workers; pending trainings reject. */
   close(): Promise<void>;
 }
@@ -138,6 +144,13 @@ class ModelCache {
     this.entries.set(key, value);
     if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
   }
+  deleteOwner(ownerId: string): number {
+    let dropped = 0;
+    for (const key of this.entries.keys()) {
+      if (key.startsWith(`${ownerId}:`)) dropped += Number(this.entries.delete(key));
+    }
+    return dropped;
+  }
 }
 
 interface LoadedModel {
@@ -163,8 +176,11 @@ function loadModel(model: StoredModel, matchPatterns: PatternMatcher, onPatternE
   const nlpJson = structuredClone(model.nlp) as Parameters<typeof takeNlpjsRegexRules>[0];
   const regexes = [...(model.regexes ?? []), ...takeNlpjsRegexRules(nlpJson)];
   nlp.import(nlpJson);
-  // Each model has its own container, so this extractor only ever sees this model's patterns.
-  container.register(`extract-builtin-${model.language}`, regexExtractor(regexes, matchPatterns, onPatternError), true);
+  // Each model has its own container, so these extractors only ever see this model's entities.
+  // nlp.js's own list matching is switched off (see list-entities.ts); ours reports through the same hook.
+  const findLists = listMatcher(nlpjsListRules(nlpJson));
+  container.register('extract-enum', { run: (input: unknown) => input }, true);
+  container.register(`extract-builtin-${model.language}`, entityExtractor(regexes, matchPatterns, onPatternError, findLists), true);
   const domains = (model.nlp as { nluManager?: { domainManagers?: Record<string, { stemDict?: Record<string, { intent: string }> }> } })
     .nluManager?.domainManagers;
   return {
@@ -252,6 +268,7 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngine {
       return toParseResult(result, loaded, text);
     },
 
+    forget: (ownerId) => cache.deleteOwner(ownerId),
     close: async () => {
       await Promise.all([trainer.close(), patterns.close()]);
     },
