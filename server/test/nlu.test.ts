@@ -197,6 +197,27 @@ describe('entities', () => {
   });
 });
 
+describe('the pattern worker', () => {
+  it('answers a message without its regex entities once they waited too long behind another message', async () => {
+    const errors: unknown[] = [];
+    const engine = createNluEngine({ patternTimeoutMs: 5000, patternQueueMs: 100, onPatternError: (error) => errors.push(error) });
+    try {
+      const { model } = await engine.train('en', shopTraining as never);
+      const legacy = withNlpjsRegexRule(model, 'slow', '(\\w+\\s?){1,1000}!');
+      await engine.parse(legacy, 'en', 'hello', { cacheKey: 'slow' }); // compiles the pattern
+      const slow = engine.parse(legacy, 'en', 'lorem ipsum '.repeat(700), { cacheKey: 'slow' }); // seconds of matching
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const other = await engine.parse(model, 'en', 'status of order ORD-654321', { cacheKey: 'other' });
+      assert.equal(other.intent, 'order.status');
+      assert.deepEqual(other.entities, []);
+      assert.match(String(errors[0]), /waited longer than 100 ms/);
+      await slow;
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('intent answers', () => {
   async function answer(training: typeof orderTraining, text: string) {
     const { model } = await nlu.train('en', training);

@@ -83,6 +83,12 @@ export interface NluEngineOptions {
    * pass `checkTraining` about 120 ms (bench/entity-regex.ts).
    */
   patternTimeoutMs?: number;
+  /**
+   * A message whose regex entities have waited this long behind other messages' is answered
+   * without them. Default 1 s: however busy one tenant keeps the pattern worker, another tenant's
+   * message waits at most this long for it.
+   */
+  patternQueueMs?: number;
   /** Loaded models kept for parsing. Default 64. */
   cacheSize?: number;
   /** Told when a message's regex entities could not be matched (deadline, worker crash). */
@@ -232,6 +238,7 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngine {
   const patterns = new JobWorker<{ patterns: string[]; text: string }, TenantMatch[][]>(
     new URL('./pattern-worker.mjs', import.meta.url),
     options.patternTimeoutMs ?? 250,
+    options.patternQueueMs ?? 1000,
   );
   const matchPatterns: PatternMatcher = (sources, text) => patterns.run({ patterns: sources, text });
   const warmPatterns = (model: StoredModel) => {

@@ -26,6 +26,8 @@ interface Job<In, Out> {
   input: In;
   resolve(value: Out): void;
   reject(error: Error): void;
+  /** Gives up on the job if it is still queued (see `maxWaitMs`). */
+  waitTimer?: NodeJS.Timeout;
 }
 
 interface WorkerReply<Out> {
@@ -47,13 +49,26 @@ export class JobWorker<In, Out> {
 
   constructor(
     private readonly module: URL,
+    /** A running job past this is stopped. */
     private readonly timeoutMs: number,
+    /** A job still queued after this is given up (timeout): callers behind a busy thread wait no longer. */
+    private readonly maxWaitMs?: number,
   ) {}
 
   run(input: In): Promise<Out> {
     if (this.closed) return Promise.reject(new JobWorkerError('The worker is closed.', 'crashed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, input, resolve, reject });
+      const job: Job<In, Out> = { id: this.nextId++, input, resolve, reject };
+      if (this.maxWaitMs !== undefined) {
+        job.waitTimer = setTimeout(() => {
+          const queued = this.queue.indexOf(job);
+          if (queued < 0) return;
+          this.queue.splice(queued, 1);
+          reject(new JobWorkerError(`The job waited longer than ${this.maxWaitMs} ms to start.`, 'timeout'));
+        }, this.maxWaitMs);
+        job.waitTimer.unref();
+      }
+      this.queue.push(job);
       this.pump();
     });
   }
@@ -66,6 +81,7 @@ export class JobWorker<In, Out> {
   async close(): Promise<void> {
     this.closed = true;
     const pending = [...this.queue.splice(0), ...(this.current ? [this.current.job] : [])];
+    for (const job of pending) clearTimeout(job.waitTimer);
     if (this.current) clearTimeout(this.current.timer);
     this.current = undefined;
     for (const job of pending) job.reject(new JobWorkerError('The worker was closed.', 'crashed'));
@@ -124,6 +140,7 @@ export class JobWorker<In, Out> {
       this.worker?.unref();
       return;
     }
+    clearTimeout(job.waitTimer);
     const worker = this.ensureWorker();
     this.current = { job };
     worker.ref();
