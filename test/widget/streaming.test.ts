@@ -170,5 +170,25 @@ describe('streamed markdown', () => {
         before = Math.max(before, u.length);
       }
     });
+
+    it('shows nothing of a stream cut short by reset, though frames were still due', async function () {
+      this.timeout(30_000);
+      const { el, ready } = await mount({
+        mode: 'inline',
+        storage: 'none',
+        'base-url': faultBaseUrl('sse-echo'),
+        'api-key': await newApiKey(),
+        stream: true,
+      });
+      await ready;
+      const replied = el.send(markdownDocument(30_000));
+      await waitFor(() => el.messages.some((m) => m.role === 'assistant'), 20_000, 'the partial reply');
+      el.reset();
+      expect(await replied).to.equal(null);
+      for (let i = 0; i < 5; i++) await new Promise((r) => requestAnimationFrame(r));
+      await el.updateComplete;
+      expect(el.messages).to.deep.equal([]);
+      expect($$(el, '[part~="message"]')).to.have.length(0);
+    });
   });
 });
