@@ -304,26 +304,18 @@ export function openBlocks(text: string, blocks: readonly PlacedBlock[]): number
 }
 
 /**
- * Finished blocks are kept in groups of this many, each in a `<div class="md-group">`: a long
- * reply is then a few dozen children of its bubble, not thousands, and the browser's layout and
- * paint of each frame of a stream skip the groups that did not change.
+ * A long reply's blocks after the first `GROUP_SIZE` are kept in groups of this many, each in a
+ * `<div class="md-group">`: the reply is then a few dozen children of its bubble, not thousands,
+ * and the browser's layout and paint of each frame of a stream skip the groups that did not change.
  */
 export const GROUP_SIZE = 32;
 
-export const renderGroup = (blocks: readonly Block[]): TemplateResult =>
-  html`<div class="md-group">${blocks.map(renderBlock)}</div>`;
-
-/** The blocks as rendered: the finished ones in whole groups, then the rest one by one. */
-export function groupBlocks(blocks: readonly Block[], open: number): TemplateResult[] {
-  const grouped = Math.floor((blocks.length - open) / GROUP_SIZE) * GROUP_SIZE;
-  const out: TemplateResult[] = [];
-  for (let i = 0; i < grouped; i += GROUP_SIZE) out.push(renderGroup(blocks.slice(i, i + GROUP_SIZE)));
-  for (let i = grouped; i < blocks.length; i++) out.push(renderBlock(blocks[i]));
-  return out;
-}
-
 /** Renders bot text (the markdown subset above) as a Lit template. Safe for any input. */
 export function renderMarkdown(source: string): TemplateResult {
-  const placed = splitBlocks(source);
-  return html`${groupBlocks(placed.map((p) => p.block), openBlocks(source, placed))}`;
+  const blocks = parseBlocks(source);
+  const groups: Block[][] = [];
+  for (let i = GROUP_SIZE; i < blocks.length; i += GROUP_SIZE) groups.push(blocks.slice(i, i + GROUP_SIZE));
+  return html`${blocks.slice(0, GROUP_SIZE).map(renderBlock)}${groups.map(
+    (group) => html`<div class="md-group">${group.map(renderBlock)}</div>`,
+  )}`;
 }

@@ -19,8 +19,8 @@ export default css`
     padding-inline-start: 1.3em;
   }
 
-  /* a group of finished blocks (streamed-markdown.ts): contained, so a frame of a long stream
-     neither lays out nor paints it again; its first block keeps its margin inside, as before */
+  /* 32 blocks of a long reply (streamed-markdown.ts): contained, so a frame of a long stream
+     neither lays out nor paints a group again; its first block keeps its margin inside, as before */
   .md-group {
     contain: content;
   }

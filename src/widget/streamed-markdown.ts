@@ -5,27 +5,51 @@
  * directive keeps what it rendered:
  *
  * - Only the open blocks (see `openBlocks`) are parsed and rendered again, from where they start.
- * - A finished block is rendered once, in its own child part that Lit never visits again. Once
- *   `GROUP_SIZE` of them are finished, their nodes move into a group element, so the browser's
- *   layout and paint of a frame do not walk thousands of blocks at the end of a 300 KB reply.
+ * - Each block has its own child part; once finished, Lit never visits it again.
+ * - From block `GROUP_SIZE` on, blocks are created inside groups of `GROUP_SIZE` (see
+ *   `renderMarkdown`), so a 300 KB reply is a few dozen children of its bubble, and the browser's
+ *   layout and paint of each frame skip the groups that did not change. A block is placed once and
+ *   never moved: moving nodes in the transcript's live region would have them read out again.
  * - A text that does not extend the finished part (another message in this place) starts over.
  *
  * The DOM is the same as `renderMarkdown(source)` gives, which is also what it renders on the
  * server (SSR calls `render`, never `update`).
  */
-import { html, noChange, type TemplateResult } from 'lit';
+import { html, noChange, nothing, type TemplateResult } from 'lit';
 import { Directive, directive, type ChildPart } from 'lit/directive.js';
-import { getCommittedValue, insertPart, removePart, setChildPartValue, setCommittedValue } from 'lit/directive-helpers.js';
-import { GROUP_SIZE, groupBlocks, openBlocks, renderBlock, renderMarkdown, splitBlocks } from './markdown.js';
+import { clearPart, insertPart, removePart, setChildPartValue, setCommittedValue } from 'lit/directive-helpers.js';
+import { GROUP_SIZE, openBlocks, renderBlock, renderMarkdown, splitBlocks } from './markdown.js';
+
+/** Hands its own (empty) child part to `receive`: the place inside a group where blocks go. */
+class PlaceDirective extends Directive {
+  render(_receive: (part: ChildPart) => void): unknown {
+    return nothing;
+  }
+
+  override update(part: ChildPart, [receive]: [(part: ChildPart) => void]): unknown {
+    receive(part);
+    return noChange;
+  }
+}
+const place = directive(PlaceDirective);
+
+interface Group {
+  part: ChildPart;
+  inside: ChildPart;
+  blocks: ChildPart[];
+}
 
 class StreamedMarkdownDirective extends Directive {
   /** The text rendered last (none yet: whatever the part holds is not ours). */
   private source: string | undefined;
   /** Where the open blocks start in `source`; everything before them is finished. */
   private openFrom = 0;
-  /** The container's parts: `groups` groups, then `finished` finished blocks, then the open ones. */
-  private groups = 0;
   private finished = 0;
+  /** Every block's part, in order; the first `finished` are final. */
+  private blocks: ChildPart[] = [];
+  /** The container's own parts: the first `GROUP_SIZE` blocks, then the groups. */
+  private top: ChildPart[] = [];
+  private groups: Group[] = [];
 
   render(source: string): TemplateResult {
     return renderMarkdown(source);
@@ -33,55 +57,68 @@ class StreamedMarkdownDirective extends Directive {
 
   override update(container: ChildPart, [source]: [string]): unknown {
     if (source === this.source) return noChange;
-    const parts = getCommittedValue(container);
-    const extendsFinished =
-      this.source !== undefined && Array.isArray(parts) && source.startsWith(this.source.slice(0, this.openFrom));
-    if (!extendsFinished) this.openFrom = 0;
+    if (this.source === undefined || !source.startsWith(this.source.slice(0, this.openFrom))) {
+      // first render here, or another text: whatever the container shows goes
+      clearPart(container);
+      Object.assign(this, { openFrom: 0, finished: 0, blocks: [], top: [], groups: [] });
+    }
+    this.source = source;
     const tail = source.slice(this.openFrom);
     const placed = splitBlocks(tail);
     const open = openBlocks(tail, placed);
-    this.source = source;
-    if (open) this.openFrom += placed[placed.length - open].from;
-    if (!extendsFinished) {
-      // first render here, or another text: an array, one child part per item (as `repeat` does)
-      const finished = placed.length - open;
-      this.groups = Math.floor(finished / GROUP_SIZE);
-      this.finished = finished % GROUP_SIZE;
-      return groupBlocks(placed.map((p) => p.block), open);
-    }
-    // The blocks that were open are rendered again, each in its own part, with any new blocks
-    // after them; of these, all but the open ones are finished from now on.
-    const all = parts as ChildPart[];
-    const unfinished = all.splice(this.groups + this.finished);
+    // the blocks that were open are rendered again in their parts, new blocks get new parts
     placed.forEach((p, i) => {
-      const part = unfinished[i] ?? insertPart(container);
+      const part = this.blocks[this.finished + i] ?? this.newBlock(container);
       setChildPartValue(part, renderBlock(p.block));
-      all.push(part);
     });
-    for (const stale of unfinished.slice(placed.length)) removePart(stale);
+    while (this.blocks.length > this.finished + placed.length) this.dropLastBlock();
     this.finished += placed.length - open;
-    while (this.finished >= GROUP_SIZE) this.group(container, all);
-    setCommittedValue(container, all);
+    if (open) this.openFrom += placed[placed.length - open].from;
+    setCommittedValue(container, this.top);
     return noChange;
   }
 
-  /** Moves the first `GROUP_SIZE` finished blocks' nodes into a new group, in their place. */
-  private group(container: ChildPart, all: ChildPart[]): void {
-    const members = all.splice(this.groups, GROUP_SIZE);
-    const group = insertPart(container, members[0]);
-    setChildPartValue(group, html`<div class="md-group"></div>`);
-    const element = group.endNode!.previousSibling as Element;
-    for (const member of members) {
-      const end = member.endNode!.nextSibling;
-      for (let node = member.startNode!; node !== end; ) {
-        const next = node.nextSibling!;
-        element.append(node);
-        node = next;
+  /** A part for the next block: in the container for the first `GROUP_SIZE`, then in a group. */
+  private newBlock(container: ChildPart): ChildPart {
+    const index = this.blocks.length;
+    let part: ChildPart;
+    if (index < GROUP_SIZE) {
+      part = insertPart(container);
+      this.top.push(part);
+    } else {
+      const g = Math.floor(index / GROUP_SIZE) - 1;
+      if (!this.groups[g]) {
+        const groupPart = insertPart(container);
+        let inside!: ChildPart;
+        setChildPartValue(groupPart, html`<div class="md-group">${place((p) => (inside = p))}</div>`);
+        this.groups[g] = { part: groupPart, inside, blocks: [] };
+        this.top.push(groupPart);
       }
+      const group = this.groups[g];
+      part = insertPart(group.inside);
+      group.blocks.push(part);
+      setCommittedValue(group.inside, group.blocks);
     }
-    all.splice(this.groups, 0, group);
-    this.groups++;
-    this.finished -= GROUP_SIZE;
+    this.blocks.push(part);
+    return part;
+  }
+
+  /** Removes the last block (an open block that merged into the one before), and its group if emptied. */
+  private dropLastBlock(): void {
+    const index = this.blocks.length - 1;
+    removePart(this.blocks.pop()!);
+    if (index < GROUP_SIZE) {
+      this.top.pop();
+      return;
+    }
+    const group = this.groups[this.groups.length - 1];
+    group.blocks.pop();
+    setCommittedValue(group.inside, group.blocks);
+    if (!group.blocks.length) {
+      removePart(group.part);
+      this.groups.pop();
+      this.top.pop();
+    }
   }
 }
 

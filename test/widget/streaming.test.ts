@@ -145,14 +145,29 @@ describe('streamed markdown', () => {
 
       const replied = el.send(source);
       const firstBlock = await waitFor(() => $$(el, '[part~="message-assistant"] [part~="bubble"] p')[0], 20_000, 'the first block');
+      // every node removed from the reply from now on (a finished block must never be among them)
+      const removed = new Set<Node>();
+      const bubbleNow = $(el, '[part~="message-assistant"] [part~="bubble"]');
+      const watch = new MutationObserver((records) => records.forEach((r) => r.removedNodes.forEach((n) => removed.add(n))));
+      watch.observe(bubbleNow, { childList: true, subtree: true });
+      // once a second group has begun, the first group and the blocks before it are finished
+      await waitFor(() => bubbleNow.querySelectorAll(':scope > .md-group').length >= 2, 20_000, 'a second group');
+      const finishedBlocks = [...bubbleNow.children].filter((c) => !c.matches('.sr-only, .md-group:last-child'));
       const reply = await replied;
       counting = false;
       await el.updateComplete;
+      watch.disconnect();
 
       expect(reply?.content).to.equal(source);
       expect(bubbleMarkdown(el), 'final DOM').to.equal(oneShot(source));
       expect($$(el, '[part~="message-assistant"] [part~="bubble"] p')[0], 'the first block was never rendered again').to.equal(firstBlock);
-      // finished blocks sit in groups: the bubble has a few dozen children, not one per block
+      // finished blocks stay where they were put (moving them would make a screen reader read them again)
+      expect(finishedBlocks.length).to.be.above(GROUP_SIZE);
+      for (const block of finishedBlocks) {
+        expect(removed.has(block), 'a finished block was removed').to.equal(false);
+        expect(block.parentNode).to.equal(bubbleNow);
+      }
+      // long replies keep later blocks in groups: the bubble has a few dozen children, not one per block
       const bubble = $(el, '[part~="message-assistant"] [part~="bubble"]');
       const groups = bubble.querySelectorAll(':scope > .md-group').length;
       expect(groups).to.be.above(10);
