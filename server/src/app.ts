@@ -4,13 +4,13 @@
  * can refuse, usage recording around everything under /v1, the auth + rate-limit gate (so even a
  * 413 carries X-RateLimit-*), then the body limit before any handler parses a body.
  */
-import { Hono } from 'hono';
-import { routePath } from 'hono/route';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { agentRoutes } from './agents/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { botRoutes } from './bots/routes.ts';
 import { chatRoutes } from './chat/routes.ts';
-import { dashboardRoutes } from './dashboard/routes.ts';
+import { dashboardHeaders, dashboardRoutes } from './dashboard/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
 import { gate } from './http/auth.ts';
 import { bodyLimit } from './http/body-limit.ts';
@@ -22,6 +22,7 @@ import { unmatchedRoute } from './http/method-not-allowed.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
 import { newId } from './ids.ts';
 import { openapiRoutes } from './openapi/routes.ts';
+import { sameOriginWrites } from './sessions/middleware.ts';
 import type { Deps } from './services.ts';
 
 /** Any version but v1 (v0, v2…v9, v10…). */
@@ -30,10 +31,14 @@ const VERSION_PATH = '/:version{v(?:0|[2-9]|[1-9][0-9]+)}/*';
 /** Routes anyone may read without a key (still rate-limited: per key when one is sent, else per IP). */
 const PUBLIC_PATHS = new Set(['/v1/openapi.json']);
 
+/** Where the dashboard reaches the /v1 routes with its session (docs/dashboard-api.md). */
+export const DASHBOARD_V1 = '/dashboard/api/v1';
+
 export function createApp(deps: Deps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const gateDeps = {
     accounts: deps.accounts,
+    sessions: deps.dashboard.sessions,
     rateLimits: deps.rateLimits,
     defaultRateLimit: deps.config.rateLimit,
     trustedProxies: deps.config.trustedProxies,
@@ -47,30 +52,48 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   });
   app.use('/v*', cors(deps.db, deps.config.corsOrigins));
 
-  app.use('/v1/*', async (c, next) => {
-    await next();
-    // The matched route pattern, not the raw path: ids must not explode the report's cardinality.
-    const route = routePath(c, -1);
-    deps.usage.record({
-      accountId: c.get('principal')?.accountId ?? null,
-      method: c.req.method,
-      route: route === '/*' || route === '*' || route.endsWith('/*') ? '(unmatched)' : route,
-      status: c.res.status,
-      latencyMs: performance.now() - c.get('startedAt'),
-    });
-  });
+  /** Records every request of a /v1 mount, by its /v1 route pattern, for the usage report. */
+  const recordUsage =
+    (mount: string): MiddlewareHandler<AppEnv> =>
+    async (c, next) => {
+      await next();
+      // The matched route pattern, not the raw path: ids must not explode the report's cardinality.
+      // The last one of this mount: /dashboard's own middleware also matches the passthrough's paths.
+      const route = matchedRoutes(c).filter((r) => r.path.startsWith(`${mount}/`)).at(-1)?.path ?? '*';
+      deps.usage.record({
+        accountId: c.get('principal')?.accountId ?? null,
+        method: c.req.method,
+        route: route === '/*' || route === '*' || route.endsWith('/*') ? '(unmatched)' : `/v1${route.slice(mount.length)}`,
+        status: c.res.status,
+        latencyMs: performance.now() - c.get('startedAt'),
+      });
+    };
+
+  // One router holds every /v1 resource; it is mounted twice, each mount with its own credentials.
+  const v1 = new Hono<AppEnv>();
+  v1.route('/', openapiRoutes(deps));
+  v1.route('/bots', botRoutes(deps));
+  v1.route('/chat', chatRoutes(deps));
+  v1.route('/conversations', conversationRoutes(deps));
+  v1.route('/agents', agentRoutes(deps));
+  v1.route('/knowledge', knowledgeRoutes(deps));
+  v1.route('/analytics', analyticsRoutes(deps));
 
   const authenticated = gate(gateDeps, { requireAuth: true });
   const anonymous = gate(gateDeps, { requireAuth: false });
+  app.use('/v1/*', recordUsage('/v1'));
   app.use('/v1/*', (c, next) => (PUBLIC_PATHS.has(c.req.path) ? anonymous(c, next) : authenticated(c, next)));
   app.use('/v1/*', bodyLimit(deps.config.maxBodyBytes));
-  app.route('/v1', openapiRoutes(deps));
-  app.route('/v1/bots', botRoutes(deps));
-  app.route('/v1/chat', chatRoutes(deps));
-  app.route('/v1/conversations', conversationRoutes(deps));
-  app.route('/v1/agents', agentRoutes(deps));
-  app.route('/v1/knowledge', knowledgeRoutes(deps));
-  app.route('/v1/analytics', analyticsRoutes(deps));
+  app.route('/v1', v1);
+
+  // The dashboard's passthrough: the same routes for the signed-in user's account, authenticated by
+  // the session cookie (+ Origin and CSRF token on writes), so no API key ever reaches the browser.
+  // Registered before the rest of /dashboard so its 16 KiB body limit does not apply here.
+  app.use(`${DASHBOARD_V1}/*`, dashboardHeaders, recordUsage(DASHBOARD_V1), sameOriginWrites(deps.config.trustedProxies));
+  app.use(`${DASHBOARD_V1}/*`, gate(gateDeps, { requireAuth: true, credentials: 'session' }));
+  app.use(`${DASHBOARD_V1}/*`, bodyLimit(deps.config.maxBodyBytes));
+  app.route(DASHBOARD_V1, v1);
+
   // The dashboard's session-authenticated surface (cookies, CSRF, no CORS): outside /v1 on purpose.
   app.route('/', dashboardRoutes(deps));
 

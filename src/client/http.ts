@@ -30,7 +30,8 @@ export type QueryValue = string | number | boolean | readonly string[] | null | 
 
 /** One API call, relative to the base URL. */
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** PATCH: the dashboard's own endpoints only (src/dashboard/api.ts); /v1 has none. */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path below the base URL, starting with `/`; ids already encoded. */
   path: string;
   query?: Record<string, QueryValue>;
@@ -207,7 +208,7 @@ export class HttpCore {
     const url = `${this.baseUrl}${spec.path}${buildQuery(spec.query)}`;
     const target: RequestTarget = { method: spec.method, path: new URL(url).pathname };
     const limits = this.limits(options);
-    const idempotent = spec.method !== 'POST' || Boolean(options.idempotencyKey);
+    const idempotent = (spec.method !== 'POST' && spec.method !== 'PATCH') || Boolean(options.idempotencyKey);
     let retries = 0;
     let replayedAfter401 = false;
     for (;;) {

@@ -166,6 +166,18 @@ export class AccountService {
     return { accountId: row.account_id, live };
   }
 
+  /** The account's own rate limit, or null when the service default applies (also for an unknown id). */
+  async rateLimitOf(accountId: string): Promise<RateLimitPlan | null> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select(['rate_limit_points', 'rate_limit_duration_seconds'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return row?.rate_limit_points && row.rate_limit_duration_seconds
+      ? { points: row.rate_limit_points, durationSeconds: row.rate_limit_duration_seconds }
+      : null;
+  }
+
   async firstAccountId(): Promise<string | null> {
     const row = await this.db.selectFrom('accounts').select('id').orderBy('created_at').limit(1).executeTakeFirst();
     return row?.id ?? null;

@@ -5,7 +5,7 @@
  * `frame-ancestors 'none'` (no framing, so no clickjacking), `no-store`, and no CORS headers: only
  * pages of this origin can read it.
  */
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from '../http/body-limit.ts';
 import type { AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
@@ -60,14 +60,17 @@ teammates and invites, API keys, the plan), session-authenticated JSON described
 </html>
 `;
 
+/** The headers of every answer under /dashboard. */
+export const dashboardHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
+  await next();
+};
+
 export function dashboardRoutes(deps: Deps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
 
   // Mounted at the root with full paths: a router mounted at '/dashboard' cannot serve '/dashboard/'.
-  router.use('/dashboard/*', async (c, next) => {
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
-    await next();
-  });
+  router.use('/dashboard/*', dashboardHeaders);
   router.get('/dashboard', (c) => c.redirect('/dashboard/', 301)); // relative URLs of the page resolve under it
   router.get('/dashboard/', (c) => c.html(PLACEHOLDER));
 
@@ -79,7 +82,7 @@ export function dashboardRoutes(deps: Deps): Hono<AppEnv> {
   router.use('/dashboard/api/plan', requireSession(deps.dashboard.sessions));
   router.get('/dashboard/api/plan', async (c) => {
     const session = signedIn(c);
-    return ok(c, await planOf(deps.db, deps.rateLimits, deps.config.rateLimit, session.accountId));
+    return ok(c, await planOf(deps.accounts, deps.rateLimits, deps.config.rateLimit, session.accountId));
   });
   return router;
 }

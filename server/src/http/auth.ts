@@ -1,53 +1,111 @@
 /**
- * The gate in front of every /v1 resource: Bearer authentication, then the rate limit of that
- * account (or of the client IP when there is no valid key), with `X-RateLimit-*` on every answer.
- * The limit is charged before the auth error is raised, so guessing keys is rate limited too.
+ * The gate in front of every /v1 resource: authentication, then the rate limit of that account (or
+ * of the client IP when there is none), with `X-RateLimit-*` on every answer. The limit is charged
+ * before the auth error is raised, so guessing keys is rate limited too.
+ *
+ * Two kinds of credentials, one per mount of the same routes:
+ * - `api_key`: `Authorization: Bearer <key>` on `/v1`;
+ * - `session`: the dashboard's session cookie on `/dashboard/api/v1`, so the dashboard runs the very
+ *   same routes without any API key reaching the browser. Writes there also need the session's
+ *   `X-CSRF-Token` (the Origin check runs before, as on all of /dashboard/api). The account's rate
+ *   limit is the same one its keys are charged to.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { AccountService, AuthenticatedKey, RateLimitPlan } from '../accounts/service.ts';
+import type { AccountService, RateLimitPlan } from '../accounts/service.ts';
+import type { KeyScope } from '../db/dashboard-schema.ts';
 import type { RateLimits } from '../rate-limit/limiter.ts';
+import { csrfTokenRefusal, sessionToken } from '../sessions/middleware.ts';
+import type { SessionService } from '../sessions/service.ts';
 import { clientAddress } from './client-ip.ts';
-import type { AppContext, AppEnv } from './context.ts';
+import type { AppContext, AppEnv, Principal } from './context.ts';
 import { ServiceError } from './errors.ts';
 
 export interface GateDeps {
   accounts: AccountService;
+  sessions: SessionService;
   rateLimits: RateLimits;
   defaultRateLimit: RateLimitPlan;
   /** See `ServiceOptions.trustedProxies`. */
   trustedProxies: number;
 }
 
+/** Who is calling, once the credentials checked out. */
+interface Caller {
+  accountId: string;
+  kind: Principal['kind'];
+  rateLimit: RateLimitPlan | null;
+  scope: KeyScope;
+}
+
+/**
+ * What the credentials say: no caller and an error (missing, unknown), a caller, or both — a
+ * session's write without its CSRF token is charged to that account, then refused.
+ */
+interface Resolution {
+  caller: Caller | null;
+  error: ServiceError | null;
+}
+
+function refused(error: ServiceError): Resolution {
+  return { caller: null, error };
+}
+
 const WWW_AUTHENTICATE = { 'WWW-Authenticate': 'Bearer realm="ai-chat"' };
 
-async function resolveAccount(c: AppContext, accounts: AccountService): Promise<AuthenticatedKey | ServiceError> {
+async function resolveApiKey(c: AppContext, accounts: AccountService): Promise<Resolution> {
   const header = c.req.header('authorization');
   if (!header) {
-    return new ServiceError('authentication_required', 'Send your API key as "Authorization: Bearer <key>".', {
+    return refused(new ServiceError('authentication_required', 'Send your API key as "Authorization: Bearer <key>".', {
       headers: WWW_AUTHENTICATE,
-    });
+    }));
   }
   const match = /^Bearer[ ]+([\x21-\x7e]{1,512})[ ]*$/i.exec(header);
   if (!match) {
-    return new ServiceError('authentication_required', 'The Authorization header must be "Bearer <key>".', {
+    return refused(new ServiceError('authentication_required', 'The Authorization header must be "Bearer <key>".', {
       headers: WWW_AUTHENTICATE,
-    });
+    }));
   }
-  const account = await accounts.authenticate(match[1]!);
-  return account ?? new ServiceError('invalid_api_key', 'The API key is not valid.', { headers: WWW_AUTHENTICATE });
+  const key = await accounts.authenticate(match[1]!);
+  if (!key) return refused(new ServiceError('invalid_api_key', 'The API key is not valid.', { headers: WWW_AUTHENTICATE }));
+  return { caller: { accountId: key.id, kind: 'api_key', rateLimit: key.rateLimit, scope: key.scope }, error: null };
+}
+
+async function resolveSession(c: AppContext, deps: GateDeps): Promise<Resolution> {
+  const session = await deps.sessions.lookup(sessionToken(c));
+  if (!session) return refused(new ServiceError('authentication_required', 'Sign in to the dashboard first.'));
+  const caller: Caller = {
+    accountId: session.accountId,
+    kind: 'session',
+    rateLimit: await deps.accounts.rateLimitOf(session.accountId),
+    // Members may run bots, agents and knowledge too; what only owners may do (keys, teammates)
+    // is not under /v1.
+    scope: 'full',
+  };
+  return { caller, error: csrfTokenRefusal(c, session) };
+}
+
+export interface GateOptions {
+  /** `false` never refuses a missing or bad credential (public routes such as the OpenAPI document). */
+  requireAuth: boolean;
+  /** Default `api_key`. */
+  credentials?: 'api_key' | 'session';
 }
 
 /**
  * `requireAuth: false` never refuses a key (public routes such as the OpenAPI document, other API
  * versions): a valid key is still charged to its account, anything else to the client IP.
  */
-export function gate(deps: GateDeps, options: { requireAuth: boolean }): MiddlewareHandler<AppEnv> {
+export function gate(deps: GateDeps, options: GateOptions): MiddlewareHandler<AppEnv> {
+  const bySession = options.credentials === 'session';
   return async (c, next) => {
-    const account = options.requireAuth || c.req.header('authorization') ? await resolveAccount(c, deps.accounts) : null;
-    const known = account && !(account instanceof ServiceError) ? account : null;
+    const { caller: known, error } = bySession
+      ? await resolveSession(c, deps)
+      : options.requireAuth || c.req.header('authorization')
+        ? await resolveApiKey(c, deps.accounts)
+        : { caller: null, error: null };
     const plan = known?.rateLimit ?? deps.defaultRateLimit;
     const ip = clientAddress(c.req.raw.headers, c.env, deps.trustedProxies) ?? 'unknown';
-    const result = await deps.rateLimits.consume(known ? `acct:${known.id}` : `ip:${ip}`, plan);
+    const result = await deps.rateLimits.consume(known ? `acct:${known.accountId}` : `ip:${ip}`, plan);
     c.header('X-RateLimit-Limit', String(result.info.limit));
     c.header('X-RateLimit-Remaining', String(result.info.remaining));
     c.header('X-RateLimit-Reset', String(result.info.reset));
@@ -57,9 +115,9 @@ export function gate(deps: GateDeps, options: { requireAuth: boolean }): Middlew
         headers: { 'Retry-After': String(result.retryAfterSeconds) },
       });
     }
-    if (account instanceof ServiceError && options.requireAuth) throw account;
-    if (known) c.set('principal', { accountId: known.id, kind: 'api_key' });
-    // After the principal is set, so the refusal counts in the account's usage report.
+    if (known) c.set('principal', { accountId: known.accountId, kind: known.kind });
+    // After the principal is set, so a known caller's refusal counts in the account's usage report.
+    if (error && (known || options.requireAuth)) throw error;
     if (known?.scope === 'read_only' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       throw new ServiceError('insufficient_scope', `This API key is read-only: it may send GET requests only, not ${c.req.method}.`);
     }

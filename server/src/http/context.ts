@@ -4,8 +4,11 @@ import type { RateLimitInfo } from '../../../src/client/types.ts';
 
 export interface Principal {
   accountId: string;
-  /** An API key, or a widget token verified by the service (proxy direct mode). */
-  kind: 'api_key';
+  /**
+   * `api_key`: a Bearer key on /v1. `session`: a dashboard session cookie on the dashboard's
+   * passthrough `/dashboard/api/v1` (the same routes, for the session's account).
+   */
+  kind: 'api_key' | 'session';
 }
 
 export interface AppEnv {

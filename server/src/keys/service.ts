@@ -11,28 +11,14 @@ import { invalid, notFound, ServiceError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import type { KeyCache } from './cache.ts';
 import type { CreateKeyInput } from './schema.ts';
+import type { ApiKey } from '../../../src/dashboard/types.ts';
+
+/** The JSON shape, shared with the dashboard. */
+export type { ApiKey };
 
 /** Live keys per account: plenty, and the list needs no pagination. */
 const MAX_LIVE_KEYS = 100;
 const MAX_LIFETIME_MS = 10 * 365 * 24 * 3600 * 1000;
-
-export interface ApiKey {
-  id: string;
-  /** The first characters of the secret, to recognise it. */
-  prefix: string;
-  label: string | null;
-  scope: KeyScope;
-  /** `expired` keys are listed until revoked, so nobody wonders where a key went. */
-  status: 'active' | 'expired';
-  created_at: string;
-  expires_at: string | null;
-  /** Precise to about a minute; null if never used. */
-  last_used_at: string | null;
-  /** The user who created it; null for the configured development key and the service's own keys. */
-  created_by: string | null;
-  /** Issued by the service for itself (the demo proxy's key), re-issued on every start. */
-  managed: boolean;
-}
 
 const COLUMNS = ['id', 'prefix', 'label', 'scope', 'created_at', 'expires_at', 'last_used_at', 'created_by', 'managed'] as const;
 

@@ -91,17 +91,21 @@ export function sameOriginWrites(trustedProxies: number): MiddlewareHandler<AppE
   };
 }
 
+/** A write without the session's `X-CSRF-Token` gets this error (403 `csrf_failed`); reads, and writes with it, null. */
+export function csrfTokenRefusal(c: AppContext, session: SessionUser): ServiceError | null {
+  if (SAFE_METHODS.has(c.req.method)) return null;
+  const token = c.req.header(CSRF_HEADER);
+  if (token && sameString(token, session.csrfToken)) return null;
+  return new ServiceError('csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
+}
+
 /** 401 without a live session; on writes, 403 unless `X-CSRF-Token` matches the session's token. */
 export function requireSession(sessions: SessionService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const session = await sessions.lookup(sessionToken(c));
     if (!session) throw new ServiceError('authentication_required', 'Sign in to the dashboard first.');
-    if (!SAFE_METHODS.has(c.req.method)) {
-      const token = c.req.header(CSRF_HEADER);
-      if (!token || !sameString(token, session.csrfToken)) {
-        throw new ServiceError('csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
-      }
-    }
+    const refused = csrfTokenRefusal(c, session);
+    if (refused) throw refused;
     signedInUsers.set(c, session);
     await next();
   };

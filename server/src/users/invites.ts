@@ -9,18 +9,14 @@ import { withDashboardTables, type DashboardDatabase, type Role } from '../db/da
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
+import type { Invite } from '../../../src/dashboard/types.ts';
+
+/** The JSON shape, shared with the dashboard. */
+export type { Invite };
 
 export const DEFAULT_INVITE_HOURS = 72;
 /** Pending invites per account: enough for any team, and the list needs no pagination. */
 const MAX_PENDING = 100;
-
-export interface Invite {
-  id: string;
-  role: Role;
-  created_by: string | null;
-  created_at: string;
-  expires_at: string;
-}
 
 function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');

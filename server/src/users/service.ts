@@ -13,13 +13,10 @@ import type { SignupPolicy } from '../dashboard/options.ts';
 import type { InviteService } from './invites.ts';
 import { decoyHash, hashPassword, verifyPassword } from './password.ts';
 import { normalizeEmail, type SignUpInput } from './schema.ts';
+import type { User } from '../../../src/dashboard/types.ts';
 
-export interface User {
-  id: string;
-  email: string;
-  role: Role;
-  created_at: string;
-}
+/** The JSON shape, shared with the dashboard. */
+export type { User };
 
 export interface UserRecord {
   id: string;

@@ -1,0 +1,173 @@
+/**
+ * The dashboard's only way to the service (docs/dashboard-api.md):
+ *
+ * - `client`: the project's typed client over the session passthrough `/dashboard/api/v1`, so pages
+ *   run the same /v1 calls as any integration without an API key in the browser. The session
+ *   cookie authenticates it; writes carry the session's CSRF token, kept in memory only.
+ * - small typed functions for the session endpoints of `/dashboard/api` (sign-in, keys, team, plan),
+ *   sent through the client's own HTTP core, so they fail with the same `ApiError`s.
+ *
+ * A 401 `authentication_required` means the session is gone (signed out elsewhere, expired, removed
+ * by an owner): the API then fires `session-ended`, and the shell shows the sign-in view. (A wrong
+ * current password is a 401 too, `invalid_credentials`, and ends nothing.)
+ */
+import { AiChatClient } from '../client/index.js';
+import { HttpCore, type RequestSpec } from '../client/http.js';
+import type { ApiKey, Invite, KeyScope, Plan, Role, Session, SignupInfo, User } from './types.js';
+
+export type * from './types.js';
+
+export const DASHBOARD_API = '/dashboard/api';
+export const CSRF_HEADER = 'X-CSRF-Token';
+
+export interface SignUpRequest {
+  email: string;
+  password: string;
+  invite?: string;
+  account_name?: string;
+}
+
+export interface CreateKeyRequest {
+  label: string;
+  scope?: KeyScope;
+  /** ISO 8601 with a time zone; null: never expires. */
+  expires_at?: string | null;
+}
+
+/** Whether a 401 says "no session" (not, say, a wrong current password). */
+async function sessionGone(response: Response): Promise<boolean> {
+  try {
+    const body = (await response.clone().json()) as { error?: { code?: string } };
+    return body.error?.code === 'authentication_required';
+  } catch {
+    return true;
+  }
+}
+
+interface Items<T> {
+  items: T[];
+}
+
+export class DashboardApi extends EventTarget {
+  /** The typed /v1 client, authenticated by the session (pages use this). */
+  readonly client: AiChatClient;
+  /** Sent with every request of both; the CSRF token is set on it after sign-in. */
+  private readonly headers: Record<string, string> = {};
+  private readonly core: HttpCore;
+
+  constructor(base = DASHBOARD_API, fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init)) {
+    super();
+    const watched: typeof fetch = async (input, init) => {
+      const response = await fetchImpl(input, init);
+      if (response.status === 401 && this.csrfToken && (await sessionGone(response))) this.ended();
+      return response;
+    };
+    // Both read `headers` at every request (the same object), so a new token applies at once.
+    this.client = new AiChatClient({ baseUrl: `${base}/v1`, headers: this.headers, fetch: watched });
+    this.core = new HttpCore({ baseUrl: base, headers: this.headers, fetch: watched });
+  }
+
+  get csrfToken(): string {
+    return this.headers[CSRF_HEADER] ?? '';
+  }
+
+  private remember(session: Session): Session {
+    this.headers[CSRF_HEADER] = session.csrf_token;
+    return session;
+  }
+
+  private ended(): void {
+    delete this.headers[CSRF_HEADER];
+    this.dispatchEvent(new Event('session-ended'));
+  }
+
+  private async call<T>(method: RequestSpec['method'], path: string, body?: unknown): Promise<T> {
+    return (await this.core.request<T>({ method, path, body })).data;
+  }
+
+  // Accounts and sign-in
+
+  signupInfo(): Promise<SignupInfo> {
+    return this.call('GET', '/signup');
+  }
+
+  async signUp(request: SignUpRequest): Promise<Session> {
+    return this.remember(await this.call<Session>('POST', '/signup', request));
+  }
+
+  async signIn(email: string, password: string): Promise<Session> {
+    return this.remember(await this.call<Session>('POST', '/signin', { email, password }));
+  }
+
+  async signOut(): Promise<void> {
+    try {
+      await this.call('POST', '/signout');
+    } finally {
+      this.ended();
+    }
+  }
+
+  /** The current session, or null when signed out (a 401 is the normal "signed out" answer here). */
+  async me(): Promise<Session | null> {
+    try {
+      return this.remember(await this.call<Session>('GET', '/me'));
+    } catch (error) {
+      if ((error as { status?: number }).status === 401) return null;
+      throw error;
+    }
+  }
+
+  async changePassword(currentPassword: string, newPassword: string): Promise<Session> {
+    return this.remember(await this.call<Session>('PUT', '/me/password', { current_password: currentPassword, new_password: newPassword }));
+  }
+
+  // Teammates and invites
+
+  async teammates(): Promise<User[]> {
+    return (await this.call<Items<User>>('GET', '/teammates')).items;
+  }
+
+  setRole(userId: string, role: Role): Promise<User> {
+    return this.call('PATCH', `/teammates/${encodeURIComponent(userId)}`, { role });
+  }
+
+  removeTeammate(userId: string): Promise<{ id: string; deleted: true }> {
+    return this.call('DELETE', `/teammates/${encodeURIComponent(userId)}`);
+  }
+
+  async invites(): Promise<Invite[]> {
+    return (await this.call<Items<Invite>>('GET', '/invites')).items;
+  }
+
+  createInvite(request: { role?: Role; expires_in_hours?: number } = {}): Promise<{ invite: Invite; token: string; url: string }> {
+    return this.call('POST', '/invites', request);
+  }
+
+  revokeInvite(inviteId: string): Promise<{ id: string; deleted: true }> {
+    return this.call('DELETE', `/invites/${encodeURIComponent(inviteId)}`);
+  }
+
+  // API keys and the plan
+
+  async keys(): Promise<ApiKey[]> {
+    return (await this.call<Items<ApiKey>>('GET', '/keys')).items;
+  }
+
+  /** The secret is in this answer only: show it once, never store it. */
+  createKey(request: CreateKeyRequest): Promise<{ key: ApiKey; secret: string }> {
+    return this.call('POST', '/keys', request);
+  }
+
+  revokeKey(keyId: string): Promise<{ id: string; revoked_at: string; revoked: true }> {
+    return this.call('DELETE', `/keys/${encodeURIComponent(keyId)}`);
+  }
+
+  plan(): Promise<Plan> {
+    return this.call('GET', '/plan');
+  }
+}
+
+/** The one instance the dashboard uses. */
+export const api = new DashboardApi();
+/** The typed /v1 client of the signed-in session. */
+export const client = api.client;
