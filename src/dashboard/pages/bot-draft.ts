@@ -1,0 +1,158 @@
+/**
+ * The bot editor's form state and its translation to and from the service's `Bot`. Lists are edited
+ * as text, one item per line, because that is how people paste example utterances; the form keeps
+ * every field the service has (including channels and fallback settings it does not edit), so a
+ * save never drops data the user did not touch.
+ */
+import type { Bot, Channel, CreateBotRequest, EntityDefinition, FallbackSettings, KnowledgeScope } from '../../client/index.js';
+import { splitLines, splitList } from '../ui/format.js';
+
+export interface IntentDraft {
+  name: string;
+  examples: string;
+  responses: string;
+  suggestions: string;
+}
+
+export interface EntityDraft {
+  name: string;
+  type: 'list' | 'regex';
+  /** One value per line: `value: synonym, synonym`. */
+  values: string;
+  pattern: string;
+}
+
+export type KnowledgeMode = 'none' | 'all' | 'tags';
+
+export interface BotDraft {
+  name: string;
+  description: string;
+  language: string;
+  intents: IntentDraft[];
+  entities: EntityDraft[];
+  quickReplies: string;
+  origins: string;
+  knowledgeMode: KnowledgeMode;
+  knowledgeTags: string;
+  /** Kept as they were: the form does not edit them. */
+  fallback: FallbackSettings | undefined;
+  otherChannels: Channel[];
+  /** A website channel with no origins (any origin) is kept as such, not dropped. */
+  hadWebsiteChannel: boolean;
+}
+
+export const LANGUAGES = [['en', 'English'], ['de', 'German'], ['fr', 'French'], ['es', 'Spanish']] as const;
+
+export const emptyIntent = (): IntentDraft => ({ name: '', examples: '', responses: '', suggestions: '' });
+export const emptyEntity = (): EntityDraft => ({ name: '', type: 'list', values: '', pattern: '' });
+
+export function newBotDraft(): BotDraft {
+  return {
+    name: '',
+    description: '',
+    language: 'en',
+    intents: [emptyIntent()],
+    entities: [],
+    quickReplies: '',
+    origins: '',
+    knowledgeMode: 'none',
+    knowledgeTags: '',
+    fallback: undefined,
+    otherChannels: [],
+    hadWebsiteChannel: false,
+  };
+}
+
+const lines = (items: readonly string[] | undefined) => (items ?? []).join('\n');
+
+export function draftOf(bot: Bot): BotDraft {
+  const website = bot.channels.find((c) => c.type === 'website');
+  const knowledge = bot.knowledge;
+  return {
+    name: bot.name,
+    description: bot.description,
+    language: bot.language,
+    intents: bot.training.intents.map((i) => ({
+      name: i.name,
+      examples: lines(i.examples),
+      responses: lines(i.responses),
+      suggestions: lines(i.suggestions),
+    })),
+    entities: (bot.training.entities ?? []).map((e) =>
+      e.type === 'regex'
+        ? { name: e.name, type: 'regex', values: '', pattern: e.pattern }
+        : { name: e.name, type: 'list', pattern: '', values: e.values.map((v) => (v.synonyms?.length ? `${v.value}: ${v.synonyms.join(', ')}` : v.value)).join('\n') },
+    ),
+    quickReplies: lines(bot.quick_replies),
+    origins: website && 'allowed_origins' in website ? lines(website.allowed_origins) : '',
+    knowledgeMode: knowledge === null ? 'none' : knowledge.tags?.length ? 'tags' : 'all',
+    knowledgeTags: (knowledge?.tags ?? []).join(', '),
+    fallback: bot.training.fallback,
+    otherChannels: bot.channels.filter((c) => c.type !== 'website'),
+    hadWebsiteChannel: website !== undefined,
+  };
+}
+
+function entityOf(e: EntityDraft): EntityDefinition {
+  if (e.type === 'regex') return { name: e.name.trim(), type: 'regex', pattern: e.pattern };
+  return {
+    name: e.name.trim(),
+    type: 'list',
+    values: splitLines(e.values).map((line) => {
+      const colon = line.indexOf(':');
+      if (colon < 0) return { value: line };
+      const synonyms = splitList(line.slice(colon + 1));
+      return { value: line.slice(0, colon).trim(), ...(synonyms.length ? { synonyms } : {}) };
+    }),
+  };
+}
+
+function knowledgeOf(d: BotDraft): KnowledgeScope | null {
+  if (d.knowledgeMode === 'none') return null;
+  return { tags: d.knowledgeMode === 'tags' ? splitList(d.knowledgeTags) : [] };
+}
+
+/**
+ * The request body. The website channel comes first, so a `channels.0…` error is the origins
+ * field's; the service validates everything else and reports it at the field (see `fieldKeys`).
+ */
+export function requestOf(d: BotDraft): CreateBotRequest {
+  const origins = splitLines(d.origins);
+  return {
+    name: d.name,
+    description: d.description,
+    language: d.language,
+    training: {
+      intents: d.intents.map((i) => ({
+        name: i.name.trim(),
+        examples: splitLines(i.examples),
+        responses: splitLines(i.responses),
+        ...(splitLines(i.suggestions).length ? { suggestions: splitLines(i.suggestions) } : {}),
+      })),
+      ...(d.entities.length ? { entities: d.entities.map(entityOf) } : {}),
+      ...(d.fallback ? { fallback: d.fallback } : {}),
+    },
+    quick_replies: splitLines(d.quickReplies),
+    channels: [...(origins.length || d.hadWebsiteChannel ? [{ type: 'website' as const, allowed_origins: origins }] : []), ...d.otherChannels],
+    knowledge: knowledgeOf(d),
+  };
+}
+
+/** Every field an error can be shown at, as the dotted body paths the service reports. */
+export function fieldKeys(d: BotDraft): string[] {
+  return [
+    'name',
+    'description',
+    'language',
+    'training',
+    'training.intents',
+    'training.entities',
+    'quick_replies',
+    'channels',
+    'knowledge',
+    ...d.intents.flatMap((_, i) => ['name', 'examples', 'responses', 'suggestions'].map((f) => `training.intents.${i}.${f}`)),
+    ...d.entities.flatMap((_, i) => ['name', 'values', 'pattern', 'type'].map((f) => `training.entities.${i}.${f}`)),
+    // A whole entity refused (say, a pattern the service will not run) is shown at its pattern or values.
+    ...d.entities.map((_, i) => `training.entities.${i}`),
+  ];
+}

@@ -1,0 +1,31 @@
+import { css } from 'lit';
+
+export default css`
+  .layout {
+    display: grid;
+    grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
+    gap: 2rem;
+    align-items: start;
+  }
+  @media (max-width: 60rem) {
+    .layout {
+      grid-template-columns: minmax(0, 1fr);
+    }
+  }
+  fieldset.item {
+    border-style: dashed;
+  }
+  .side {
+    position: sticky;
+    top: 1rem;
+  }
+  .preview {
+    display: block;
+    height: 28rem;
+    --ai-chat-height: 28rem;
+  }
+  h3 {
+    font-size: 1rem;
+    margin: 1rem 0 0.4rem;
+  }
+`;

@@ -1,0 +1,216 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
+import type { AiChatClient, Bot } from '../../client/index.js';
+import '../../ai-chat-widget.js';
+import '../ui/copy-button.js';
+import { field } from '../ui/field.js';
+import { FormState } from '../ui/form-state.js';
+import pageStyles from '../ui/page.styles.js';
+import { draftOf, emptyEntity, emptyIntent, fieldKeys, LANGUAGES, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
+import styles from './bot-editor.styles.js';
+import { proxySnippet, scriptTagSnippet } from './embed-snippet.js';
+
+/** The bot is saved (created or updated, and trained by the service before it answers). */
+export class BotSavedEvent extends Event {
+  constructor(readonly bot: Bot, readonly created: boolean) {
+    super('aicd-bot-saved', { bubbles: true, composed: true });
+  }
+}
+
+/**
+ * Edits one bot (or creates one when `bot` is null): name, language, intents, entities, quick
+ * replies, allowed origins and knowledge scope. The service validates; its errors are shown at the
+ * field they name. Once saved, a live preview (the real `<ai-chat-widget>`) talks to the bot through
+ * the session passthrough, and the embed snippets for it can be copied.
+ *
+ * @fires {BotSavedEvent} aicd-bot-saved
+ * @fires aicd-bot-delete - The user asked to delete the bot (the list page confirms and deletes).
+ */
+@customElement('aicd-bot-editor')
+export class AicdBotEditor extends LitElement {
+  static override styles = [pageStyles, styles];
+
+  @property({ attribute: false }) client!: AiChatClient;
+  /** The bot to edit; null: a new bot. */
+  @property({ attribute: false }) bot: Bot | null = null;
+  /** Where the preview widget sends its requests: the session passthrough. */
+  @property({ attribute: false }) previewBaseUrl = '/dashboard/api/v1';
+  /**
+   * The session's CSRF token. The preview widget sends it as its bearer token, which the
+   * passthrough accepts as the CSRF proof of the widget's writes (the widget sends no other header);
+   * the session cookie is the credential. No API key is involved.
+   */
+  @property({ attribute: false }) previewToken = '';
+
+  @state() private draft: BotDraft = newBotDraft();
+  @state() private notice = '';
+
+  private readonly form = new FormState(this);
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('bot')) {
+      this.draft = this.bot ? draftOf(this.bot) : newBotDraft();
+      this.form.reset();
+    }
+  }
+
+  override render() {
+    const bot = this.bot;
+    return html`<div class="layout">
+      <form novalidate @submit=${this.save} aria-labelledby="bot-form-heading">
+        <h2 id="bot-form-heading">${bot ? 'Edit bot' : 'New bot'}</h2>
+        <p class="status" role="status">${this.notice}</p>
+        ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
+        ${this.text('name', 'Name')} ${this.text('description', 'Description')}
+        ${field({ name: 'language', label: 'Language', value: this.draft.language, options: LANGUAGES, error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
+        ${this.renderIntents()} ${this.renderEntities()}
+        ${this.text('quickReplies', 'Quick replies', 'Shown before the first message; one per line.', 'quick_replies')}
+        ${this.text('origins', 'Allowed website origins', 'One per line, like https://shop.example. Empty: any origin.', 'channels')}
+        ${this.renderKnowledge()}
+        <div class="toolbar">
+          <button type="submit" class="primary" ?disabled=${this.form.saving}>${bot ? 'Save and train' : 'Create and train'}</button>
+          ${bot ? html`<button type="button" class="danger" @click=${() => this.dispatchEvent(new Event('aicd-bot-delete', { bubbles: true, composed: true }))}>Delete bot</button>` : nothing}
+        </div>
+      </form>
+      ${bot ? this.renderSide(bot) : nothing}
+    </div>`;
+  }
+
+  private text(name: 'name' | 'description' | 'quickReplies' | 'origins', label: string, hint = '', errorKey: string = name) {
+    const multiline = name === 'quickReplies' || name === 'origins';
+    return field({ name: errorKey, label, hint, multiline, value: this.draft[name], error: this.form.errors[errorKey], onInput: (value) => this.patch({ [name]: value }) });
+  }
+
+  private renderIntents() {
+    const intents = this.draft.intents;
+    return html`<fieldset>
+      <legend>Intents</legend>
+      ${this.sectionError('training.intents')} ${this.sectionError('training')}
+      ${intents.map((intent, i) => {
+        const key = (f: keyof IntentDraft) => `training.intents.${i}.${f}`;
+        const input = (f: keyof IntentDraft, label: string, hint = '', multiline = true) =>
+          field({ name: key(f), label, hint, multiline, value: intent[f], error: this.form.errors[key(f)], onInput: (value) => this.setIntent(i, { [f]: value }) });
+        return html`<fieldset class="item">
+          <legend>Intent ${i + 1}</legend>
+          ${input('name', 'Intent name', 'Lower-case letters, digits, _ . -', false)}
+          ${input('examples', 'Example phrases', 'One per line; {entity} marks where an entity stands.')}
+          ${input('responses', 'Responses', 'One per line; one is picked per reply.')}
+          ${input('suggestions', 'Quick replies after this answer', 'One per line.')}
+          <button type="button" class="danger" @click=${() => this.patch({ intents: intents.filter((_, j) => j !== i) })}>Remove intent ${i + 1}</button>
+        </fieldset>`;
+      })}
+      <button type="button" @click=${() => this.patch({ intents: [...intents, emptyIntent()] })}>Add intent</button>
+    </fieldset>`;
+  }
+
+  private renderEntities() {
+    const entities = this.draft.entities;
+    return html`<fieldset>
+      <legend>Entities</legend>
+      ${this.sectionError('training.entities')}
+      ${entities.map((entity, i) => {
+        const key = (f: keyof EntityDraft) => `training.entities.${i}.${f}`;
+        const set = (patch: Partial<EntityDraft>) => this.patch({ entities: entities.map((e, j) => (j === i ? { ...e, ...patch } : e)) });
+        return html`<fieldset class="item">
+          <legend>Entity ${i + 1}</legend>
+          ${this.sectionError(`training.entities.${i}`)}
+          ${field({ name: key('name'), label: 'Entity name', value: entity.name, error: this.form.errors[key('name')], onInput: (name) => set({ name }) })}
+          ${field({ name: key('type'), label: 'Type', value: entity.type, options: [['list', 'List of values'], ['regex', 'Pattern']], error: this.form.errors[key('type')], onInput: (type) => set({ type: type as EntityDraft['type'] }) })}
+          ${entity.type === 'list'
+            ? field({ name: key('values'), label: 'Values', hint: 'One per line: value: synonym, synonym', multiline: true, value: entity.values, error: this.form.errors[key('values')], onInput: (values) => set({ values }) })
+            : field({ name: key('pattern'), label: 'Pattern', hint: 'A regular expression (RE2 syntax).', value: entity.pattern, error: this.form.errors[key('pattern')], onInput: (pattern) => set({ pattern }) })}
+          <button type="button" class="danger" @click=${() => this.patch({ entities: entities.filter((_, j) => j !== i) })}>Remove entity ${i + 1}</button>
+        </fieldset>`;
+      })}
+      <button type="button" @click=${() => this.patch({ entities: [...entities, emptyEntity()] })}>Add entity</button>
+    </fieldset>`;
+  }
+
+  private renderKnowledge() {
+    const d = this.draft;
+    return html`<fieldset>
+      <legend>Knowledge scope</legend>
+      ${field({
+        name: 'knowledge',
+        label: 'Entries this bot may quote',
+        hint: 'Visitors of the widget reach exactly this scope.',
+        value: d.knowledgeMode,
+        options: [['none', 'None'], ['all', 'Every entry'], ['tags', 'Entries with these tags']],
+        error: this.form.errors.knowledge,
+        onInput: (mode) => this.patch({ knowledgeMode: mode as BotDraft['knowledgeMode'] }),
+      })}
+      ${d.knowledgeMode === 'tags'
+        ? field({ name: 'knowledge-tags', label: 'Tags', hint: 'Comma-separated.', value: d.knowledgeTags, onInput: (knowledgeTags) => this.patch({ knowledgeTags }) })
+        : nothing}
+    </fieldset>`;
+  }
+
+  private renderSide(bot: Bot) {
+    const origin = location.origin;
+    const script = scriptTagSnippet(bot, origin);
+    const proxy = proxySnippet(bot, origin);
+    return html`<aside class="side">
+      <section aria-labelledby="preview-heading">
+        <h2 id="preview-heading">Preview</h2>
+        <p class="hint">Talks to the saved bot (status: ${bot.status}). Save to try your changes.</p>
+        ${keyed(
+          bot.updated_at,
+          html`<ai-chat-widget
+            class="preview"
+            mode="inline"
+            storage="none"
+            user-id="dashboard-preview"
+            .title=${bot.name}
+            .baseUrl=${this.previewBaseUrl}
+            .botId=${bot.id}
+            .token=${this.previewToken}
+          ></ai-chat-widget>`,
+        )}
+      </section>
+      <section aria-labelledby="embed-heading">
+        <h2 id="embed-heading">Embed on your site</h2>
+        <h3 id="script-heading">Script tag</h3>
+        <pre aria-labelledby="script-heading" class="snippet-script">${script}</pre>
+        <aicd-copy-button .text=${script} label="Copy the script tag"></aicd-copy-button>
+        <h3 id="proxy-heading">Token proxy (on your server)</h3>
+        <pre aria-labelledby="proxy-heading" class="snippet-proxy">${proxy}</pre>
+        <aicd-copy-button .text=${proxy} label="Copy the token proxy"></aicd-copy-button>
+      </section>
+    </aside>`;
+  }
+
+  private sectionError(key: string) {
+    const error = this.form.errors[key];
+    return error ? html`<p class="field-error" role="alert">${error}</p>` : nothing;
+  }
+
+  private patch(patch: Partial<BotDraft>): void {
+    this.draft = { ...this.draft, ...patch };
+  }
+
+  private setIntent(index: number, patch: Partial<IntentDraft>): void {
+    this.patch({ intents: this.draft.intents.map((intent, i) => (i === index ? { ...intent, ...patch } : intent)) });
+  }
+
+  private async save(event: Event): Promise<void> {
+    event.preventDefault();
+    const existing = this.bot;
+    this.notice = existing ? 'Saving and training…' : 'Creating and training…';
+    const body = requestOf(this.draft);
+    const saved = await this.form.submit(fieldKeys(this.draft), () => (existing ? this.client.bots.update(existing.id, body) : this.client.bots.create(body)));
+    if (!saved) {
+      this.notice = 'Not saved.';
+      return;
+    }
+    this.notice = `Saved. The bot is ${saved.data.status}.`;
+    this.dispatchEvent(new BotSavedEvent(saved.data, !existing));
+    this.bot = saved.data;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aicd-bot-editor': AicdBotEditor;
+  }
+}

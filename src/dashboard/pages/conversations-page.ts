@@ -1,0 +1,209 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import type { AiChatClient, Bot, Conversation, ConversationListQuery, Message } from '../../client/index.js';
+import '../ui/confirm-dialog.js';
+import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
+import { errorMessage } from '../ui/errors.js';
+import { formatDate } from '../ui/format.js';
+import { PagedList } from '../ui/paged-list.js';
+import { pagedTable } from '../ui/paged-table.js';
+import pageStyles from '../ui/page.styles.js';
+import { saveFile, transcriptCsv, transcriptJson } from './conversation-export.js';
+import styles from './conversations-page.styles.js';
+
+interface Filters {
+  bot_id: string;
+  from: string;
+  to: string;
+  user_id: string;
+  q: string;
+}
+
+const NO_FILTERS: Filters = { bot_id: '', from: '', to: '', user_id: '', q: '' };
+
+/** Longest transcript read for one view or export (the history endpoint pages by 200). */
+const MAX_TRANSCRIPT_PAGES = 50;
+
+/**
+ * Conversations: the filtered, cursor-paged list (`GET /v1/conversations`), one transcript, its
+ * export as JSON or CSV, and its delete. Visitor messages are the most hostile text the dashboard
+ * shows; they are rendered only through text bindings.
+ */
+@customElement('aicd-conversations-page')
+export class AicdConversationsPage extends LitElement {
+  static override styles = [pageStyles, styles];
+
+  @property({ attribute: false }) client!: AiChatClient;
+
+  @state() private filters: Filters = NO_FILTERS;
+  @state() private bots: Bot[] = [];
+  @state() private open: Conversation | null = null;
+  @state() private transcript: Message[] = [];
+  @state() private transcriptError = '';
+  @state() private transcriptLoading = false;
+  @state() private notice = '';
+
+  @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
+
+  private readonly list = new PagedList<Conversation>(this, (cursor) => this.fetchPage(cursor));
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('client') && this.client) {
+      void this.list.reload();
+      void this.loadBots();
+    }
+  }
+
+  override render() {
+    return html`
+      <h1>Conversations</h1>
+      <p class="status" role="status">${this.notice}</p>
+      ${this.renderFilters()} ${this.renderList()} ${this.open ? this.renderTranscript(this.open) : nothing}
+      <aicd-confirm-dialog></aicd-confirm-dialog>
+    `;
+  }
+
+  private renderFilters() {
+    const f = this.filters;
+    const set = (key: keyof Filters) => (e: Event) => (this.filters = { ...this.filters, [key]: (e.target as HTMLInputElement).value });
+    return html`<form class="filters" aria-label="Filter conversations" @submit=${this.applyFilters}>
+      <label>
+        Bot
+        <select name="bot_id" @change=${set('bot_id')}>
+          <option value="" ?selected=${f.bot_id === ''}>All bots</option>
+          ${this.bots.map((bot) => html`<option value=${bot.id} ?selected=${f.bot_id === bot.id}>${bot.name}</option>`)}
+        </select>
+      </label>
+      <label>From <input type="date" name="from" .value=${f.from} @input=${set('from')} /></label>
+      <label>To <input type="date" name="to" .value=${f.to} @input=${set('to')} /></label>
+      <label>User id <input name="user_id" maxlength="128" .value=${f.user_id} @input=${set('user_id')} /></label>
+      <label>Text <input type="search" name="q" .value=${f.q} @input=${set('q')} /></label>
+      <div class="toolbar">
+        <button type="submit" class="primary">Apply filters</button>
+        <button type="button" @click=${this.resetFilters}>Reset</button>
+      </div>
+    </form>`;
+  }
+
+  private renderList() {
+    return pagedTable(this.list, {
+      caption: 'Conversations, newest first',
+      empty: 'No conversation matches.',
+      columns: ['Started', 'Bot', 'User', 'Last message', 'Actions'],
+      row: (c) => html`<tr aria-current=${this.open?.id === c.id ? 'true' : nothing}>
+        <td>${formatDate(c.created_at)}</td>
+        <td>${this.botName(c)}</td>
+        <td>${c.user_id ?? '—'}</td>
+        <td class="preview">${c.last_message?.preview ?? ''}</td>
+        <td><button type="button" @click=${() => this.openConversation(c)} aria-label=${`Open the conversation started ${formatDate(c.created_at)}`}>Open</button></td>
+      </tr>`,
+    });
+  }
+
+  private renderTranscript(c: Conversation) {
+    return html`<section class="transcript" aria-labelledby="transcript-heading">
+      <h2 id="transcript-heading" tabindex="-1">Transcript</h2>
+      <p class="meta">${this.botName(c)} · user ${c.user_id ?? '—'} · started ${formatDate(c.created_at)}</p>
+      <div class="toolbar">
+        <button type="button" @click=${() => this.export('json')} ?disabled=${this.transcriptLoading}>Export JSON</button>
+        <button type="button" @click=${() => this.export('csv')} ?disabled=${this.transcriptLoading}>Export CSV</button>
+        <button type="button" class="danger" @click=${() => this.confirmDelete(c)}>Delete conversation</button>
+        <button type="button" @click=${() => (this.open = null)}>Close</button>
+      </div>
+      ${this.transcriptError ? html`<p class="error" role="alert">${this.transcriptError}</p>` : nothing}
+      ${this.transcriptLoading ? html`<p class="status">Loading…</p>` : nothing}
+      <ol class="messages">
+        ${this.transcript.map(
+          (m) => html`<li class=${`message ${m.role}`}>
+            <p class="who">${m.role === 'user' ? 'Visitor' : m.role === 'assistant' ? 'Bot' : 'System'} · ${formatDate(m.created_at)}${m.source ? ` · ${m.source}` : ''}${m.intent ? ` · ${m.intent}` : ''}</p>
+            <p class="text">${m.content}</p>
+          </li>`,
+        )}
+      </ol>
+    </section>`;
+  }
+
+  private botName(c: Conversation): string {
+    if (c.bot_id) return this.bots.find((b) => b.id === c.bot_id)?.name ?? c.bot_id;
+    return c.agent_id ?? 'Chat';
+  }
+
+  private fetchPage(cursor: string | undefined) {
+    const query: ConversationListQuery = { limit: 50 };
+    for (const [key, value] of Object.entries(this.filters) as [keyof Filters, string][]) {
+      if (value.trim()) query[key] = value.trim();
+    }
+    if (cursor) query.cursor = cursor;
+    return this.client.conversations.list(query).then((r) => r.data);
+  }
+
+  private async loadBots(): Promise<void> {
+    try {
+      this.bots = (await this.client.bots.list({ limit: 200 })).data.items;
+    } catch {
+      // The filter then lists no bots; the conversation list shows ids instead of names.
+    }
+  }
+
+  private applyFilters(event: Event): void {
+    event.preventDefault();
+    void this.list.reload();
+  }
+
+  private resetFilters(): void {
+    this.filters = NO_FILTERS;
+    void this.list.reload();
+  }
+
+  private async openConversation(c: Conversation): Promise<void> {
+    this.open = c;
+    this.transcript = [];
+    this.transcriptError = '';
+    this.transcriptLoading = true;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#transcript-heading')?.focus();
+    try {
+      const messages: Message[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_TRANSCRIPT_PAGES; page++) {
+        const { data } = await this.client.chat.history({ conversation_id: c.id, limit: 200, cursor });
+        messages.push(...data.items);
+        if (!data.has_more || !data.next_cursor) break;
+        cursor = data.next_cursor;
+      }
+      if (this.open?.id === c.id) this.transcript = messages;
+    } catch (error) {
+      if (this.open?.id === c.id) this.transcriptError = errorMessage(error);
+    } finally {
+      if (this.open?.id === c.id) this.transcriptLoading = false;
+    }
+  }
+
+  private export(format: 'json' | 'csv'): void {
+    if (!this.open) return;
+    saveFile(this, format === 'json' ? transcriptJson(this.open, this.transcript) : transcriptCsv(this.open, this.transcript));
+  }
+
+  private async confirmDelete(c: Conversation): Promise<void> {
+    const confirmed = await this.confirmDialog.ask({
+      title: 'Delete this conversation?',
+      message: `The conversation with user ${c.user_id ?? 'unknown'} and all its messages will be deleted. This cannot be undone.`,
+      confirmLabel: 'Delete conversation',
+    });
+    if (!confirmed) return;
+    try {
+      await this.client.conversations.delete(c.id);
+      this.list.remove((item) => item.id === c.id);
+      this.open = null;
+      this.notice = 'Conversation deleted.';
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aicd-conversations-page': AicdConversationsPage;
+  }
+}

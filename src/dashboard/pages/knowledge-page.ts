@@ -1,0 +1,215 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import type { AiChatClient, KnowledgeEntry, KnowledgeHit } from '../../client/index.js';
+import '../ui/confirm-dialog.js';
+import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
+import { errorMessage } from '../ui/errors.js';
+import { field } from '../ui/field.js';
+import { FormState } from '../ui/form-state.js';
+import { PagedList } from '../ui/paged-list.js';
+import { formatDate, splitList } from '../ui/format.js';
+import { pagedTable, rowActions } from '../ui/paged-table.js';
+import pageStyles from '../ui/page.styles.js';
+import styles from './knowledge-page.styles.js';
+
+/** The form's fields, named as the body fields the service reports errors against. */
+const FIELDS = ['title', 'content', 'tags', 'source', 'language'] as const;
+type Draft = Record<(typeof FIELDS)[number], string>;
+
+const EMPTY: Draft = { title: '', content: '', tags: '', source: '', language: '' };
+
+/**
+ * The knowledge base: every entry (cursor-paged), the service's own search over it, and a form to
+ * add or edit one. Titles, tags and snippets are untrusted text (a visitor-facing site may import
+ * anything) and only ever reach the DOM through Lit text bindings.
+ */
+@customElement('aicd-knowledge-page')
+export class AicdKnowledgePage extends LitElement {
+  static override styles = [pageStyles, styles];
+
+  /** The signed-in session's client (`/dashboard/api/v1`). */
+  @property({ attribute: false }) client!: AiChatClient;
+
+  /** null: no form open; an entry id: editing it; '': adding one. */
+  @state() private editing: string | null = null;
+  @state() private draft: Draft = EMPTY;
+  @state() private query = '';
+  @state() private hits: KnowledgeHit[] | null = null;
+  @state() private searchError = '';
+  @state() private notice = '';
+
+  @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
+
+  private readonly form = new FormState(this);
+  private readonly entries = new PagedList<KnowledgeEntry>(this, (cursor) =>
+    this.client.knowledge.list({ cursor, limit: 50 }).then((r) => r.data),
+  );
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('client') && this.client) void this.entries.reload();
+  }
+
+  override render() {
+    return html`
+      <h1>Knowledge</h1>
+      <p class="status" role="status">${this.notice}</p>
+      <form class="toolbar" role="search" @submit=${this.onSearch}>
+        <label>
+          Search the knowledge base
+          <input type="search" name="q" maxlength="500" .value=${this.query} @input=${(e: InputEvent) => (this.query = (e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit">Search</button>
+        ${this.hits ? html`<button type="button" @click=${this.clearSearch}>Clear search</button>` : nothing}
+        <button type="button" class="primary" @click=${() => this.openForm(null)}>Add entry</button>
+      </form>
+      ${this.searchError ? html`<p class="error" role="alert">${this.searchError}</p>` : nothing}
+      ${this.hits ? this.renderHits(this.hits) : nothing} ${this.editing !== null ? this.renderForm() : nothing}
+      <h2>All entries</h2>
+      ${this.renderEntries()}
+      <aicd-confirm-dialog></aicd-confirm-dialog>
+    `;
+  }
+
+  private renderHits(hits: KnowledgeHit[]) {
+    return html`<section aria-labelledby="results-heading">
+      <h2 id="results-heading">Search results</h2>
+      ${hits.length === 0
+        ? html`<p>No entry matches.</p>`
+        : html`<ol class="hits">
+            ${hits.map(
+              (hit) => html`<li>
+                <button type="button" class="link" @click=${() => this.editById(hit.entry_id)}>${hit.title}</button>
+                <span class="score">score ${hit.score.toFixed(2)}</span>
+                <p class="snippet">${hit.snippet}</p>
+              </li>`,
+            )}
+          </ol>`}
+    </section>`;
+  }
+
+  private renderEntries() {
+    return pagedTable(this.entries, {
+      caption: 'Knowledge entries',
+      empty: "No entries yet. Add one to ground your bots' answers.",
+      columns: ['Title', 'Tags', 'Updated', 'Actions'],
+      row: (entry) => html`<tr>
+        <td>${entry.title}</td>
+        <td>${entry.tags.join(', ')}</td>
+        <td>${formatDate(entry.updated_at)}</td>
+        ${rowActions(entry.title, () => this.openForm(entry), () => this.confirmDelete(entry))}
+      </tr>`,
+    });
+  }
+
+  private renderForm() {
+    const adding = this.editing === '';
+    return html`<form class="editor" @submit=${this.save} novalidate aria-labelledby="form-heading">
+      <h2 id="form-heading">${adding ? 'Add an entry' : 'Edit entry'}</h2>
+      ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
+      ${this.field('title', 'Title')}
+      ${this.field('content', 'Content', 'Markdown or plain text, up to 100,000 characters.', true)}
+      ${this.field('tags', 'Tags', 'Comma-separated. A bot whose knowledge scope names a tag may use this entry.')}
+      ${this.field('source', 'Source', 'Where the text came from: a URL or a label.')}
+      ${this.field('language', 'Language', 'An ISO 639-1 code (en, de, fr, es); empty: the default.')}
+      <div class="toolbar">
+        <button type="submit" class="primary" ?disabled=${this.form.saving}>${adding ? 'Add entry' : 'Save entry'}</button>
+        <button type="button" @click=${this.closeForm}>Cancel</button>
+      </div>
+    </form>`;
+  }
+
+  private field(name: (typeof FIELDS)[number], label: string, hint = '', multiline = false) {
+    return field({
+      name,
+      label,
+      hint,
+      multiline,
+      rows: 8,
+      value: this.draft[name],
+      error: this.form.errors[name],
+      onInput: (value) => (this.draft = { ...this.draft, [name]: value }),
+    });
+  }
+
+  private openForm(entry: KnowledgeEntry | null): void {
+    this.editing = entry?.id ?? '';
+    this.draft = entry
+      ? { title: entry.title, content: entry.content, tags: entry.tags.join(', '), source: entry.source ?? '', language: entry.language }
+      : EMPTY;
+    this.form.reset();
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('.editor input')?.focus());
+  }
+
+  private async editById(id: string): Promise<void> {
+    try {
+      this.openForm((await this.client.knowledge.get(id)).data);
+    } catch (error) {
+      this.searchError = errorMessage(error);
+    }
+  }
+
+  private closeForm(): void {
+    this.editing = null;
+  }
+
+  private async save(event: Event): Promise<void> {
+    event.preventDefault();
+    const id = this.editing;
+    if (id === null) return;
+    const body = {
+      title: this.draft.title,
+      content: this.draft.content,
+      tags: splitList(this.draft.tags),
+      ...(this.draft.source.trim() ? { source: this.draft.source.trim() } : {}),
+      ...(this.draft.language.trim() ? { language: this.draft.language.trim() } : {}),
+    };
+    const saved = await this.form.submit(FIELDS, () => (id ? this.client.knowledge.update(id, body) : this.client.knowledge.create(body)));
+    if (!saved) return;
+    this.entries.upsert(saved.data, (a, b) => a.id === b.id);
+    this.editing = null;
+    this.notice = id ? `Saved “${saved.data.title}”.` : `Added “${saved.data.title}”.`;
+  }
+
+  private async confirmDelete(entry: KnowledgeEntry): Promise<void> {
+    const confirmed = await this.confirmDialog.ask({
+      title: 'Delete this entry?',
+      message: `“${entry.title}” will be removed from the knowledge base and from search at once. This cannot be undone.`,
+      confirmLabel: 'Delete entry',
+    });
+    if (!confirmed) return;
+    try {
+      await this.client.knowledge.delete(entry.id);
+      this.entries.remove((e) => e.id === entry.id);
+      if (this.hits) this.hits = this.hits.filter((hit) => hit.entry_id !== entry.id);
+      if (this.editing === entry.id) this.editing = null;
+      this.notice = `Deleted “${entry.title}”.`;
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+  }
+
+  private async onSearch(event: Event): Promise<void> {
+    event.preventDefault();
+    const q = this.query.trim();
+    if (!q) return this.clearSearch();
+    this.searchError = '';
+    try {
+      this.hits = (await this.client.knowledge.search({ q, limit: 20 })).data.items;
+    } catch (error) {
+      this.hits = null;
+      this.searchError = errorMessage(error);
+    }
+  }
+
+  private clearSearch(): void {
+    this.hits = null;
+    this.query = '';
+    this.searchError = '';
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aicd-knowledge-page': AicdKnowledgePage;
+  }
+}

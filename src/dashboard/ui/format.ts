@@ -1,0 +1,22 @@
+/** Small text helpers shared by the pages. */
+
+/** "a, b ,, c" or one per line → ['a', 'b', 'c']: empty items are dropped, the rest trimmed. */
+export function splitList(text: string, separator: RegExp = /[,\n]/): string[] {
+  return text
+    .split(separator)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** One item per line, for textareas. */
+export function splitLines(text: string): string[] {
+  return splitList(text, /\n/);
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+}
