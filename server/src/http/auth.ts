@@ -81,7 +81,7 @@ async function resolveSession(c: AppContext, deps: GateDeps): Promise<Resolution
     // is not under /v1.
     scope: 'full',
   };
-  return { caller, error: csrfTokenRefusal(c, session) };
+  return { caller, error: csrfTokenRefusal(c, session, { bearer: true }) };
 }
 
 export interface GateOptions {

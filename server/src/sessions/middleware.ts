@@ -91,12 +91,22 @@ export function sameOriginWrites(trustedProxies: number): MiddlewareHandler<AppE
   };
 }
 
-/** A write without the session's `X-CSRF-Token` gets this error (403 `csrf_failed`); reads, and writes with it, null. */
-export function csrfTokenRefusal(c: AppContext, session: SessionUser): ServiceError | null {
+/**
+ * A write without the session's `X-CSRF-Token` gets this error (403 `csrf_failed`); reads, and writes
+ * with it, null. `bearer` (the /v1 passthrough only) also takes the token as `Authorization: Bearer`:
+ * the dashboard's bot preview is the real widget, whose only header of its own is that one. It
+ * proves the same thing: a cross-site page can neither read the token nor send that header here
+ * (no CORS), and the cookie remains the credential.
+ */
+export function csrfTokenRefusal(c: AppContext, session: SessionUser, options: { bearer?: boolean } = {}): ServiceError | null {
   if (SAFE_METHODS.has(c.req.method)) return null;
-  const token = c.req.header(CSRF_HEADER);
+  const token = c.req.header(CSRF_HEADER) ?? (options.bearer ? bearerToken(c) : undefined);
   if (token && sameString(token, session.csrfToken)) return null;
   return new ServiceError('csrf_failed', `Send the session's CSRF token in the ${CSRF_HEADER} header.`);
+}
+
+function bearerToken(c: AppContext): string | undefined {
+  return /^Bearer[ ]+([\x21-\x7e]{1,512})[ ]*$/i.exec(c.req.header('authorization') ?? '')?.[1];
 }
 
 /** 401 without a live session; on writes, 403 unless `X-CSRF-Token` matches the session's token. */
