@@ -1,6 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { Agent, AgentExample, AiChatClient, CreateAgentRequest, TrainingJob } from '../../client/index.js';
+import { client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { errorMessage } from '../ui/errors.js';
@@ -33,7 +34,8 @@ const LANGUAGES = [['en', 'English'], ['de', 'German'], ['fr', 'French'], ['es',
 export class AicdAgentsPage extends LitElement {
   static override styles = [pageStyles, styles];
 
-  @property({ attribute: false }) client!: AiChatClient;
+  /** The /v1 client; the signed-in session's (`/dashboard/api/v1`) unless a host or a test passes another. */
+  @property({ attribute: false }) client: AiChatClient = dashboardClient;
 
   /** null: no form; '': a new agent; else the id of the agent being edited. */
   @state() private editing: string | null = null;

@@ -1,6 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { AiChatClient, Bot } from '../../client/index.js';
+import { api, client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { errorMessage } from '../ui/errors.js';
@@ -19,9 +20,10 @@ import type { BotSavedEvent } from './bot-editor.js';
 export class AicdBotsPage extends LitElement {
   static override styles = pageStyles;
 
-  @property({ attribute: false }) client!: AiChatClient;
-  /** The session's CSRF token, for the preview widget (see `aicd-bot-editor`). */
-  @property({ attribute: false }) csrfToken = '';
+  /** The /v1 client; the signed-in session's (`/dashboard/api/v1`) unless a host or a test passes another. */
+  @property({ attribute: false }) client: AiChatClient = dashboardClient;
+  /** The session's CSRF token, for the preview widget (see `aicd-bot-editor`); default: the signed-in session's. */
+  @property({ attribute: false }) csrfToken?: string;
   @property({ attribute: false }) previewBaseUrl = '/dashboard/api/v1';
 
   /** undefined: no editor; null: a new bot; else the bot being edited. */
@@ -46,7 +48,7 @@ export class AicdBotsPage extends LitElement {
         ? html`<aicd-bot-editor
             .client=${this.client}
             .bot=${this.selected}
-            .previewToken=${this.csrfToken}
+            .previewToken=${this.csrfToken ?? api.csrfToken}
             .previewBaseUrl=${this.previewBaseUrl}
             @aicd-bot-saved=${this.onSaved}
             @aicd-bot-delete=${this.onDelete}

@@ -1,6 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { AiChatClient, Bot, Conversation, ConversationListQuery, Message } from '../../client/index.js';
+import { client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { errorMessage } from '../ui/errors.js';
@@ -33,7 +34,8 @@ const MAX_TRANSCRIPT_PAGES = 50;
 export class AicdConversationsPage extends LitElement {
   static override styles = [pageStyles, styles];
 
-  @property({ attribute: false }) client!: AiChatClient;
+  /** The /v1 client; the signed-in session's (`/dashboard/api/v1`) unless a host or a test passes another. */
+  @property({ attribute: false }) client: AiChatClient = dashboardClient;
 
   @state() private filters: Filters = NO_FILTERS;
   @state() private bots: Bot[] = [];

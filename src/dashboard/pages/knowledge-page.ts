@@ -1,6 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { AiChatClient, KnowledgeEntry, KnowledgeHit } from '../../client/index.js';
+import { client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { errorMessage } from '../ui/errors.js';
@@ -27,8 +28,8 @@ const EMPTY: Draft = { title: '', content: '', tags: '', source: '', language: '
 export class AicdKnowledgePage extends LitElement {
   static override styles = [pageStyles, styles];
 
-  /** The signed-in session's client (`/dashboard/api/v1`). */
-  @property({ attribute: false }) client!: AiChatClient;
+  /** The /v1 client; the signed-in session's (`/dashboard/api/v1`) unless a host or a test passes another. */
+  @property({ attribute: false }) client: AiChatClient = dashboardClient;
 
   /** null: no form open; an entry id: editing it; '': adding one. */
   @state() private editing: string | null = null;
