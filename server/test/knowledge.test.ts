@@ -61,7 +61,7 @@ describe('knowledge CRUD', () => {
       cursor = res.body.data.next_cursor;
     } while (cursor);
     assert.deepEqual(seen, ids.reverse());
-    assert.equal((await other('/v1/knowledge?cursor=not_a_cursor')).body.error.code, 'validation_failed');
+    assert.equal((await other('/v1/knowledge?cursor=not_a_cursor')).body.error.code, 'invalid_cursor');
   });
 
   it('answers the documented validation codes', async () => {
