@@ -111,6 +111,32 @@ describe('aicd-bots-page', () => {
     expect((await tenant.client.bots.list()).data.items).to.deep.equal([]);
   });
 
+  it('shows an entity pattern the service refuses at the pattern field', async () => {
+    const tenant = await newTenant();
+    const el = await mount(tenant);
+    button(el, 'New bot')!.click();
+    await until(() => deep(el, 'aicd-bot-editor'), 'the editor');
+    await fill(el, 'name', 'With entities');
+    await fill(el, 'training.intents.0.name', 'order');
+    await fill(el, 'training.intents.0.examples', 'order {sku}');
+    await fill(el, 'training.intents.0.responses', 'Ordering {sku}.');
+    button(el, 'Add entity')!.click();
+    await el.updateComplete;
+    await fill(el, 'training.entities.0.name', 'sku');
+    await fill(el, 'training.entities.0.type', 'regex');
+    await fill(el, 'training.entities.0.pattern', '(unclosed');
+    submit(el);
+    const pattern = await until(() => deep<HTMLInputElement>(el, 'input[name="training.entities.0.pattern"][aria-invalid="true"]'), 'the pattern marked invalid');
+    expect(deep(el, '#f-training-entities-0-pattern-error')!.textContent).to.match(/RE2/).and.not.match(/^Invalid body/);
+    expect(pattern.getAttribute('aria-describedby')).to.include('f-training-entities-0-pattern-error');
+
+    await fill(el, 'training.entities.0.pattern', 'SKU-[0-9]{4}');
+    submit(el);
+    await until(() => deepAll(el, 'tbody td').some((td) => td.textContent === 'With entities'), 'the saved bot');
+    const [bot] = (await tenant.client.bots.list()).data.items;
+    expect(bot!.training.entities).to.deep.equal([{ name: 'sku', type: 'regex', pattern: 'SKU-[0-9]{4}' }]);
+  });
+
   it('renders hostile bot names and intents as text, and deletes a bot after confirming', async () => {
     const tenant = await newTenant();
     const name = HOSTILE.slice(0, 100);

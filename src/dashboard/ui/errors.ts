@@ -35,7 +35,8 @@ export function fieldErrors(error: unknown, fields: readonly string[]): { fields
     ? error.details.map((d) => ({ path: dotted(d.path), message: d.message }))
     : [{ path: dotted(error.param ?? ''), message: error.serverMessage }];
   // The param names the field ajv blamed even when a detail's path stops at its parent (a missing property).
-  if (error.param) problems.unshift({ path: dotted(error.param), message: error.serverMessage });
+  // "Invalid body: " says nothing next to the field itself.
+  if (error.param) problems.unshift({ path: dotted(error.param), message: error.serverMessage.replace(/^Invalid (body|query): /, '') });
   for (const { path, message } of problems) {
     const field = closestField(path, fields);
     if (field === undefined) rest.push(message);
