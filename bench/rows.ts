@@ -30,6 +30,8 @@ function markdownRows(b: BrowserResults, bytes: number): Row[] {
     { id: 'browser.markdown.longest', label: `stream ${size} markdown: longest task`, unit: 'ms', ours: ours.longestTaskMs,
       deepChat: deep.longestTaskMs, goal: '≤ 50 ms', met: ours.completed > 0 && ours.longestTaskMs <= 50,
       note: `0 = no long task (> 50 ms) observed${unfinished(ours)}; deep-chat${unfinished(deep)}` },
+    { id: 'browser.markdown.cpu', label: `stream ${size} markdown: longest task, CPU time`, unit: 'ms', ours: ours.longestTaskCpuMs,
+      deepChat: deep.longestTaskCpuMs, note: 'thread CPU time from a Chromium trace: the task without the wait for a core' },
     { id: 'browser.markdown.main', label: `stream ${size} markdown: main-thread time`, unit: 'ms', ours: ours.mainThreadMs,
       deepChat: deep.mainThreadMs },
   ];

@@ -25,7 +25,7 @@ const EXPECTED = {
     'size.iife.gzip', 'size.iife.brotli', 'size.esm.gzip', 'size.esm.brotli',
     'browser.ready', 'browser.open', 'browser.render.1', 'browser.render.2', 'browser.render.3',
     'browser.append', 'browser.stream.longest', 'browser.stream.main', 'browser.heap',
-    'browser.markdown.longest', 'browser.markdown.main',
+    'browser.markdown.longest', 'browser.markdown.cpu', 'browser.markdown.main',
   ],
   /** Server rows: ours only. */
   oursOnly: [
