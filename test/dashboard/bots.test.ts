@@ -3,21 +3,34 @@
 // validation errors, hostile names as text, delete with confirmation, axe and keyboard.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import { DashboardApi } from '../../src/dashboard/api.js';
+import '../../src/dashboard/pages/bot-editor.js';
+import '../../src/dashboard/pages/conversations-page.js';
+import type { AicdConversationsPage } from '../../src/dashboard/pages/conversations-page.js';
+import type { ExportFile } from '../../src/dashboard/pages/conversation-export.js';
+import type { AicdBotEditor } from '../../src/dashboard/pages/bot-editor.js';
 import '../../src/dashboard/pages/bots-page.js';
 import type { AicdBotsPage } from '../../src/dashboard/pages/bots-page.js';
 import type { AiChatWidget } from '../../src/element.js';
 import { button, confirmDialog, deep, deepAll, fill, HOSTILE, newTenant, tabTo, until, type Tenant } from './helpers.js';
 
-async function mount(tenant: Tenant): Promise<AicdBotsPage> {
-  const el = await fixture<AicdBotsPage>(
-    html`<aicd-bots-page .client=${tenant.client} .previewBaseUrl=${tenant.baseUrl} .csrfToken=${tenant.token}></aicd-bots-page>`,
-  );
+async function mountList(tenant: Tenant): Promise<AicdBotsPage> {
+  const el = await fixture<AicdBotsPage>(html`<aicd-bots-page .client=${tenant.client}></aicd-bots-page>`);
   await until(() => deep(el, 'table') || el.shadowRoot!.textContent!.includes('No bots'), 'the first page');
   return el;
 }
 
-const editor = (el: Element) => deep(el, 'aicd-bot-editor')!;
-const submit = (el: Element) => deepAll<HTMLButtonElement>(editor(el), 'form button[type="submit"]')[0]!.click();
+/** The bot's page (`#/bots/<id>`, or `new`), its preview pointed at the tenant. */
+async function mountEditor(tenant: Tenant, botId = 'new'): Promise<AicdBotEditor> {
+  const el = await fixture<AicdBotEditor>(
+    html`<aicd-bot-editor .client=${tenant.client} .botId=${botId} .previewBaseUrl=${tenant.baseUrl} .csrfToken=${tenant.token}></aicd-bot-editor>`,
+  );
+  await until(() => deep(el, 'form'), 'the form');
+  return el;
+}
+
+const submit = (el: Element) => deepAll<HTMLButtonElement>(el, 'form button[type="submit"]')[0]!.click();
+const links = (el: Element) => deepAll<HTMLAnchorElement>(el, 'tbody td a').map((a) => [a.textContent, a.getAttribute('href')]);
 
 /** Types a message into the preview widget and waits for the bot's answer. */
 async function ask(widget: AiChatWidget, text: string): Promise<string> {
@@ -36,9 +49,7 @@ async function ask(widget: AiChatWidget, text: string): Promise<string> {
 describe('aicd-bots-page', () => {
   it('creates and trains a bot, talks to it in the preview, and offers its embed snippets', async () => {
     const tenant = await newTenant();
-    const el = await mount(tenant);
-    button(el, 'New bot')!.click();
-    await until(() => deep(el, 'aicd-bot-editor'), 'the editor');
+    const el = await mountEditor(tenant);
     await fill(el, 'name', 'Shop helper');
     await fill(el, 'language', 'en');
     await fill(el, 'training.intents.0.name', 'hours');
@@ -61,6 +72,8 @@ describe('aicd-bots-page', () => {
       { name: 'hours', examples: ['opening hours', 'when are you open', 'what time do you open'], responses: ['We are open 9 to 5, Monday to Friday.'], suggestions: ['Pricing'] },
     ]);
     expect(widget.botId).to.equal(bot!.id);
+    expect(el.botId).to.equal(bot!.id);
+    expect(deep(el, 'h1')!.textContent).to.equal('Shop helper');
 
     expect(await ask(widget, 'when are you open')).to.include('We are open 9 to 5');
     const conversations = (await tenant.client.conversations.list({ bot_id: bot!.id })).data.items;
@@ -76,16 +89,17 @@ describe('aicd-bots-page', () => {
     expect(copies.map((c) => c.text)).to.deep.equal([script, proxy]);
   });
 
-  it('edits a bot: a saved change retrains it and the list shows the new name', async () => {
+  it('edits a bot on its own page: a saved change retrains it', async () => {
     const tenant = await newTenant();
     await tenant.client.bots.create({ name: 'Old name', training: { intents: [{ name: 'hi', examples: ['hello'], responses: ['Hi!'] }] } });
-    const el = await mount(tenant);
-    button(el, 'Edit Old name')!.click();
-    await until(() => deep<HTMLInputElement>(el, 'input[name="name"]')?.value === 'Old name', 'the form');
+    const list = await mountList(tenant);
+    const [[, href]] = links(list);
+    const el = await mountEditor(tenant, decodeURIComponent(href!.replace('#/bots/', '')));
+    expect(deep<HTMLInputElement>(el, 'input[name="name"]')!.value).to.equal('Old name');
     await fill(el, 'name', 'New name');
     await fill(el, 'training.intents.0.responses', 'Hello there!');
     submit(el);
-    await until(() => deepAll(el, 'tbody td').some((td) => td.textContent === 'New name'), 'the renamed row');
+    await until(() => deep(el, 'h1')?.textContent === 'New name', 'the saved name');
     const [bot] = (await tenant.client.bots.list()).data.items;
     expect(bot!.training.intents[0]!.responses).to.deep.equal(['Hello there!']);
     expect(bot!.status).to.equal('ready');
@@ -93,9 +107,7 @@ describe('aicd-bots-page', () => {
 
   it('shows validation errors at the fields the service names', async () => {
     const tenant = await newTenant();
-    const el = await mount(tenant);
-    button(el, 'New bot')!.click();
-    await until(() => deep(el, 'aicd-bot-editor'), 'the editor');
+    const el = await mountEditor(tenant);
     await fill(el, 'name', 'Valid');
     await fill(el, 'training.intents.0.name', 'Not Valid!'); // intent names are [a-z0-9_.-]
     await fill(el, 'training.intents.0.examples', 'hello');
@@ -113,9 +125,7 @@ describe('aicd-bots-page', () => {
 
   it('shows an entity pattern the service refuses at the pattern field', async () => {
     const tenant = await newTenant();
-    const el = await mount(tenant);
-    button(el, 'New bot')!.click();
-    await until(() => deep(el, 'aicd-bot-editor'), 'the editor');
+    const el = await mountEditor(tenant);
     await fill(el, 'name', 'With entities');
     await fill(el, 'training.intents.0.name', 'order');
     await fill(el, 'training.intents.0.examples', 'order {sku}');
@@ -132,42 +142,115 @@ describe('aicd-bots-page', () => {
 
     await fill(el, 'training.entities.0.pattern', 'SKU-[0-9]{4}');
     submit(el);
-    await until(() => deepAll(el, 'tbody td').some((td) => td.textContent === 'With entities'), 'the saved bot');
+    await until(() => deep(el, 'h1')?.textContent === 'With entities', 'the saved bot');
     const [bot] = (await tenant.client.bots.list()).data.items;
     expect(bot!.training.entities).to.deep.equal([{ name: 'sku', type: 'regex', pattern: 'SKU-[0-9]{4}' }]);
   });
 
-  it('renders hostile bot names and intents as text, and deletes a bot after confirming', async () => {
+  it('renders hostile bot names and intents as text, in the list, the editor and the snippet', async () => {
     const tenant = await newTenant();
     const name = HOSTILE.slice(0, 100);
-    await tenant.client.bots.create({ name, training: { intents: [{ name: 'x', examples: [HOSTILE], responses: [HOSTILE] }] } });
-    const el = await mount(tenant);
-    expect(deepAll(el, 'tbody td')[0]!.textContent).to.equal(name);
-    button(el, `Edit ${name}`)!.click();
-    await until(() => deep(el, '.snippet-script'), 'the editor with its snippets');
+    const { data: bot } = await tenant.client.bots.create({ name, training: { intents: [{ name: 'x', examples: [HOSTILE], responses: [HOSTILE] }] } });
+    const list = await mountList(tenant);
+    expect(links(list)).to.deep.equal([[name, `#/bots/${bot.id}`]]);
+    const el = await mountEditor(tenant, bot.id);
+    await until(() => deep(el, '.snippet-script'), 'the snippets');
+    expect(deep(el, 'h1')!.textContent).to.equal(name);
     expect(deep<HTMLTextAreaElement>(el, 'textarea[name="training.intents.0.responses"]')!.value).to.equal(HOSTILE);
     // In the snippet the name is an escaped attribute value: pasted, it cannot open a tag.
     expect(deep(el, '.snippet-script')!.textContent).to.include('title="&lt;img src=x onerror=&quot;__pwned++&quot;&gt;');
-    expect(deepAll(el, 'aicd-bots-page img, aicd-bot-editor img, script:not([src]), b')).to.deep.equal([]);
-    expect(deepAll(editor(el), 'img, b')).to.deep.equal([]);
+    expect(deepAll(list, 'img, script:not([src]), b')).to.deep.equal([]);
+    expect(deepAll(el, 'aicd-bot-editor img, form b, pre b, h1 b, script:not([src])').filter((n) => !n.closest('ai-chat-widget'))).to.deep.equal([]);
     expect(globalThis.__pwned).to.equal(0);
+  });
 
-    button(el, 'Delete bot')!.click();
+  it('deletes a bot from the list after confirming, and keeps it when cancelled', async () => {
+    const tenant = await newTenant();
+    await tenant.client.bots.create({ name: 'Doomed' });
+    const el = await mountList(tenant);
+    button(el, 'Delete Doomed')!.click();
+    const dialog = await until(() => deepAll<HTMLDialogElement>(el, 'dialog').find((d) => d.open), 'the dialog');
+    expect(dialog.textContent).to.include('every conversation started with it');
+    dialog.querySelector<HTMLButtonElement>('button[value="cancel"]')!.click();
+    await until(() => !dialog.open, 'the dialog to close');
+    expect((await tenant.client.bots.list()).data.items).to.have.length(1);
+    button(el, 'Delete Doomed')!.click();
     await confirmDialog(el);
     await until(() => el.shadowRoot!.textContent!.includes('No bots'), 'the empty list');
-    expect(deep(el, 'aicd-bot-editor')).to.equal(undefined);
     expect((await tenant.client.bots.list()).data.items).to.deep.equal([]);
   });
 
-  it('is accessible with the editor open, and reachable by keyboard', async () => {
+  it('deletes a bot from its own page after confirming, then goes back to the list', async () => {
     const tenant = await newTenant();
-    await tenant.client.bots.create({ name: 'Helper', training: { intents: [{ name: 'hi', examples: ['hello'], responses: ['Hi!'] }] } });
-    const el = await mount(tenant);
-    await expect(el).to.be.accessible();
-    button(el, 'Edit Helper')!.click();
-    await until(() => deep(el, 'ai-chat-widget'), 'the editor');
+    const { data: bot } = await tenant.client.bots.create({ name: 'Doomed too' });
+    const el = await mountEditor(tenant, bot.id);
+    let deleted = 0;
+    el.addEventListener('aicd-bot-deleted', () => deleted++);
+    button(el, 'Delete bot')!.click();
+    await confirmDialog(el);
+    await until(() => deleted === 1, 'the deleted event');
+    expect(location.hash).to.equal('#/bots');
+    expect((await tenant.client.bots.list()).data.items).to.deep.equal([]);
+    history.replaceState(null, '', location.pathname);
+  });
+
+  it('is accessible, list and editor, and reachable by keyboard', async () => {
+    const tenant = await newTenant();
+    const { data: bot } = await tenant.client.bots.create({ name: 'Helper', training: { intents: [{ name: 'hi', examples: ['hello'], responses: ['Hi!'] }] } });
+    const list = await mountList(tenant);
+    await expect(list).to.be.accessible();
+    expect(await tabTo(deep(list, 'tbody a')!)).to.equal(true);
+    expect(await tabTo(button(list, 'Delete Helper')!)).to.equal(true);
+    const el = await mountEditor(tenant, bot.id);
+    await until(() => deep(el, 'ai-chat-widget'), 'the preview');
     await expect(el).to.be.accessible();
     expect(await tabTo(button(el, 'Save and train')!)).to.equal(true);
     expect(await tabTo(button(el, 'Copy the token proxy')!)).to.equal(true);
+  });
+});
+
+describe('a bot, end to end through the signed-in session (no API key in the browser)', () => {
+  afterEach(async () => {
+    await new DashboardApi().signOut().catch(() => undefined); // the next test starts signed out
+  });
+
+  it('creates and trains a bot, talks to it in the preview, finds that conversation, exports and deletes it', async () => {
+    const api = new DashboardApi();
+    await api.signUp({ email: `bots.${Date.now()}@example.test`, password: 'correct horse battery', account_name: 'Bots end to end' });
+    // The pages as the shell gives them: the session's client and CSRF token; the preview's default base URL.
+    const el = await fixture<AicdBotEditor>(html`<aicd-bot-editor .client=${api.client} .csrfToken=${api.csrfToken} .botId=${'new'}></aicd-bot-editor>`);
+    await until(() => deep(el, 'form'), 'the form');
+    await fill(el, 'name', 'Session bot');
+    await fill(el, 'training.intents.0.name', 'returns');
+    await fill(el, 'training.intents.0.examples', 'how do I return an item\nreturn policy\ncan I send it back');
+    await fill(el, 'training.intents.0.responses', 'Returns are free within 30 days.');
+    submit(el);
+    const widget = await until(() => deep<AiChatWidget>(el, 'ai-chat-widget'), 'the preview', 20_000);
+    expect(widget.baseUrl).to.equal('/dashboard/api/v1');
+    expect(widget.apiKey).to.equal('');
+    const [bot] = (await api.client.bots.list()).data.items;
+    expect(bot).to.include({ name: 'Session bot', status: 'ready' });
+
+    expect(await ask(widget, 'what is your return policy')).to.include('Returns are free within 30 days.');
+
+    const page = await fixture<AicdConversationsPage>(html`<aicd-conversations-page .client=${api.client}></aicd-conversations-page>`);
+    const open = await until(() => button(page, /^Open the conversation/), 'the conversation in the list');
+    expect(deepAll(page, 'tbody td:nth-child(3)').map((td) => td.textContent)).to.deep.equal(['dashboard-preview']);
+    open.click();
+    await until(() => deepAll(page, '.messages .text').length === 2, 'the transcript');
+    expect(deepAll(page, '.messages .text').map((p) => p.textContent)).to.deep.equal(['what is your return policy', 'Returns are free within 30 days.']);
+
+    const exported: ExportFile[] = [];
+    page.addEventListener('aicd-export', (e) => exported.push((e as CustomEvent<ExportFile>).detail));
+    button(page, 'Export JSON')!.click();
+    button(page, 'Export CSV')!.click();
+    expect(JSON.parse(exported[0]!.text).messages).to.have.length(2);
+    expect(exported[1]!.text.trimEnd().split('\r\n')).to.have.length(3);
+
+    button(page, 'Delete conversation')!.click();
+    await confirmDialog(page);
+    await until(() => page.shadowRoot!.textContent!.includes('No conversation'), 'the list without it');
+    expect((await api.client.conversations.list({ bot_id: bot!.id })).data.items).to.deep.equal([]);
+    expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.to.match(/aicw_sk_/, 'no API key kept in the browser');
   });
 });

@@ -5,6 +5,7 @@
  * save never drops data the user did not touch.
  */
 import type { Bot, Channel, CreateBotRequest, EntityDefinition, FallbackSettings, KnowledgeScope } from '../../client/index.js';
+import type { ConfirmRequest } from '../ui/confirm-dialog.js';
 import { splitLines, splitList } from '../ui/format.js';
 
 export interface IntentDraft {
@@ -155,4 +156,13 @@ export function fieldKeys(d: BotDraft): string[] {
     // A whole entity refused (say, a pattern the service will not run) is shown at its pattern or values.
     ...d.entities.map((_, i) => `training.entities.${i}`),
   ];
+}
+
+/** The question before a bot is deleted, from its list row or its own page: it names what goes with it. */
+export function deleteBotQuestion(bot: Pick<Bot, 'name'>): ConfirmRequest {
+  return {
+    title: 'Delete this bot?',
+    message: `“${bot.name}” will be deleted with every conversation started with it. Sites that embed it will stop answering. This cannot be undone.`,
+    confirmLabel: 'Delete bot',
+  };
 }

@@ -1,13 +1,17 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { customElement, property, query, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import type { AiChatClient, Bot } from '../../client/index.js';
 import '../../ai-chat-widget.js';
+import { api, client as dashboardClient } from '../api.js';
+import '../ui/confirm-dialog.js';
+import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import '../ui/copy-button.js';
+import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import pageStyles from '../ui/page.styles.js';
-import { draftOf, emptyEntity, emptyIntent, fieldKeys, LANGUAGES, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
+import { deleteBotQuestion, draftOf, emptyEntity, emptyIntent, fieldKeys, LANGUAGES, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
 import styles from './bot-editor.styles.js';
 import { proxySnippet, scriptTagSnippet } from './embed-snippet.js';
 
@@ -18,30 +22,41 @@ export class BotSavedEvent extends Event {
   }
 }
 
+/** Where the bot list lives; the editor's own route is `#/bots/<id>` (`#/bots/new` for a new bot). */
+const LIST_HASH = '#/bots';
+const NEW_BOT = 'new';
+
 /**
- * Edits one bot (or creates one when `bot` is null): name, language, intents, entities, quick
+ * The page of one bot (`#/bots/<id>`, or `#/bots/new`): name, language, intents, entities, quick
  * replies, allowed origins and knowledge scope. The service validates; its errors are shown at the
- * field they name. Once saved, a live preview (the real `<ai-chat-widget>`) talks to the bot through
- * the session passthrough, and the embed snippets for it can be copied.
+ * field they name. Once saved (the service trains the bot before answering), a live preview, the
+ * real `<ai-chat-widget>`, talks to the bot through the session passthrough, and the embed
+ * snippets for it can be copied. Deleting asks first.
  *
  * @fires {BotSavedEvent} aicd-bot-saved
- * @fires aicd-bot-delete - The user asked to delete the bot (the list page confirms and deletes).
+ * @fires aicd-bot-deleted - The bot was deleted (the page then goes back to the list).
  */
 @customElement('aicd-bot-editor')
 export class AicdBotEditor extends LitElement {
   static override styles = [pageStyles, styles];
 
-  @property({ attribute: false }) client!: AiChatClient;
-  /** The bot to edit; null: a new bot. */
-  @property({ attribute: false }) bot: Bot | null = null;
+  /** The /v1 client; the signed-in session's unless a host or a test passes another. */
+  @property({ attribute: false }) client: AiChatClient = dashboardClient;
+  /** From the route: the bot's id, or `new`. */
+  @property({ attribute: false }) botId = NEW_BOT;
+  /** The bot as loaded (or as the last save answered); null while new or loading. */
+  @state() private bot: Bot | null = null;
   /** Where the preview widget sends its requests: the session passthrough. */
   @property({ attribute: false }) previewBaseUrl = '/dashboard/api/v1';
   /**
-   * The session's CSRF token. The preview widget sends it as its bearer token, which the
-   * passthrough accepts as the CSRF proof of the widget's writes (the widget sends no other header);
-   * the session cookie is the credential. No API key is involved.
+   * The session's CSRF token (the shell sets it). The preview widget sends it as its bearer token,
+   * which the passthrough accepts as the CSRF proof of the widget's writes (a widget sends no other
+   * header of its own); the session cookie is the credential. No API key is involved.
    */
-  @property({ attribute: false }) previewToken = '';
+  @property({ attribute: false }) csrfToken?: string;
+
+  @state() private loadError = '';
+  @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
 
   @state() private draft: BotDraft = newBotDraft();
   @state() private notice = '';
@@ -49,18 +64,40 @@ export class AicdBotEditor extends LitElement {
   private readonly form = new FormState(this);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('bot')) {
-      this.draft = this.bot ? draftOf(this.bot) : newBotDraft();
-      this.form.reset();
+    if ((changed.has('botId') || changed.has('client')) && this.botId !== (this.bot?.id ?? NEW_BOT)) void this.load();
+  }
+
+  private async load(): Promise<void> {
+    const id = this.botId;
+    this.bot = null;
+    this.loadError = '';
+    this.edit(null);
+    if (id === NEW_BOT) return;
+    try {
+      const { data } = await this.client.bots.get(id);
+      if (this.botId === id) this.edit(data);
+    } catch (error) {
+      if (this.botId === id) this.loadError = errorMessage(error);
     }
+  }
+
+  /** Shows `bot` (null: a new one) in the form, discarding unsaved edits and errors. */
+  private edit(bot: Bot | null): void {
+    this.bot = bot;
+    this.draft = bot ? draftOf(bot) : newBotDraft();
+    this.form.reset();
   }
 
   override render() {
     const bot = this.bot;
-    return html`<div class="layout">
-      <form novalidate @submit=${this.save} aria-labelledby="bot-form-heading">
-        <h2 id="bot-form-heading">${bot ? 'Edit bot' : 'New bot'}</h2>
-        <p class="status" role="status">${this.notice}</p>
+    const header = html`<p><a href=${LIST_HASH}>All bots</a></p>`;
+    if (this.loadError) return html`${header}<h1>Bot</h1><p class="error" role="alert">${this.loadError}</p>`;
+    if (this.botId !== NEW_BOT && !bot) return html`${header}<h1>Bot</h1><p class="status" role="status">Loading…</p>`;
+    return html`${header}
+      <h1>${bot ? bot.name : 'New bot'}</h1>
+      <p class="status" role="status">${this.notice}</p>
+      <div class="layout">
+      <form novalidate @submit=${this.save} aria-label=${bot ? 'Bot settings' : 'New bot'}>
         ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
         ${this.text('name', 'Name')} ${this.text('description', 'Description')}
         ${field({ name: 'language', label: 'Language', value: this.draft.language, options: LANGUAGES, error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
@@ -70,11 +107,12 @@ export class AicdBotEditor extends LitElement {
         ${this.renderKnowledge()}
         <div class="toolbar">
           <button type="submit" class="primary" ?disabled=${this.form.saving}>${bot ? 'Save and train' : 'Create and train'}</button>
-          ${bot ? html`<button type="button" class="danger" @click=${() => this.dispatchEvent(new Event('aicd-bot-delete', { bubbles: true, composed: true }))}>Delete bot</button>` : nothing}
+          ${bot ? html`<button type="button" class="danger" @click=${() => this.confirmDelete(bot)}>Delete bot</button>` : nothing}
         </div>
       </form>
       ${bot ? this.renderSide(bot) : nothing}
-    </div>`;
+      </div>
+      <aicd-confirm-dialog></aicd-confirm-dialog>`;
   }
 
   private text(name: 'name' | 'description' | 'quickReplies' | 'origins', label: string, hint = '', errorKey: string = name) {
@@ -164,7 +202,7 @@ export class AicdBotEditor extends LitElement {
             .title=${bot.name}
             .baseUrl=${this.previewBaseUrl}
             .botId=${bot.id}
-            .token=${this.previewToken}
+            .token=${this.csrfToken ?? api.csrfToken}
           ></ai-chat-widget>`,
         )}
       </section>
@@ -204,8 +242,24 @@ export class AicdBotEditor extends LitElement {
       return;
     }
     this.notice = `Saved. The bot is ${saved.data.status}.`;
+    this.botId = saved.data.id;
+    this.edit(saved.data);
+    // A new bot gets its own address without a second history entry (Back still leaves the editor).
+    if (!existing && location.hash === `${LIST_HASH}/${NEW_BOT}`) history.replaceState(null, '', `${LIST_HASH}/${saved.data.id}`);
     this.dispatchEvent(new BotSavedEvent(saved.data, !existing));
-    this.bot = saved.data;
+  }
+
+  private async confirmDelete(bot: Bot): Promise<void> {
+    const confirmed = await this.confirmDialog.ask(deleteBotQuestion(bot));
+    if (!confirmed) return;
+    try {
+      await this.client.bots.delete(bot.id);
+    } catch (error) {
+      this.notice = errorMessage(error);
+      return;
+    }
+    this.dispatchEvent(new Event('aicd-bot-deleted', { bubbles: true, composed: true }));
+    location.hash = LIST_HASH;
   }
 }
 
