@@ -218,7 +218,10 @@ describe('a bot, end to end through the signed-in session (no API key in the bro
     const api = new DashboardApi();
     await api.signUp({ email: `bots.${Date.now()}@example.test`, password: 'correct horse battery', account_name: 'Bots end to end' });
     // The pages as the shell gives them: the session's client and CSRF token; the preview's default base URL.
-    const el = await fixture<AicdBotEditor>(html`<aicd-bot-editor .client=${api.client} .csrfToken=${api.csrfToken} .botId=${'new'}></aicd-bot-editor>`);
+    const session = (await api.me())!;
+    const el = await fixture<AicdBotEditor>(
+      html`<aicd-bot-editor .client=${api.client} .csrfToken=${api.csrfToken} .session=${session} .botId=${'new'}></aicd-bot-editor>`,
+    );
     await until(() => deep(el, 'form'), 'the form');
     await fill(el, 'name', 'Session bot');
     await fill(el, 'training.intents.0.name', 'returns');
@@ -235,7 +238,7 @@ describe('a bot, end to end through the signed-in session (no API key in the bro
 
     const page = await fixture<AicdConversationsPage>(html`<aicd-conversations-page .client=${api.client}></aicd-conversations-page>`);
     const open = await until(() => button(page, /^Open the conversation/), 'the conversation in the list');
-    expect(deepAll(page, 'tbody td:nth-child(3)').map((td) => td.textContent)).to.deep.equal(['dashboard-preview']);
+    expect(deepAll(page, 'tbody td:nth-child(3)').map((td) => td.textContent)).to.deep.equal([`dashboard-preview:${session.user.id}`]);
     open.click();
     await until(() => deepAll(page, '.messages .text').length === 2, 'the transcript');
     expect(deepAll(page, '.messages .text').map((p) => p.textContent)).to.deep.equal(['what is your return policy', 'Returns are free within 30 days.']);

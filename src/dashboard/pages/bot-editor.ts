@@ -4,6 +4,7 @@ import { keyed } from 'lit/directives/keyed.js';
 import type { AiChatClient, Bot } from '../../client/index.js';
 import '../../ai-chat-widget.js';
 import { api, client as dashboardClient } from '../api.js';
+import type { Session } from '../types.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import '../ui/copy-button.js';
@@ -54,6 +55,11 @@ export class AicdBotEditor extends LitElement {
    * header of its own); the session cookie is the credential. No API key is involved.
    */
   @property({ attribute: false }) csrfToken?: string;
+  /**
+   * The signed-in session (the shell sets it): each teammate previews as their own end user
+   * (`dashboard-preview:<user id>`), so two people trying the same bot never share a conversation.
+   */
+  @property({ attribute: false }) session?: Session;
 
   @state() private loadError = '';
   @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
@@ -198,7 +204,7 @@ export class AicdBotEditor extends LitElement {
             class="preview"
             mode="inline"
             storage="none"
-            user-id="dashboard-preview"
+            .userId=${this.session ? `dashboard-preview:${this.session.user.id}` : 'dashboard-preview'}
             .title=${bot.name}
             .baseUrl=${this.previewBaseUrl}
             .botId=${bot.id}
