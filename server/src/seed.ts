@@ -48,7 +48,11 @@ export const DEMO_BOT: CreateBotRequest = {
           'setup for {framework}',
           'npm package name',
         ],
-        responses: ['Run `npm install ai-chat-widget`, import it once, then add `<ai-chat-widget>` to your {framework} template.'],
+        responses: [
+          'Run `npm install ai-chat-widget`, import it once, then add `<ai-chat-widget>` to your {framework} template.',
+          // asked without a framework: an answer that needs none, rather than a question back
+          'Run `npm install ai-chat-widget`, import it once, then add `<ai-chat-widget>` to your page (or use the script tag).',
+        ],
         suggestions: ['Can I change the colours?', 'How do I keep my API key secret?'],
       },
       {
