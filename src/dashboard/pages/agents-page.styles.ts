@@ -11,11 +11,6 @@ export default css`
     gap: 0 0.75rem;
     align-items: center;
   }
-  .actions {
-    display: flex;
-    gap: 0.4rem;
-    flex-wrap: wrap;
-  }
   .training {
     border-top: 1px solid var(--aicd-border, #d5d9df);
     margin-top: 1rem;

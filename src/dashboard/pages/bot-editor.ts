@@ -215,10 +215,10 @@ export class AicdBotEditor extends LitElement {
       <section aria-labelledby="embed-heading">
         <h2 id="embed-heading">Embed on your site</h2>
         <h3 id="script-heading">Script tag</h3>
-        <pre aria-labelledby="script-heading" class="snippet-script">${script}</pre>
+        <pre class="code snippet-script" tabindex="0" role="region" aria-labelledby="script-heading">${script}</pre>
         <aicd-copy-button .text=${script} label="Copy the script tag"></aicd-copy-button>
         <h3 id="proxy-heading">Token proxy (on your server)</h3>
-        <pre aria-labelledby="proxy-heading" class="snippet-proxy">${proxy}</pre>
+        <pre class="code snippet-proxy" tabindex="0" role="region" aria-labelledby="proxy-heading">${proxy}</pre>
         <aicd-copy-button .text=${proxy} label="Copy the token proxy"></aicd-copy-button>
       </section>
     </aside>`;

@@ -8,6 +8,10 @@ export default css`
     align-items: end;
     margin-bottom: 1rem;
   }
+  .filters .toolbar {
+    grid-column: 1 / -1;
+    margin: 0.25rem 0 0;
+  }
   .preview {
     max-width: 28rem;
   }

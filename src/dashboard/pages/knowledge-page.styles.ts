@@ -20,9 +20,4 @@ export default css`
     max-width: 48rem;
     margin-bottom: 1.5rem;
   }
-  .actions {
-    display: flex;
-    gap: 0.4rem;
-    flex-wrap: wrap;
-  }
 `;

@@ -80,6 +80,9 @@ export default css`
   }
   button {
     font: inherit;
+    /* A label never breaks inside a word, even in a table cell that breaks anywhere. */
+    white-space: nowrap;
+    overflow-wrap: normal;
     padding: 0.4rem 0.9rem;
     border-radius: 6px;
     border: 1px solid var(--aicd-border-strong, #6b7480);
@@ -129,6 +132,17 @@ export default css`
     overflow-x: auto;
     white-space: pre-wrap;
     overflow-wrap: anywhere;
+  }
+  .actions {
+    display: flex;
+    gap: 0.4rem;
+    flex-wrap: wrap;
+  }
+  /* Code to copy keeps its lines; a long one scrolls (the element is focusable for keyboard users). */
+  pre.code {
+    white-space: pre;
+    overflow-wrap: normal;
+    font-size: 0.8rem;
   }
   .visually-hidden {
     position: absolute;

@@ -32,8 +32,10 @@ export function pagedTable<T>(list: PagedList<T>, o: PagedTableOptions<T>): Temp
 
 /** The Edit and Delete buttons of a row, labelled with the item's name so each is distinguishable. */
 export function rowActions(name: string, edit: () => void, remove: () => void): TemplateResult {
-  return html`<td class="actions">
-    <button type="button" @click=${edit} aria-label=${`Edit ${name}`}>Edit</button>
-    <button type="button" class="danger" @click=${remove} aria-label=${`Delete ${name}`}>Delete</button>
+  return html`<td>
+    <div class="actions">
+      <button type="button" @click=${edit} aria-label=${`Edit ${name}`}>Edit</button>
+      <button type="button" class="danger" @click=${remove} aria-label=${`Delete ${name}`}>Delete</button>
+    </div>
   </td>`;
 }
