@@ -1,8 +1,10 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 
 // `vite build`             -> dist/*.js                  ES modules for bundlers; lit, jose, hono stay external
 // `vite build --mode iife` -> dist/ai-chat-widget.iife.js one self-contained <script> file, lit bundled
+// `vite build --mode dashboard` -> dist/dashboard/         the dashboard UI the service serves at /dashboard/
 export default defineConfig(({ mode }) => {
+  if (mode === 'dashboard') return dashboard;
   const iife = mode === 'iife';
   return {
     build: {
@@ -46,3 +48,22 @@ export default defineConfig(({ mode }) => {
     },
   };
 });
+
+/**
+ * The dashboard: its own page and bundle (never part of the widget's), everything bundled (lit,
+ * uPlot, the widget for the bot preview), served with `script-src 'self'; style-src 'self'`:
+ * Vite writes no inline script or style into the page. Budget: scripts/check-size.mjs.
+ */
+const dashboard: UserConfig = {
+  root: 'src/dashboard',
+  base: '/dashboard/',
+  publicDir: false,
+  build: {
+    target: 'es2022',
+    outDir: '../../dist/dashboard',
+    emptyOutDir: true,
+    // The preload helper would be inlined as a module; the pages are small, load them on demand.
+    modulePreload: false,
+    sourcemap: true,
+  },
+};

@@ -1,6 +1,7 @@
 // Mounts the real reference service (server/src, loaded through tsx) inside web-test-runner's dev
 // server: `/v1/*` reaches the service's own fetch handler on the page's origin, and `/proxy/*` the
-// token proxy exactly as `npm start` mounts it (anonymous visitors, the seeded demo bot).
+// token proxy exactly as `npm start` mounts it (anonymous visitors, the seeded demo bot), and
+// `/dashboard/*` (the built page, `/dashboard/api` and its /v1 passthrough) of the same service.
 //
 // Test-only routes (never part of the product) live under `/__test__/`:
 //   POST /__test__/accounts  {rate_limit?: {points, duration_seconds}}  -> {account_id, api_key}
@@ -54,7 +55,8 @@ export function testServicePlugin() {
       });
       return sendJson(ctx, 201, { account_id: account.accountId, api_key: account.apiKey });
     }
-    if (ctx.path.startsWith('/v1/') || ctx.path === '/v1') {
+    // The dashboard (its page, session API and /v1 passthrough) on this same origin, as `npm start` serves it.
+    if (ctx.path.startsWith('/v1/') || ctx.path === '/v1' || ctx.path.startsWith('/dashboard/') || ctx.path === '/dashboard') {
       ctx.respond = false; // the service writes the raw response itself (streams included)
       await listener(ctx.req, ctx.res);
       return;
@@ -74,7 +76,13 @@ export function testServicePlugin() {
     async serverStart({ config }) {
       const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
       const { createDemoProxy } = await tsImport('../../server/src/demo-proxy.ts', import.meta.url);
-      service = await createService({ dataDir: 'memory://', seed: true, logLevel: 'silent' });
+      service = await createService({
+        dataDir: 'memory://',
+        seed: true,
+        logLevel: 'silent',
+        // Dashboard tests sign up a fresh account each (open sign-up), many from this one address.
+        dashboard: { signup: 'open', signInLimits: { perAddress: { points: 10_000, durationSeconds: 60 } } },
+      });
       listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
       const proxy = await createDemoProxy(service);
       proxyListener = getRequestListener(proxy.fetch, { overrideGlobalObjects: false });

@@ -1,5 +1,6 @@
 /** Settings of the dashboard surface (`ServiceOptions.dashboard`). */
 import type { RateLimitPlan } from '../accounts/service.ts';
+import { DEFAULT_DASHBOARD_DIST } from './page.ts';
 
 /**
  * Who may sign up after the first person (who always may, and owns the existing account):
@@ -19,12 +20,15 @@ export interface DashboardOptions {
    * Default 20 per address and 10 per email per 15 minutes.
    */
   signInLimits?: { perAddress?: RateLimitPlan; perAccount?: RateLimitPlan };
+  /** The built dashboard UI (`npm run build`); default the repository's `dist/dashboard/`. */
+  distDir?: string;
 }
 
 export interface ResolvedDashboardOptions {
   signup: SignupPolicy;
   perAddress: RateLimitPlan;
   perAccount: RateLimitPlan;
+  distDir: string;
 }
 
 export function resolveDashboardOptions(options: DashboardOptions = {}): ResolvedDashboardOptions {
@@ -32,6 +36,7 @@ export function resolveDashboardOptions(options: DashboardOptions = {}): Resolve
     signup: options.signup ?? 'invite',
     perAddress: options.signInLimits?.perAddress ?? { points: 20, durationSeconds: 900 },
     perAccount: options.signInLimits?.perAccount ?? { points: 10, durationSeconds: 900 },
+    distDir: options.distDir ?? DEFAULT_DASHBOARD_DIST,
   };
 }
 

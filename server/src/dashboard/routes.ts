@@ -1,7 +1,7 @@
 /**
  * `/dashboard`: the session-authenticated surface the dashboard UI is built on (`/dashboard/api/…`,
- * JSON in the same envelope and error codes as /v1, documented in docs/dashboard-api.md), and for
- * now a placeholder page at `/dashboard/`. Every answer here carries a strict CSP with
+ * JSON in the same envelope and error codes as /v1, documented in docs/dashboard-api.md), and the
+ * dashboard UI at `/dashboard/` (page.ts). Every answer here carries a strict CSP with
  * `frame-ancestors 'none'` (no framing, so no clickjacking), `no-store`, and no CORS headers: only
  * pages of this origin can read it.
  */
@@ -14,6 +14,7 @@ import { requireSession, sameOriginWrites, signedIn } from '../sessions/middlewa
 import type { Deps } from '../services.ts';
 import { authRoutes } from '../users/routes.ts';
 import { teamRoutes } from '../users/team-routes.ts';
+import { mountDashboardPage } from './page.ts';
 import { planOf } from './plan.ts';
 
 /** No inline script or style, nothing from another origin, never inside a frame. */
@@ -41,24 +42,6 @@ const SECURITY_HEADERS: Record<string, string> = {
 /** Dashboard requests are small JSON objects. */
 const MAX_BODY_BYTES = 16 * 1024;
 
-const PLACEHOLDER = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Dashboard · ai-chat-widget</title>
-</head>
-<body>
-<main>
-<h1>ai-chat-widget dashboard</h1>
-<p>The dashboard UI is coming. Its API is here already: <code>/dashboard/api/</code> (sign-up and sign-in,
-teammates and invites, API keys, the plan), session-authenticated JSON described in
-<code>docs/dashboard-api.md</code> of the repository.</p>
-<p>The v1 API itself is at <a href="/v1/openapi.json"><code>/v1</code></a>.</p>
-</main>
-</body>
-</html>
-`;
 
 /** The headers of every answer under /dashboard. */
 export const dashboardHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -71,8 +54,7 @@ export function dashboardRoutes(deps: Deps): Hono<AppEnv> {
 
   // Mounted at the root with full paths: a router mounted at '/dashboard' cannot serve '/dashboard/'.
   router.use('/dashboard/*', dashboardHeaders);
-  router.get('/dashboard', (c) => c.redirect('/dashboard/', 301)); // relative URLs of the page resolve under it
-  router.get('/dashboard/', (c) => c.html(PLACEHOLDER));
+  mountDashboardPage(router, deps.dashboard.options.distDir);
 
   router.use('/dashboard/api/*', bodyLimit(MAX_BODY_BYTES), sameOriginWrites(deps.config.trustedProxies));
   router.route('/dashboard/api', authRoutes(deps));

@@ -1,0 +1,104 @@
+import { css } from 'lit';
+
+/** The shell: a header, the navigation beside the page (above it on narrow screens). */
+export default css`
+  :host {
+    display: block;
+    min-height: 100vh;
+    color: var(--aicd-text, #1b1f24);
+    background: var(--aicd-bg, #f6f7f9);
+    font: 16px/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+  }
+  .skip {
+    position: absolute;
+    left: -9999px;
+  }
+  .skip:focus {
+    left: 1rem;
+    top: 1rem;
+    z-index: 10;
+    background: #fff;
+    padding: 0.5rem 1rem;
+  }
+  header {
+    display: flex;
+    align-items: center;
+    gap: 1rem;
+    padding: 0.6rem 1.25rem;
+    background: var(--aicd-header-bg, #111827);
+    color: #f9fafb;
+  }
+  header .brand {
+    font-weight: 700;
+    margin-right: auto;
+  }
+  header .who {
+    font-size: 0.9rem;
+    overflow-wrap: anywhere;
+  }
+  header button {
+    font: inherit;
+    padding: 0.3rem 0.8rem;
+    border-radius: 6px;
+    border: 1px solid #9ca3af;
+    background: transparent;
+    color: inherit;
+    cursor: pointer;
+  }
+  .layout {
+    display: grid;
+    grid-template-columns: 13rem 1fr;
+    min-height: calc(100vh - 3rem);
+  }
+  nav ul {
+    list-style: none;
+    margin: 0;
+    padding: 1rem 0.5rem;
+  }
+  nav a {
+    display: block;
+    padding: 0.45rem 0.75rem;
+    border-radius: 6px;
+    color: inherit;
+    text-decoration: none;
+  }
+  nav a:hover {
+    background: #e5e7eb;
+  }
+  nav a[aria-current='page'] {
+    background: var(--aicd-accent, #1a56db);
+    color: #fff;
+  }
+  main {
+    padding: 1.5rem 2rem 3rem;
+    background: var(--aicd-surface, #fff);
+    min-width: 0;
+  }
+  main:focus {
+    outline: none;
+  }
+  :is(a, button):focus-visible {
+    outline: 2px solid var(--aicd-focus, #1a56db);
+    outline-offset: 2px;
+  }
+  .notice {
+    color: var(--aicd-muted, #4d5560);
+  }
+  .error {
+    color: #b3261e;
+  }
+  @media (max-width: 700px) {
+    .layout {
+      grid-template-columns: 1fr;
+    }
+    nav ul {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.25rem;
+      padding: 0.5rem;
+    }
+    main {
+      padding: 1rem;
+    }
+  }
+`;

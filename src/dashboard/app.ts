@@ -1,0 +1,149 @@
+import { LitElement, html, nothing } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import { api as defaultApi, type DashboardApi, type Session } from './api.js';
+import styles from './app.styles.js';
+import './sign-in.js';
+import { DEFAULT_ROUTE, loadPage, NAV, resolveRoute, type ResolvedRoute } from './routes.js';
+import { SessionController } from './session.js';
+
+/** The invite token of an invite link (`/dashboard/#invite=<token>`), if this is one. */
+function inviteOf(hash: string): string {
+  return /^#invite=([A-Za-z0-9_-]{1,200})$/.exec(hash)?.[1] ?? '';
+}
+
+/**
+ * The dashboard shell: signed out, the sign-in / sign-up view (with the invite of an invite link);
+ * signed in, the navigation and the page of the hash route (routes.ts). Pages get the typed /v1
+ * client over the session, the CSRF token and the session itself as properties.
+ */
+@customElement('aicd-app')
+export class AicdApp extends LitElement {
+  static override styles = styles;
+
+  /** The service API; tests may pass their own instance. */
+  @property({ attribute: false }) api: DashboardApi = defaultApi;
+
+  @state() private route: ResolvedRoute | null = null;
+  @state() private page: HTMLElement | null = null;
+  @state() private pageProblem = '';
+  @state() private invite = inviteOf(location.hash);
+  @query('main') private main?: HTMLElement;
+
+  private sessionState?: SessionController;
+  private readonly onHashChange = () => void this.navigate(true);
+
+  override connectedCallback(): void {
+    this.sessionState ??= new SessionController(this, this.api);
+    super.connectedCallback();
+    window.addEventListener('hashchange', this.onHashChange);
+    void this.navigate(false);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.onHashChange);
+  }
+
+  get session(): Session | null | undefined {
+    return this.sessionState?.session;
+  }
+
+  private async navigate(moveFocus: boolean): Promise<void> {
+    const invite = inviteOf(location.hash);
+    if (invite) {
+      this.invite = invite;
+      return;
+    }
+    const route = resolveRoute(location.hash);
+    if (!route) {
+      // Unknown or empty: the overview, without leaving a history entry for the bad one.
+      history.replaceState(null, '', `#/${DEFAULT_ROUTE}`);
+      return this.navigate(moveFocus);
+    }
+    this.route = route;
+    this.page = null;
+    this.pageProblem = '';
+    document.title = `${route.entry.title} · ai-chat-widget dashboard`;
+    const problem = await loadPage(route.entry);
+    if (this.route !== route) return; // navigated on meanwhile
+    if (problem) {
+      this.pageProblem = problem;
+    } else {
+      const page = document.createElement(route.entry.tag);
+      Object.assign(page, route.params);
+      this.page = page;
+    }
+    await this.updateComplete;
+    if (moveFocus) this.main?.focus(); // screen readers: the new page, not the link that led here
+  }
+
+  protected override willUpdate(): void {
+    const session = this.session;
+    if (this.page && session) Object.assign(this.page, { api: this.api, client: this.api.client, csrfToken: this.api.csrfToken, session });
+  }
+
+  override render() {
+    const session = this.session;
+    if (session === undefined) return html`<p class="notice" role="status">Loading the dashboard…</p>`;
+    if (session === null) {
+      return html`<aicd-sign-in
+        .api=${this.api}
+        .invite=${this.invite}
+        .problem=${this.sessionState?.error ?? ''}
+        @aicd-signed-in=${this.onSignedIn}
+      ></aicd-sign-in>`;
+    }
+    const current = this.route?.entry.nav;
+    // A button, not a link: the hash belongs to the router.
+    return html`<button type="button" class="skip" @click=${this.skipToMain}>Skip to the page</button>
+      <header>
+        <span class="brand">ai-chat-widget</span>
+        <span class="who">${session.user.email} · ${session.account.name} (${session.user.role})</span>
+        <button type="button" @click=${() => this.sessionState?.signOut()}>Sign out</button>
+      </header>
+      <div class="layout">
+        <nav aria-label="Dashboard">
+          <ul>
+            ${NAV.map(
+              (item) => html`<li><a href=${item.href} aria-current=${item.id === current ? 'page' : nothing}>${item.label}</a></li>`,
+            )}
+          </ul>
+        </nav>
+        <main id="main" tabindex="-1" @aicd-session=${this.onSessionChanged}>${this.renderPage()}</main>
+      </div>`;
+  }
+
+  private renderPage() {
+    if (this.page) return this.page;
+    if (this.pageProblem) {
+      return html`<h1>${this.route?.entry.title}</h1>
+        <p>This page is coming: it is not part of this build yet.</p>
+        <p class="notice">(${this.pageProblem})</p>`;
+    }
+    return html`<p class="notice" role="status">Loading…</p>`;
+  }
+
+  private skipToMain(): void {
+    this.main?.focus();
+  }
+
+  private onSessionChanged(event: CustomEvent<Session>): void {
+    this.sessionState?.set(event.detail);
+  }
+
+  private onSignedIn(event: CustomEvent<Session>): void {
+    if (this.invite) {
+      this.invite = '';
+      // The invite token is used up: drop it from the address bar and history.
+      history.replaceState(null, '', `#/${DEFAULT_ROUTE}`);
+      void this.navigate(false);
+    }
+    this.sessionState?.set(event.detail);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aicd-app': AicdApp;
+  }
+}

@@ -1,0 +1,124 @@
+import { LitElement, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { AiChatClient, PerformanceReport, UsageReport } from '../../client/index.js';
+import '../ui/chart.js';
+import { errorMessage } from '../ui/errors.js';
+import pageStyles from '../ui/page.styles.js';
+import styles from './overview-page.styles.js';
+
+const DAY_MS = 86_400_000;
+
+/** The last `count` UTC days, oldest first, as ISO dates. */
+export function lastDays(count: number, now = new Date()): string[] {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+}
+
+const percent = (share: number | null) => (share === null ? null : Math.round(share * 1000) / 10);
+
+interface Overview {
+  days: string[];
+  usage: UsageReport;
+  /** One performance report per day (the service reports one period per call). */
+  daily: PerformanceReport[];
+  /** The whole range at once, for the tiles. */
+  total: PerformanceReport;
+}
+
+/**
+ * How the bots are doing, from the /v1 analytics reports: conversations and messages per day,
+ * answered vs fallback replies, reply latency p50/p95, with a table behind every chart.
+ */
+@customElement('aicd-overview-page')
+export class AicdOverviewPage extends LitElement {
+  static override styles = [pageStyles, styles];
+
+  @property({ attribute: false }) client!: AiChatClient;
+  /** Days shown, today included. */
+  @property({ type: Number }) range = 7;
+
+  @state() private data: Overview | null = null;
+  @state() private error = '';
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    const days = lastDays(this.range);
+    const from = days[0]!;
+    const to = days.at(-1)!;
+    try {
+      const [usage, total, ...daily] = await Promise.all([
+        this.client.analytics.usage({ from, to, granularity: 'day' }),
+        this.client.analytics.performance({ from, to }),
+        ...days.map((day) => this.client.analytics.performance({ from: day, to: day })),
+      ]);
+      this.data = { days, usage: usage.data, total: total.data, daily: daily.map((r) => r.data) };
+      this.error = '';
+    } catch (error) {
+      this.error = errorMessage(error);
+    }
+  }
+
+  override render() {
+    return html`<h1>Overview</h1>
+      <p class="hint">The last ${this.range} days (UTC), all bots and agents of the account.</p>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      ${this.data ? this.renderData(this.data) : this.error ? nothing : html`<p class="status" role="status">Loading…</p>`}`;
+  }
+
+  private renderData({ days, usage, daily, total }: Overview) {
+    const bucket = new Map(usage.series.map((b) => [b.start.slice(0, 10), b]));
+    const count = (key: 'conversations' | 'messages') => days.map((day) => bucket.get(day)?.[key] ?? 0);
+    const ms = (v: number) => `${Math.round(v)} ms`;
+    const pct = (v: number) => `${v} %`;
+    return html`<dl class="tiles">
+        <div><dt>Conversations</dt><dd>${usage.totals.conversations}</dd></div>
+        <div><dt>Messages</dt><dd>${usage.totals.messages}</dd></div>
+        <div><dt>Replies</dt><dd>${total.replies}</dd></div>
+        <div><dt>Answered</dt><dd>${total.fallback_rate === null ? '—' : `${percent(1 - total.fallback_rate)} %`}</dd></div>
+        <div><dt>Latency p95</dt><dd>${total.latency_ms.p95 === null ? '—' : ms(total.latency_ms.p95)}</dd></div>
+        <div><dt>API requests</dt><dd>${usage.totals.requests}</dd></div>
+      </dl>
+      <div class="charts">
+        <aicd-chart
+          caption="Conversations and messages per day"
+          .days=${days}
+          .series=${[
+            { label: 'Conversations', values: count('conversations'), color: '#1a56db' },
+            { label: 'Messages', values: count('messages'), color: '#0e7c66' },
+          ]}
+        ></aicd-chart>
+        <aicd-chart
+          caption="Answered vs fallback replies (share per day)"
+          .days=${days}
+          .format=${pct}
+          .series=${[
+            { label: 'Answered', values: daily.map((r) => (r.fallback_rate === null ? null : percent(1 - r.fallback_rate))), color: '#0e7c66' },
+            { label: 'Fallback', values: daily.map((r) => percent(r.fallback_rate)), color: '#b3261e' },
+          ]}
+        ></aicd-chart>
+        <aicd-chart
+          caption="Reply latency per day"
+          .days=${days}
+          .format=${ms}
+          .series=${[
+            { label: 'p50', values: daily.map((r) => r.latency_ms.p50), color: '#1a56db' },
+            { label: 'p95', values: daily.map((r) => r.latency_ms.p95), color: '#9a3412' },
+          ]}
+        ></aicd-chart>
+      </div>
+      <h2>Top intents and unanswered questions</h2>
+      <p>Not reported yet: the service's analytics do not group replies by intent or collect the questions that fell back.</p>
+      <h2>Feedback</h2>
+      <p>Not available yet: the widget does not send visitor feedback (thumbs up or down) to the service.</p>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aicd-overview-page': AicdOverviewPage;
+  }
+}

@@ -1,0 +1,208 @@
+import { LitElement, html, nothing } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import type { DashboardApi, Invite, Role, Session, User } from '../api.js';
+import { api as defaultApi } from '../api.js';
+import '../ui/confirm-dialog.js';
+import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
+import '../ui/copy-button.js';
+import { errorMessage } from '../ui/errors.js';
+import { field } from '../ui/field.js';
+import { FormState } from '../ui/form-state.js';
+import { formatDate } from '../ui/format.js';
+import pageStyles from '../ui/page.styles.js';
+
+const FIELDS = ['role', 'expires_in_hours'] as const;
+
+/**
+ * Teammates: the list with roles; owners invite by one-time link (shown once, copyable), change
+ * roles, remove teammates and revoke pending invites. Members see the list only.
+ */
+@customElement('aicd-team-page')
+export class AicdTeamPage extends LitElement {
+  static override styles = pageStyles;
+
+  @property({ attribute: false }) session!: Session;
+  @property({ attribute: false }) api: DashboardApi = defaultApi;
+
+  @state() private teammates: User[] | null = null;
+  @state() private invites: Invite[] = [];
+  @state() private loadError = '';
+  @state() private inviteRole: Role = 'member';
+  @state() private inviteHours = '72';
+  @state() private link = '';
+  @state() private notice = '';
+  @query('aicd-confirm-dialog') private confirm!: AicdConfirmDialog;
+  private readonly form = new FormState(this);
+
+  private get owner(): boolean {
+    return this.session?.user.role === 'owner';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.teammates = await this.api.teammates();
+      this.invites = this.owner ? await this.api.invites() : [];
+      this.loadError = '';
+    } catch (error) {
+      this.loadError = errorMessage(error);
+    }
+  }
+
+  override render() {
+    return html`<h1>Team</h1>
+      <p class="status" role="status">${this.notice}</p>
+      ${this.loadError ? html`<p class="error" role="alert">${this.loadError}</p>` : nothing}
+      ${this.owner ? this.renderInvite() : html`<p>Only owners can invite, change roles or remove teammates.</p>`}
+      <h2>Teammates</h2>
+      ${this.renderTeammates()} ${this.owner && this.invites.length ? this.renderInvites() : nothing}
+      <aicd-confirm-dialog></aicd-confirm-dialog>`;
+  }
+
+  private renderInvite() {
+    return html`<form @submit=${this.createInvite} novalidate>
+        <fieldset>
+          <legend>Invite a teammate</legend>
+          ${field({
+            name: 'role',
+            label: 'Role',
+            value: this.inviteRole,
+            error: this.form.errors.role,
+            options: [
+              ['member', 'Member: bots, agents, knowledge, conversations'],
+              ['owner', 'Owner: also keys and teammates'],
+            ],
+            onInput: (v) => (this.inviteRole = v as Role),
+          })}
+          ${field({
+            name: 'expires_in_hours',
+            label: 'Link valid for (hours)',
+            type: 'number',
+            value: this.inviteHours,
+            error: this.form.errors.expires_in_hours,
+            hint: '1 to 720. The link works once.',
+            onInput: (v) => (this.inviteHours = v),
+          })}
+          <p class="error" role="alert">${this.form.formError}</p>
+          <button class="primary" type="submit" ?disabled=${this.form.saving}>Create invite link</button>
+        </fieldset>
+      </form>
+      ${this.link
+        ? html`<section aria-labelledby="link-title">
+            <h2 id="link-title">Invite link</h2>
+            <p>Send it to your teammate. It is shown only now.</p>
+            <pre><code>${this.link}</code></pre>
+            <aicd-copy-button .text=${this.link} label="Copy the invite link"></aicd-copy-button>
+          </section>`
+        : nothing}`;
+  }
+
+  private renderTeammates() {
+    if (!this.teammates) return html`<p class="status">Loading…</p>`;
+    return html`<table>
+      <caption class="visually-hidden">Teammates</caption>
+      <thead>
+        <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th>${this.owner ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : nothing}</tr>
+      </thead>
+      <tbody>
+        ${this.teammates.map((user) => {
+          const self = user.id === this.session.user.id;
+          return html`<tr>
+            <td>${user.email}${self ? html` <span class="hint">(you)</span>` : nothing}</td>
+            <td>
+              ${this.owner
+                ? html`<select aria-label=${`Role of ${user.email}`} @change=${(e: Event) => this.setRole(user, (e.target as HTMLSelectElement).value as Role)}>
+                    <option value="owner" ?selected=${user.role === 'owner'}>Owner</option>
+                    <option value="member" ?selected=${user.role === 'member'}>Member</option>
+                  </select>`
+                : user.role === 'owner'
+                  ? 'Owner'
+                  : 'Member'}
+            </td>
+            <td>${formatDate(user.created_at)}</td>
+            ${this.owner
+              ? html`<td>${self ? nothing : html`<button type="button" class="danger" aria-label=${`Remove ${user.email}`} @click=${() => this.removeTeammate(user)}>Remove</button>`}</td>`
+              : nothing}
+          </tr>`;
+        })}
+      </tbody>
+    </table>`;
+  }
+
+  private renderInvites() {
+    return html`<h2>Pending invites</h2>
+      <table>
+        <caption class="visually-hidden">Pending invites</caption>
+        <thead>
+          <tr><th scope="col">Role</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+        </thead>
+        <tbody>
+          ${this.invites.map(
+            (invite) => html`<tr>
+              <td>${invite.role === 'owner' ? 'Owner' : 'Member'}</td>
+              <td>${formatDate(invite.created_at)}</td>
+              <td>${formatDate(invite.expires_at)}</td>
+              <td><button type="button" class="danger" aria-label=${`Revoke the invite created ${formatDate(invite.created_at)}`} @click=${() => this.revokeInvite(invite)}>Revoke</button></td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>`;
+  }
+
+  private async createInvite(event: Event): Promise<void> {
+    event.preventDefault();
+    const hours = Number(this.inviteHours);
+    const created = await this.form.submit(FIELDS, () =>
+      this.api.createInvite({ role: this.inviteRole, ...(this.inviteHours.trim() ? { expires_in_hours: hours } : {}) }),
+    );
+    if (!created) return;
+    this.link = created.url;
+    await this.load();
+  }
+
+  private async setRole(user: User, role: Role): Promise<void> {
+    try {
+      await this.api.setRole(user.id, role);
+      this.notice = `${user.email} is now ${role === 'owner' ? 'an owner' : 'a member'}.`;
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+    await this.load();
+  }
+
+  private async removeTeammate(user: User): Promise<void> {
+    const yes = await this.confirm.ask({
+      title: 'Remove this teammate?',
+      message: `${user.email} is signed out at once and can no longer sign in to this account.`,
+      confirmLabel: 'Remove teammate',
+    });
+    if (!yes) return;
+    try {
+      await this.api.removeTeammate(user.id);
+      this.notice = `${user.email} was removed.`;
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+    await this.load();
+  }
+
+  private async revokeInvite(invite: Invite): Promise<void> {
+    try {
+      await this.api.revokeInvite(invite.id);
+      this.notice = 'The invite was revoked.';
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+    await this.load();
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aicd-team-page': AicdTeamPage;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The one route table of the dashboard: hash paths (`#/bots/bot_123`) to page elements. Each page
+ * module is imported on first visit by its path `./pages/<module>.ts`, so a page that does not
+ * exist yet shows "coming" instead of breaking the build, and each page is its own chunk.
+ *
+ * Add a page here: `path` matches the part after `#/`, its groups become the element's
+ * properties named in `params`; the shell sets `client` (the typed /v1 client over the session),
+ * `csrfToken` and `session` on every page.
+ */
+
+export interface RouteEntry {
+  /** Matched against the hash without `#/`, whole. */
+  path: RegExp;
+  /** The page element's tag. */
+  tag: string;
+  /** The module defining `tag`: `./pages/<module>.ts`. */
+  module: string;
+  /** The document title and the page's name for "coming" and errors. */
+  title: string;
+  /** Property names for `path`'s capture groups, in order. */
+  params?: readonly string[];
+  /** The navigation entry that is current on this route. */
+  nav: string;
+}
+
+export interface NavEntry {
+  id: string;
+  label: string;
+  href: string;
+}
+
+export const NAV: readonly NavEntry[] = [
+  { id: 'overview', label: 'Overview', href: '#/overview' },
+  { id: 'bots', label: 'Bots', href: '#/bots' },
+  { id: 'agents', label: 'Agents', href: '#/agents' },
+  { id: 'knowledge', label: 'Knowledge', href: '#/knowledge' },
+  { id: 'conversations', label: 'Conversations', href: '#/conversations' },
+  { id: 'keys', label: 'API keys', href: '#/keys' },
+  { id: 'team', label: 'Team', href: '#/team' },
+  { id: 'account', label: 'Account', href: '#/account' },
+];
+
+export const ROUTES: readonly RouteEntry[] = [
+  { path: /^overview$/, tag: 'aicd-overview-page', module: 'overview-page', title: 'Overview', nav: 'overview' },
+  { path: /^bots$/, tag: 'aicd-bots-page', module: 'bots-page', title: 'Bots', nav: 'bots' },
+  { path: /^bots\/([A-Za-z0-9_-]+)$/, tag: 'aicd-bot-editor', module: 'bot-editor', title: 'Bot', params: ['botId'], nav: 'bots' },
+  { path: /^agents$/, tag: 'aicd-agents-page', module: 'agents-page', title: 'Agents', nav: 'agents' },
+  { path: /^knowledge$/, tag: 'aicd-knowledge-page', module: 'knowledge-page', title: 'Knowledge', nav: 'knowledge' },
+  { path: /^conversations$/, tag: 'aicd-conversations-page', module: 'conversations-page', title: 'Conversations', nav: 'conversations' },
+  { path: /^keys$/, tag: 'aicd-keys-page', module: 'keys-page', title: 'API keys', nav: 'keys' },
+  { path: /^team$/, tag: 'aicd-team-page', module: 'team-page', title: 'Team', nav: 'team' },
+  { path: /^account$/, tag: 'aicd-account-page', module: 'account-page', title: 'Account', nav: 'account' },
+];
+
+export const DEFAULT_ROUTE = 'overview';
+
+export interface ResolvedRoute {
+  entry: RouteEntry;
+  params: Record<string, string>;
+}
+
+/** `#/bots/bot_1` → the bot editor with `{botId: 'bot_1'}`; unknown or empty → null. */
+export function resolveRoute(hash: string): ResolvedRoute | null {
+  const path = hash.replace(/^#\/?/, '');
+  for (const entry of ROUTES) {
+    const match = entry.path.exec(path);
+    if (!match) continue;
+    const params: Record<string, string> = {};
+    entry.params?.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+    return { entry, params };
+  }
+  return null;
+}
+
+/**
+ * Loads a page module: null when its element is defined, else why not. A page that is not written
+ * yet is the usual reason (the build then has no such module).
+ */
+export async function loadPage(entry: RouteEntry): Promise<string | null> {
+  if (customElements.get(entry.tag)) return null;
+  try {
+    await import(`./pages/${entry.module}.ts`);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return customElements.get(entry.tag) ? null : `${entry.module}.ts does not define <${entry.tag}>.`;
+}

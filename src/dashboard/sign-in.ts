@@ -1,0 +1,125 @@
+import { LitElement, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { DashboardApi, Session, SignupInfo } from './api.js';
+import { errorMessage } from './ui/errors.js';
+import { field } from './ui/field.js';
+import { FormState } from './ui/form-state.js';
+import pageStyles from './ui/page.styles.js';
+import styles from './sign-in.styles.js';
+
+type Mode = 'sign-in' | 'sign-up';
+
+const FIELDS = ['email', 'password', 'account_name', 'invite'] as const;
+
+/**
+ * Sign-in and sign-up. Sign-up is offered when the service would accept it: to the first person
+ * of an install (who becomes the owner of the existing account), with an invite link, or when
+ * sign-up is open. Fires `aicd-signed-in` with the session.
+ */
+@customElement('aicd-sign-in')
+export class AicdSignIn extends LitElement {
+  static override styles = [pageStyles, styles];
+
+  @property({ attribute: false }) api!: DashboardApi;
+  /** The token of the invite link the page was opened with. */
+  @property({ attribute: false }) invite = '';
+  /** Why the session could not be checked (the service unreachable). */
+  @property({ attribute: false }) problem = '';
+
+  @state() private mode: Mode | undefined;
+  @state() private info: SignupInfo | null = null;
+  @state() private email = '';
+  @state() private password = '';
+  @state() private accountName = '';
+  /** Why the sign-up policy could not be read. */
+  @state() private infoError = '';
+  private readonly form = new FormState(this);
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.api.signupInfo().then(
+      (info) => {
+        this.info = info;
+        this.mode ??= this.invite || !info.install_claimed ? 'sign-up' : 'sign-in';
+      },
+      (error: unknown) => {
+        this.infoError = errorMessage(error);
+        this.mode ??= 'sign-in';
+      },
+    );
+  }
+
+  private get canSignUp(): boolean {
+    return Boolean(this.invite) || !this.info?.install_claimed || this.info.policy === 'open';
+  }
+
+  override render() {
+    const signingUp = this.mode === 'sign-up';
+    const first = this.info && !this.info.install_claimed;
+    return html`<main>
+      <h1>${signingUp ? (first ? 'Set up the dashboard' : 'Create your account') : 'Sign in'}</h1>
+      ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
+      ${signingUp && first ? html`<p class="hint">You are the first: your account will own this install and its demo bot.</p>` : nothing}
+      ${signingUp && this.invite ? html`<p class="hint">You were invited: you join your teammate's account.</p>` : nothing}
+      <form @submit=${this.submit} novalidate>
+        ${field({ name: 'email', label: 'Email', type: 'email', value: this.email, error: this.form.errors.email, onInput: (v) => (this.email = v) })}
+        ${field({
+          name: 'password',
+          label: 'Password',
+          type: 'password',
+          value: this.password,
+          error: this.form.errors.password,
+          hint: signingUp ? '10 characters or more.' : undefined,
+          onInput: (v) => (this.password = v),
+        })}
+        ${signingUp && !this.invite && this.info?.install_claimed
+          ? field({ name: 'account_name', label: 'Account name', value: this.accountName, error: this.form.errors.account_name, onInput: (v) => (this.accountName = v) })
+          : nothing}
+        ${this.form.errors.invite ? html`<p class="error">${this.form.errors.invite}</p>` : nothing}
+        <p class="error" role="alert">${this.form.formError || this.infoError}</p>
+        <button class="primary" type="submit" ?disabled=${this.form.saving || !this.mode}>${signingUp ? 'Create account' : 'Sign in'}</button>
+      </form>
+      ${this.renderSwitch(signingUp)}
+    </main>`;
+  }
+
+  private renderSwitch(signingUp: boolean) {
+    if (signingUp && this.info?.install_claimed) {
+      return html`<p class="switch">Have an account? <button type="button" class="link" @click=${() => this.switchTo('sign-in')}>Sign in</button></p>`;
+    }
+    if (!signingUp && this.canSignUp) {
+      return html`<p class="switch">New here? <button type="button" class="link" @click=${() => this.switchTo('sign-up')}>Create an account</button></p>`;
+    }
+    if (!signingUp) return html`<p class="switch hint">New teammates join with an invite link from an owner.</p>`;
+    return nothing;
+  }
+
+  private switchTo(mode: Mode): void {
+    this.mode = mode;
+    this.form.reset();
+  }
+
+  private async submit(event: Event): Promise<void> {
+    event.preventDefault();
+    const signUp = this.mode === 'sign-up';
+    const session = await this.form.submit<Session>(FIELDS, () =>
+      signUp
+        ? this.api.signUp({
+            email: this.email,
+            password: this.password,
+            ...(this.invite ? { invite: this.invite } : {}),
+            ...(this.accountName.trim() ? { account_name: this.accountName.trim() } : {}),
+          })
+        : this.api.signIn(this.email, this.password),
+    );
+    if (!session) return;
+    this.password = '';
+    this.dispatchEvent(new CustomEvent('aicd-signed-in', { detail: session, bubbles: true, composed: true }));
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aicd-sign-in': AicdSignIn;
+  }
+}

@@ -1,0 +1,249 @@
+// The dashboard shell and its account pages in real Chromium against the real service (mounted in
+// the dev server: /dashboard/api and the /v1 passthrough): sign up, sign out, sign in, create an
+// API key whose secret calls /v1/chat (200), revoke it (401 within 1 s), team and invites, roles,
+// password change, the overview charts with their tables, hostile text, axe and the keyboard.
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { DashboardApi } from '../../src/dashboard/api.js';
+import '../../src/dashboard/app.js';
+import type { AicdApp } from '../../src/dashboard/app.js';
+import { loadPage, resolveRoute, ROUTES } from '../../src/dashboard/routes.js';
+import { button, confirmDialog, deep, deepAll, deepText, fill, HOSTILE, tabTo, until } from './helpers.js';
+
+const PASSWORD = 'correct horse battery';
+let counter = 0;
+const email = (name: string) => `${name}.${Date.now()}.${counter++}@example.test`;
+
+/** The shell on `#/<route>`, with its own API instance (the browser's cookie is shared by all). */
+async function mountApp(route = 'overview'): Promise<AicdApp> {
+  history.replaceState(null, '', `#/${route}`);
+  return fixture<AicdApp>(html`<aicd-app .api=${new DashboardApi()}></aicd-app>`);
+}
+
+async function signUpInUi(app: AicdApp, address: string, accountName = ''): Promise<void> {
+  const signIn = await until(() => deep(app, 'aicd-sign-in'), 'the sign-in view');
+  await until(() => button(signIn, 'Create account') || button(signIn, 'Create an account'), 'sign-up');
+  button(signIn, 'Create an account')?.click();
+  await until(() => button(signIn, 'Create account'), 'the sign-up form');
+  await fill(signIn, 'email', address);
+  await fill(signIn, 'password', PASSWORD);
+  if (accountName && deep(signIn, '[name="account_name"]')) await fill(signIn, 'account_name', accountName);
+  button(signIn, 'Create account')!.click();
+  await until(() => deep(app, 'nav'), 'the signed-in shell');
+}
+
+async function openPage<E extends HTMLElement>(app: AicdApp, route: string, tag: string): Promise<E> {
+  location.hash = `#/${route}`;
+  return until(() => deep<E>(app, tag), `<${tag}>`);
+}
+
+const chat = (secret: string) =>
+  fetch('/v1/chat', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [{ role: 'user', content: 'hello' }] }),
+  });
+
+/** Ends the browser's session from outside the shell (as another tab would). */
+async function signOutElsewhere(): Promise<void> {
+  const other = new DashboardApi();
+  if (await other.me()) await other.signOut(); // me() gives it the CSRF token sign-out needs
+}
+
+afterEach(async () => {
+  await signOutElsewhere(); // the next test starts signed out
+  history.replaceState(null, '', location.pathname);
+});
+
+describe('aicd-app (dashboard shell)', () => {
+  it('signs up, shows every section in the navigation, signs out and signs in again', async () => {
+    const app = await mountApp();
+    const address = email('owner');
+    await signUpInUi(app, address, 'Acme support');
+    const links = deepAll<HTMLAnchorElement>(app, 'nav a').map((a) => a.textContent);
+    expect(links).to.deep.equal(['Overview', 'Bots', 'Agents', 'Knowledge', 'Conversations', 'API keys', 'Team', 'Account']);
+    expect(deep(app, 'nav a[aria-current="page"]')!.textContent).to.equal('Overview');
+    await expect(app).to.be.accessible();
+
+    button(app, 'Sign out')!.click();
+    const signIn = await until(() => deep(app, 'aicd-sign-in'), 'the sign-in view');
+    expect(await new DashboardApi().me()).to.equal(null, 'the session ended on the service');
+    await until(() => button(signIn, 'Sign in'), 'the sign-in form');
+    await fill(signIn, 'email', address);
+    await fill(signIn, 'password', 'wrong password!!');
+    button(signIn, 'Sign in')!.click();
+    await until(() => deepText(signIn).includes('not correct'), 'the refusal');
+    await expect(signIn).to.be.accessible();
+    await fill(signIn, 'password', PASSWORD);
+    button(signIn, 'Sign in')!.click();
+    await until(() => deep(app, 'nav'), 'the shell again');
+  });
+
+  it('creates an API key whose secret (shown once) calls /v1/chat, then revokes it: 401 within 1 second', async () => {
+    const app = await mountApp('keys');
+    await signUpInUi(app, email('keys'), 'Keys account');
+    const page = await until(() => deep(app, 'aicd-keys-page'), 'the keys page');
+    await until(() => deepText(page).includes('requests per'), 'the plan');
+    await fill(page, 'label', 'CI server');
+    await fill(page, 'scope', 'full');
+    button(page, 'Create key')!.click();
+    const secret = (await until(() => deep(page, '.secret pre code'), 'the secret')).textContent!;
+    expect(secret).to.match(/^aicw_sk_/);
+    expect(deep(page, 'aicd-copy-button')).to.exist;
+    expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.to.include(secret);
+    expect(document.cookie).not.to.include(secret);
+    await expect(page).to.be.accessible();
+
+    expect((await chat(secret)).status).to.equal(200);
+
+    button(page, 'I have copied it')!.click();
+    await until(() => !deep(page, '.secret'), 'the secret to go');
+    const prefix = secret.slice(0, 12);
+    button(page, new RegExp(`^Revoke key ${prefix}`))!.click();
+    await confirmDialog(page);
+    const started = performance.now();
+    let status = 0;
+    while ((status = (await chat(secret)).status) !== 401 && performance.now() - started < 1000) await new Promise((r) => setTimeout(r, 25));
+    expect(status).to.equal(401);
+    await until(() => !deepAll(page, 'tbody code').some((code) => code.textContent!.startsWith(prefix)), 'the key to leave the list');
+  });
+
+  it('shows validation errors at the field', async () => {
+    const app = await mountApp('keys');
+    await signUpInUi(app, email('fields'), 'Fields account');
+    const page = await until(() => deep(app, 'aicd-keys-page'), 'the keys page');
+    await fill(page, 'expires_at', '2001-01-01T00:00');
+    await fill(page, 'label', 'old');
+    button(page, 'Create key')!.click();
+    const input = await until(() => deep<HTMLInputElement>(page, 'input[name="expires_at"][aria-invalid="true"]'), 'the field error');
+    expect(deep(page, `#${input.getAttribute('aria-describedby')!.split(' ').at(-1)}`)!.textContent).to.match(/future/i);
+  });
+
+  it('invites a teammate by link; the member sees keys and team read-only', async () => {
+    const app = await mountApp('team');
+    await signUpInUi(app, email('team-owner'), 'Team account');
+    const team = await until(() => deep(app, 'aicd-team-page'), 'the team page');
+    button(team, 'Create invite link')!.click();
+    const url = (await until(() => deep(team, 'pre code'), 'the invite link')).textContent!;
+    expect(url).to.match(/\/dashboard\/#invite=[A-Za-z0-9_-]+$/);
+    await until(() => deepText(team).includes('Pending invites'), 'the pending invite');
+    await expect(team).to.be.accessible();
+
+    button(app, 'Sign out')!.click();
+    await until(() => deep(app, 'aicd-sign-in'), 'signed out');
+    app.remove();
+    const memberEmail = email('member');
+    history.replaceState(null, '', `#invite=${url.split('#invite=')[1]}`);
+    const joined = await fixture<AicdApp>(html`<aicd-app .api=${new DashboardApi()}></aicd-app>`);
+    const signIn = await until(() => deep(joined, 'aicd-sign-in'), 'the sign-up view');
+    await until(() => deepText(signIn).includes('You were invited'), 'the invite notice');
+    await fill(signIn, 'email', memberEmail);
+    await fill(signIn, 'password', PASSWORD);
+    button(signIn, 'Create account')!.click();
+    await until(() => deep(joined, 'nav'), 'the member’s shell');
+    expect(location.hash).to.equal('#/overview', 'the used invite token left the address bar');
+    expect(deepText(joined)).to.include('Team account');
+
+    const memberTeam = await openPage(joined, 'team', 'aicd-team-page');
+    await until(() => deepText(memberTeam).includes(memberEmail), 'the teammates');
+    expect(deepText(memberTeam)).to.include('Only owners can invite');
+    expect(button(memberTeam, /^Remove/)).to.equal(undefined);
+    const keys = await openPage(joined, 'keys', 'aicd-keys-page');
+    await until(() => deepText(keys).includes('Only owners can create'), 'the read-only keys page');
+    expect(deep(keys, 'input[name="label"]')).to.equal(undefined);
+    expect(button(keys, /^Revoke/)).to.equal(undefined);
+    await expect(keys).to.be.accessible();
+  });
+
+  it('changes the password: a wrong current one is shown at its field', async () => {
+    const app = await mountApp('account');
+    const address = email('password');
+    await signUpInUi(app, address, 'Password account');
+    const page = await until(() => deep(app, 'aicd-account-page'), 'the account page');
+    await fill(page, 'current_password', 'not my password');
+    await fill(page, 'new_password', 'a brand new passphrase');
+    button(page, 'Change password')!.click();
+    await until(() => deep(page, 'input[name="current_password"][aria-invalid="true"]'), 'the field error');
+    await fill(page, 'current_password', PASSWORD);
+    button(page, 'Change password')!.click();
+    await until(() => deepText(page).includes('Password changed'), 'the confirmation');
+    await expect(page).to.be.accessible();
+    // The new session (and CSRF token) is in use: a write still works.
+    const api = (app as unknown as { api: DashboardApi }).api;
+    expect((await api.client.bots.create({ name: 'after the change' })).status).to.equal(201);
+  });
+
+  it('shows the overview charts with a table view for each', async () => {
+    const app = await mountApp('overview');
+    await signUpInUi(app, email('overview'), 'Overview account');
+    const api = (app as unknown as { api: DashboardApi }).api;
+    await api.client.chat.send({ messages: [{ role: 'user', content: 'hello there' }] });
+    // Reload the page so it reads the conversation just made.
+    location.hash = '#/account';
+    await until(() => deep(app, 'aicd-account-page'), 'another page');
+    const page = await openPage(app, 'overview', 'aicd-overview-page');
+    const charts = await until(() => (deepAll(page, 'aicd-chart').length === 3 ? deepAll(page, 'aicd-chart') : null), 'three charts');
+    await until(() => charts.every((chart) => deep(chart, 'canvas')), 'the canvases');
+    for (const chart of charts) {
+      const rows = deepAll(chart, 'tbody tr');
+      expect(rows).to.have.length(7, 'a row per day');
+      expect(deep(chart, '.plot')!.getAttribute('aria-hidden')).to.equal('true');
+    }
+    const conversations = deepAll(charts[0]!, 'tbody tr td').map((td) => Number(td.textContent));
+    expect(conversations.reduce((a, b) => a + b, 0)).to.be.greaterThan(0);
+    const toggle = button(charts[0]!, 'Show table')!;
+    toggle.click();
+    await until(() => toggle.getAttribute('aria-expanded') === 'true', 'the table shown');
+    expect(deep(charts[0]!, 'table')!.classList.contains('visually-hidden')).to.equal(false);
+    expect(deepText(page)).to.include('Feedback');
+    await expect(page).to.be.accessible();
+  });
+
+  it('renders hostile names and labels as text', async () => {
+    const app = await mountApp('keys');
+    await signUpInUi(app, email('hostile'), HOSTILE.slice(0, 100));
+    const page = await until(() => deep(app, 'aicd-keys-page'), 'the keys page');
+    await fill(page, 'label', HOSTILE.slice(0, 100));
+    button(page, 'Create key')!.click();
+    await until(() => deep(page, '.secret'), 'the new key');
+    await until(() => deepAll(page, 'tbody td').some((td) => td.textContent!.includes('<img src=x')), 'the label as text');
+    expect(deepText(app)).to.include('<script>');
+    expect(deepAll(app, 'img, script, b')).to.have.length(0);
+    expect(globalThis.__pwned).to.equal(0);
+  });
+
+  it('is reachable by keyboard: navigation, and Enter follows a link', async () => {
+    const app = await mountApp('overview');
+    await signUpInUi(app, email('keyboard'), 'Keyboard account');
+    const keysLink = deepAll<HTMLAnchorElement>(app, 'nav a').find((a) => a.textContent === 'API keys')!;
+    expect(await tabTo(keysLink)).to.equal(true);
+    await sendKeys({ press: 'Enter' });
+    await until(() => deep(app, 'aicd-keys-page'), 'the keys page');
+    await until(() => deep(app, 'nav a[aria-current="page"]')?.textContent === 'API keys', 'the current link');
+    const label = await until(() => deep<HTMLInputElement>(app, 'input[name="label"]'), 'the form');
+    expect(await tabTo(label)).to.equal(true);
+  });
+
+  it('signs the shell out when the session ends elsewhere (a 401 from any call)', async () => {
+    const app = await mountApp('keys');
+    await signUpInUi(app, email('elsewhere'), 'Elsewhere account');
+    await until(() => deep(app, 'aicd-keys-page'), 'the keys page');
+    await signOutElsewhere(); // same browser cookie: this ends the shell's session too
+    location.hash = '#/overview'; // the overview's calls answer 401
+    await until(() => deep(app, 'aicd-sign-in'), 'the sign-in view');
+  });
+});
+
+describe('routes.ts', () => {
+  it('maps hashes to pages with their parameters, and every page of the table loads', async () => {
+    expect(resolveRoute('#/bots/bot_abc')).to.deep.include({ params: { botId: 'bot_abc' } });
+    expect(resolveRoute('#/bots/bot_abc')!.entry.tag).to.equal('aicd-bot-editor');
+    expect(resolveRoute('#/nowhere')).to.equal(null);
+    for (const entry of ROUTES) expect(await loadPage(entry), entry.module).to.equal(null);
+  });
+
+  it('reports a page module that does not exist instead of failing', async () => {
+    const problem = await loadPage({ path: /^x$/, tag: 'aicd-nope-page', module: 'nope-page', title: 'Nope', nav: 'overview' });
+    expect(problem).to.be.a('string');
+  });
+});
