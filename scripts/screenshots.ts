@@ -38,6 +38,8 @@ interface Scene {
   act(page: Page, context: BrowserContext): Promise<void>;
   /** `element`: only the widget; `page`: the whole viewport. */
   capture: 'element' | 'page';
+  /** False for pages without a widget (the dashboard). Default true. */
+  widget?: boolean;
 }
 
 const DESKTOP = { width: 1100, height: 820 };
@@ -107,7 +109,42 @@ export const SCENES: Scene[] = [
       await page.locator('ai-chat-widget [part~="retry-button"]').waitFor({ timeout: 10_000 });
     },
   },
+  {
+    name: 'dashboard',
+    path: '/dashboard/',
+    viewport: { width: 1280, height: 860 },
+    capture: 'page',
+    widget: false,
+    act: dashboardOverview,
+  },
 ];
+
+/**
+ * The dashboard's overview on a fresh install: the first sign-up (the owner of the demo bot), a
+ * few questions to the demo bot through the session, then the overview with its charts.
+ */
+async function dashboardOverview(page: Page): Promise<void> {
+  await page.locator('aicd-sign-in input[name="email"]').fill('owner@example.com');
+  await page.locator('aicd-sign-in input[name="password"]').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.locator('aicd-app nav').waitFor();
+  await page.evaluate(async () => {
+    const { csrf_token } = (await (await fetch('/dashboard/api/me')).json()).data;
+    const headers = { 'content-type': 'application/json', 'x-csrf-token': csrf_token };
+    const bots = (await (await fetch('/dashboard/api/v1/bots')).json()).data.items;
+    for (const content of ['What plans do you offer?', 'How do I install it?', 'Can I pay by invoice?', 'Do you sell hats?']) {
+      await fetch('/dashboard/api/v1/chat', { method: 'POST', headers, body: JSON.stringify({ bot_id: bots[0].id, messages: [{ role: 'user', content }] }) });
+    }
+  });
+  await page.goto(`${new URL(page.url()).origin}/dashboard/#/keys`);
+  await page.locator('aicd-keys-page table').waitFor();
+  await page.goto(`${new URL(page.url()).origin}/dashboard/#/overview`);
+  await page.waitForFunction(() => {
+    const overview = document.querySelector('aicd-app')?.shadowRoot?.querySelector('aicd-overview-page');
+    const charts = [...(overview?.shadowRoot?.querySelectorAll('aicd-chart') ?? [])];
+    return charts.length === 3 && charts.every((chart) => chart.shadowRoot?.querySelector('canvas'));
+  });
+}
 
 /**
  * `npm start`'s server on a free port with a temporary database (scripts/demo-server.mjs);
@@ -140,10 +177,10 @@ export async function takeScreenshots(outDir: string, given?: DemoServer): Promi
       try {
         const page = await context.newPage();
         await page.goto(`${server.url}${scene.path}`);
-        await widgetReady(page);
+        if (scene.widget !== false) await widgetReady(page);
         await scene.act(page, context);
         // the resting state: no focus ring on the input
-        await page.locator('ai-chat-widget textarea').blur();
+        if (scene.widget !== false) await page.locator('ai-chat-widget textarea').blur();
         await page.evaluate(() => document.fonts.ready);
         const file = join(outDir, `${scene.name}.png`);
         const png =
