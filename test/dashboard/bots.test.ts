@@ -12,7 +12,7 @@ import type { AicdBotEditor } from '../../src/dashboard/pages/bot-editor.js';
 import '../../src/dashboard/pages/bots-page.js';
 import type { AicdBotsPage } from '../../src/dashboard/pages/bots-page.js';
 import type { AiChatWidget } from '../../src/element.js';
-import { button, confirmDialog, deep, deepAll, fill, HOSTILE, newTenant, tabTo, until, type Tenant } from './helpers.js';
+import { button, confirmDialog, deep, deepAll, fill, HOSTILE, newTenant, signOut, tabTo, until, type Tenant } from './helpers.js';
 
 async function mountList(tenant: Tenant): Promise<AicdBotsPage> {
   const el = await fixture<AicdBotsPage>(html`<aicd-bots-page .client=${tenant.client}></aicd-bots-page>`);
@@ -211,7 +211,7 @@ describe('aicd-bots-page', () => {
 
 describe('a bot, end to end through the signed-in session (no API key in the browser)', () => {
   afterEach(async () => {
-    await new DashboardApi().signOut().catch(() => undefined); // the next test starts signed out
+    await signOut(); // the next test, or test file, starts signed out
   });
 
   it('creates and trains a bot, talks to it in the preview, finds that conversation, exports and deletes it', async () => {
@@ -255,5 +255,65 @@ describe('a bot, end to end through the signed-in session (no API key in the bro
     await until(() => page.shadowRoot!.textContent!.includes('No conversation'), 'the list without it');
     expect((await api.client.conversations.list({ bot_id: bot!.id })).data.items).to.deep.equal([]);
     expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.to.match(/aicw_sk_/, 'no API key kept in the browser');
+  });
+});
+
+describe('the pages in the built dashboard, under a strict Content-Security-Policy', () => {
+  let frame: HTMLIFrameElement | undefined;
+  afterEach(async () => {
+    frame?.remove();
+    await signOut();
+  });
+
+  it('show bots, a bot with its live preview, agents, knowledge and conversations without a violation', async function () {
+    this.timeout(60_000); // a whole session of six pages, each loaded on first visit
+    // /dist/* is served with `script-src 'self'; style-src 'self'` (test/support/csp-pages.mjs) and may
+    // be framed, unlike /dashboard/ itself (frame-ancestors 'none'); its scripts are the same files.
+    const built = await fetch('/dist/dashboard/index.html');
+    expect(built.status, 'dist/dashboard is missing: run `npm run build` first').to.equal(200);
+    expect(built.headers.get('content-security-policy')).to.include("style-src 'self'").and.include("script-src 'self'");
+    const api = new DashboardApi();
+    await api.signUp({ email: `csp.${Date.now()}@example.test`, password: 'correct horse battery', account_name: 'CSP' });
+    const { data: bot } = await api.client.bots.create({
+      name: 'Under CSP',
+      training: { intents: [{ name: 'hours', examples: ['opening hours', 'when are you open'], responses: ['We are open 9 to 5.'] }] },
+    });
+    await api.client.knowledge.create({ title: 'Refunds', content: 'Refunds within 30 days.' });
+    await api.client.agents.create({ name: 'Helper', examples: [{ input: 'hi', output: 'Hello!' }] });
+
+    frame = document.createElement('iframe');
+    frame.className = 'csp-frame';
+    const loaded = new Promise((resolve) => frame!.addEventListener('load', resolve, { once: true }));
+    frame.src = '/dist/dashboard/index.html#/knowledge';
+    document.body.append(frame);
+    await loaded;
+    const doc = frame.contentDocument!;
+    const violations: string[] = [];
+    doc.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective}: ${e.sample || e.blockedURI}`));
+    /** `selector` inside the page element `tag` of the framed shell (selectors do not cross shadow roots). */
+    const inPage = (tag: string, selector: string) => {
+      const page = deep(doc, tag);
+      return page && deep(page, selector);
+    };
+    await until(() => inPage('aicd-knowledge-page', 'table'), 'the knowledge page in the frame', 15_000);
+
+    const visit = async (hash: string, tag: string, ready: string) => {
+      frame!.contentWindow!.location.hash = hash;
+      return until(() => inPage(tag, ready), `${hash} in the frame`, 15_000);
+    };
+    await visit('#/bots', 'aicd-bots-page', 'tbody a');
+    const widget = (await visit(`#/bots/${bot.id}`, 'aicd-bot-editor', 'ai-chat-widget')) as AiChatWidget;
+    expect((await widget.send('when are you open'))?.content).to.include('We are open 9 to 5.');
+    await visit('#/agents', 'aicd-agents-page', 'tbody td');
+    await visit('#/conversations', 'aicd-conversations-page', 'tbody td');
+    const conversations = deep(doc, 'aicd-conversations-page')!;
+    button(conversations, /^Open the conversation/)!.click();
+    await until(() => deepAll(conversations, '.messages li').length === 2, 'the transcript');
+    expect(violations).to.deep.equal([]);
+
+    // The listener does see a violation: a style attribute is refused.
+    doc.body.insertAdjacentHTML('beforeend', '<p style="color: red">x</p>');
+    await until(() => violations.length > 0, 'the control violation');
+    expect(violations[0]).to.match(/^style-src/);
   });
 });

@@ -2,6 +2,7 @@
 // shadow-DOM queries the pages need, and waiting for what the page shows (no fixed sleeps).
 import { sendKeys } from '@web/test-runner-commands';
 import { AiChatClient } from '../../src/client/index.js';
+import { DashboardApi } from '../../src/dashboard/api.js';
 import { newAccount } from '../client/fixtures.js';
 
 export interface Tenant {
@@ -46,7 +47,8 @@ export function deepAll<E extends Element = HTMLElement>(root: Element | ShadowR
     for (const el of node.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
   };
   visit(root);
-  if (root instanceof Element && root.shadowRoot) visit(root.shadowRoot);
+  // Not `instanceof Element`: an element of a frame belongs to another realm.
+  if ('shadowRoot' in root && root.shadowRoot) visit(root.shadowRoot);
   return [...new Set(found)];
 }
 
@@ -98,4 +100,13 @@ export function deepText(root: Element): string {
 export async function confirmDialog(root: Element): Promise<void> {
   const dialog = await until(() => deepAll<HTMLDialogElement>(root, 'dialog').find((d) => d.open), 'the confirmation dialog');
   dialog.querySelector<HTMLButtonElement>('button[value="confirm"]')!.click();
+}
+
+/**
+ * Ends the browser's dashboard session, if any, so the next test (or test file: they share the
+ * cookie jar) starts signed out. Sign-out is a write, so it needs the session's CSRF token first.
+ */
+export async function signOut(): Promise<void> {
+  const api = new DashboardApi();
+  if (await api.me()) await api.signOut();
 }
