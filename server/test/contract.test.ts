@@ -255,6 +255,9 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/analytics/performance', `/v1/analytics/performance?bot_id=${ids.bot}`, {}, 200);
     await check('/v1/analytics/performance', '/v1/analytics/performance?agent_id=agt_missing123456', {}, 404);
     await check('/v1/analytics/performance', '/v1/analytics/performance?to=soon', {}, 400);
+    await check('/v1/analytics/topics', `/v1/analytics/topics?bot_id=${ids.bot}&limit=5`, {}, 200);
+    await check('/v1/analytics/topics', '/v1/analytics/topics?limit=51', {}, 400);
+    await check('/v1/analytics/topics', '/v1/analytics/topics?bot_id=bot_missing123456', {}, 404);
   });
 
   it('the conversation list, and every DELETE (then 404 on the second)', async () => {

@@ -570,6 +570,36 @@ export interface PerformanceReport {
   conversations: number;
 }
 
+export interface TopicsQuery extends PerformanceQuery {
+  /** Rows per list, 1–50. @default 10 */
+  limit?: number;
+}
+
+export interface IntentCount {
+  intent: string;
+  /** Replies that answered with this intent. */
+  count: number;
+}
+
+export interface UnansweredQuestion {
+  /** The latest wording of the question (at most 200 characters); askings are grouped case-insensitively. */
+  question: string;
+  /** Times it was asked and the reply fell back. */
+  count: number;
+  last_asked_at: string;
+}
+
+export interface TopicsReport {
+  from: string;
+  to: string;
+  agent_id: string | null;
+  bot_id: string | null;
+  /** The intents replies answered with, most frequent first. */
+  intents: IntentCount[];
+  /** The questions whose reply was a fallback, most frequent first. */
+  unanswered: UnansweredQuestion[];
+}
+
 // ---------------------------------------------------------------- rate limits
 
 /** Parsed `X-RateLimit-*` headers. */

@@ -148,6 +148,9 @@ describe('analytics', () => {
     const performance = await client.analytics.performance({ bot_id: bot.id });
     expect(performance.data.bot_id).to.equal(bot.id);
     expect(performance.data.replies).to.equal(1);
+    const topics = await client.analytics.topics({ bot_id: bot.id, limit: 5 });
+    expect(topics.data.bot_id).to.equal(bot.id);
+    expect(topics.data.intents.reduce((sum, row) => sum + row.count, 0) + topics.data.unanswered.length).to.be.greaterThan(0);
   });
 });
 

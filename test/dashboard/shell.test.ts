@@ -196,7 +196,21 @@ describe('aicd-app (dashboard shell)', () => {
     await until(() => toggle.getAttribute('aria-expanded') === 'true', 'the table shown');
     expect(deep(charts[0]!, 'table')!.classList.contains('visually-hidden')).to.equal(false);
     expect(deepText(page)).to.include('Feedback');
+    // The question the shell asked got a fallback (a new account has no bot trained for it).
+    await until(() => deepAll(page, 'section[aria-labelledby="unanswered-title"] td').some((td) => td.textContent === 'hello there'), 'the unanswered question');
     await expect(page).to.be.accessible();
+  });
+
+  it('renders a hostile unanswered question as text in the overview', async () => {
+    const app = await mountApp('account');
+    await signUpInUi(app, email('hostile-question'), 'Hostile question');
+    const api = (app as unknown as { api: DashboardApi }).api;
+    const { data: bot } = await api.client.bots.create({ name: HOSTILE.slice(0, 100) });
+    await api.client.chat.send({ bot_id: bot.id, messages: [{ role: 'user', content: HOSTILE }] });
+    const page = await openPage(app, 'overview', 'aicd-overview-page');
+    await until(() => deepAll(page, 'td').some((td) => td.textContent!.startsWith('<img src=x')), 'the question as text');
+    expect(deepAll(page, 'img, script, b')).to.have.length(0);
+    expect(globalThis.__pwned).to.equal(0);
   });
 
   it('renders hostile names and labels as text', async () => {

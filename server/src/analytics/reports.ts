@@ -3,12 +3,12 @@
  * `recorder.ts`) and the stored conversations and messages. Every query is scoped to one account.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Granularity, PerformanceReport, UsageBucket, UsageReport } from '../../../src/client/types.ts';
+import type { Granularity, PerformanceReport, TopicsReport, UsageBucket, UsageReport } from '../../../src/client/types.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { deletionsPerBucket, noDeletions } from './deletions.ts';
 import type { UsageRecorder } from './recorder.ts';
-import { bucketStarts, resolveRange } from './range.ts';
+import { bucketStarts, resolveRange, type TimeRange } from './range.ts';
 
 export interface UsageQuery {
   from?: string;
@@ -21,6 +21,10 @@ export interface PerformanceQuery {
   bot_id?: string;
   from?: string;
   to?: string;
+}
+
+export interface TopicsQuery extends PerformanceQuery {
+  limit: number;
 }
 
 const round = (value: number | string | null, digits = 2): number | null => {
@@ -120,20 +124,7 @@ export class AnalyticsReports {
 
   async performanceReport(accountId: string, query: PerformanceQuery): Promise<PerformanceReport> {
     const range = resolveRange(query);
-    if (query.agent_id) await this.assertExists(accountId, 'agents', query.agent_id, 'agent_id', 'agent');
-    if (query.bot_id) await this.assertExists(accountId, 'bots', query.bot_id, 'bot_id', 'bot');
-
-    // Assistant replies in range, in conversations of this account (and of the agent / bot asked for).
-    let replies = this.db
-      .selectFrom('messages as m')
-      .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
-      .where('m.account_id', '=', accountId)
-      .where('c.account_id', '=', accountId)
-      .where('m.role', '=', 'assistant')
-      .where('m.created_at', '>=', range.from)
-      .where('m.created_at', '<', range.before);
-    if (query.agent_id) replies = replies.where('c.agent_id', '=', query.agent_id);
-    if (query.bot_id) replies = replies.where('c.bot_id', '=', query.bot_id);
+    const replies = await this.replies(accountId, query, range);
 
     const stats = await replies
       .select([
@@ -168,6 +159,82 @@ export class AnalyticsReports {
       resolution_rate: last.length ? round(resolved / last.length, 4) : null,
       conversations: Number(stats.conversations),
     };
+  }
+
+  /**
+   * What replies were about: the intents they answered with, and the questions that got a fallback
+   * (each fallback reply paired with the user message just before it in its conversation).
+   */
+  async topicsReport(accountId: string, query: TopicsQuery): Promise<TopicsReport> {
+    const range = resolveRange(query);
+    const replies = await this.replies(accountId, query, range);
+
+    const intents = await replies
+      .where('m.intent', 'is not', null)
+      .select(['m.intent', sql<string>`count(*)`.as('count')])
+      .groupBy('m.intent')
+      .orderBy('count', 'desc')
+      .orderBy('m.intent')
+      .limit(query.limit)
+      .execute();
+
+    const asked = replies
+      .where('m.source', '=', 'fallback')
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('messages as u')
+            .select(['u.content', 'u.created_at'])
+            .whereRef('u.conversation_id', '=', 'm.conversation_id')
+            .where('u.account_id', '=', accountId)
+            .where('u.role', '=', 'user')
+            .whereRef('u.seq', '<', 'm.seq')
+            .orderBy('u.seq', 'desc')
+            .limit(1)
+            .as('u'),
+        (join) => join.onTrue(),
+      );
+    const unanswered = await asked
+      .select([
+        sql<string>`left(btrim((array_agg(u.content order by u.created_at desc))[1]), 200)`.as('question'),
+        sql<string>`count(*)`.as('count'),
+        sql<Date>`max(u.created_at)`.as('last_asked_at'),
+      ])
+      .groupBy(sql`lower(btrim(u.content))`)
+      .orderBy('count', 'desc')
+      .orderBy('last_asked_at', 'desc')
+      .limit(query.limit)
+      .execute();
+
+    return {
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      agent_id: query.agent_id ?? null,
+      bot_id: query.bot_id ?? null,
+      intents: intents.map((row) => ({ intent: row.intent!, count: Number(row.count) })),
+      unanswered: unanswered.map((row) => ({
+        question: row.question,
+        count: Number(row.count),
+        last_asked_at: new Date(row.last_asked_at).toISOString(),
+      })),
+    };
+  }
+
+  /** Assistant replies in range, in conversations of this account (and of the agent / bot asked for, 404 if unknown). */
+  private async replies(accountId: string, query: PerformanceQuery, range: TimeRange) {
+    if (query.agent_id) await this.assertExists(accountId, 'agents', query.agent_id, 'agent_id', 'agent');
+    if (query.bot_id) await this.assertExists(accountId, 'bots', query.bot_id, 'bot_id', 'bot');
+    let replies = this.db
+      .selectFrom('messages as m')
+      .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+      .where('m.account_id', '=', accountId)
+      .where('c.account_id', '=', accountId)
+      .where('m.role', '=', 'assistant')
+      .where('m.created_at', '>=', range.from)
+      .where('m.created_at', '<', range.before);
+    if (query.agent_id) replies = replies.where('c.agent_id', '=', query.agent_id);
+    if (query.bot_id) replies = replies.where('c.bot_id', '=', query.bot_id);
+    return replies;
   }
 
   private async assertExists(accountId: string, table: 'agents' | 'bots', id: string, param: string, what: string): Promise<void> {

@@ -1,11 +1,11 @@
-/** `/v1/analytics`: usage (requests, errors, messages, conversations over time) and reply performance. */
+/** `/v1/analytics`: usage (requests, errors, messages, conversations over time), reply performance and topics. */
 import { Hono } from 'hono';
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
-import type { PerformanceQuery, UsageQuery } from './reports.ts';
-import { performanceQuerySchema, usageQuerySchema } from './schema.ts';
+import type { PerformanceQuery, TopicsQuery, UsageQuery } from './reports.ts';
+import { performanceQuerySchema, topicsQuerySchema, usageQuerySchema } from './schema.ts';
 
 export function analyticsRoutes(deps: Deps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
@@ -16,6 +16,10 @@ export function analyticsRoutes(deps: Deps): Hono<AppEnv> {
   router.get('/performance', async (c) => {
     const query = readQuery<PerformanceQuery>(c, performanceQuerySchema);
     return ok(c, await deps.analytics.performanceReport(accountId(c), query));
+  });
+  router.get('/topics', async (c) => {
+    const query = readQuery<TopicsQuery>(c, topicsQuerySchema);
+    return ok(c, await deps.analytics.topicsReport(accountId(c), query));
   });
   return router;
 }

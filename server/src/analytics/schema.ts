@@ -39,6 +39,15 @@ export const performanceQuerySchema: JsonSchema = {
   },
 };
 
+export const topicsQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...(performanceQuerySchema.properties as Record<string, JsonSchema>),
+    limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'Rows per list.' },
+  },
+};
+
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const share: JsonSchema = { type: ['number', 'null'], minimum: 0, maximum: 1 };
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
@@ -117,5 +126,41 @@ export const performanceReportSchema: JsonSchema = {
     mean_confidence: share,
     resolution_rate: share,
     conversations: count,
+  },
+};
+
+export const topicsReportSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['from', 'to', 'agent_id', 'bot_id', 'intents', 'unanswered'],
+  properties: {
+    from: dateTime,
+    to: dateTime,
+    agent_id: { type: ['string', 'null'] },
+    bot_id: { type: ['string', 'null'] },
+    intents: {
+      type: 'array',
+      description: 'The intents replies answered with, most frequent first.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['intent', 'count'],
+        properties: { intent: { type: 'string' }, count },
+      },
+    },
+    unanswered: {
+      type: 'array',
+      description: 'Questions whose reply was a fallback, grouped case-insensitively, most frequent first.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['question', 'count', 'last_asked_at'],
+        properties: {
+          question: { type: 'string', maxLength: 200, description: 'The latest wording, at most 200 characters.' },
+          count,
+          last_asked_at: dateTime,
+        },
+      },
+    },
   },
 };

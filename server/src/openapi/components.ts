@@ -15,7 +15,7 @@ import {
   trainingMetricsSchema,
   updateAgentSchema,
 } from '../agents/schema.ts';
-import { performanceReportSchema, usageReportSchema } from '../analytics/schema.ts';
+import { performanceReportSchema, topicsReportSchema, usageReportSchema } from '../analytics/schema.ts';
 import {
   botMessageSchema,
   botSchema,
@@ -257,6 +257,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   },
   UsageReport: usageReportSchema,
   PerformanceReport: performanceReportSchema,
+  TopicsReport: topicsReportSchema,
 };
 
 const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer' } });

@@ -4,7 +4,7 @@
  * schema objects the routes validate with (each resource's `schema.ts`), so the document cannot drift from them.
  */
 import { pageQuerySchema, trainQuerySchema } from '../agents/schema.ts';
-import { performanceQuerySchema, usageQuerySchema } from '../analytics/schema.ts';
+import { performanceQuerySchema, topicsQuerySchema, usageQuerySchema } from '../analytics/schema.ts';
 import { listBotsQuerySchema } from '../bots/schema.ts';
 import { historyQuerySchema } from '../chat/schema.ts';
 import { listConversationsQuerySchema } from '../conversations/schema.ts';
@@ -320,6 +320,16 @@ function paths(): Record<string, Record<string, unknown>> {
         summary: 'Reply performance of agents and bots',
         query: performanceQuerySchema,
         success: [{ status: 200, data: 'PerformanceReport', description: 'Latency percentiles, fallback, confidence and resolution.' }],
+        errors: ['NotFound'],
+      }),
+    },
+    '/v1/analytics/topics': {
+      get: operation({
+        operationId: 'getTopics',
+        tag: 'Analytics',
+        summary: 'Top intents and top unanswered questions',
+        query: topicsQuerySchema,
+        success: [{ status: 200, data: 'TopicsReport', description: 'The most frequent intents, and the most frequent questions that got a fallback reply.' }],
         errors: ['NotFound'],
       }),
     },

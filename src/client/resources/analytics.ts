@@ -1,7 +1,7 @@
 /** `/analytics`: usage and reply-quality reports of the calling account. */
 import type { HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
-import type { PerformanceQuery, PerformanceReport, UsageQuery, UsageReport } from '../types.js';
+import type { PerformanceQuery, PerformanceReport, TopicsQuery, TopicsReport, UsageQuery, UsageReport } from '../types.js';
 
 export class AnalyticsResource {
   constructor(private readonly core: HttpCore) {}
@@ -12,5 +12,10 @@ export class AnalyticsResource {
 
   performance(query: PerformanceQuery = {}, options?: RequestOptions): Promise<ApiResult<PerformanceReport>> {
     return this.core.request({ method: 'GET', path: '/analytics/performance', query: { ...query } }, options);
+  }
+
+  /** The most frequent intents and the most frequent questions that got a fallback reply. */
+  topics(query: TopicsQuery = {}, options?: RequestOptions): Promise<ApiResult<TopicsReport>> {
+    return this.core.request({ method: 'GET', path: '/analytics/topics', query: { ...query } }, options);
   }
 }

@@ -1,8 +1,9 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { AiChatClient, PerformanceReport, UsageReport } from '../../client/index.js';
+import type { AiChatClient, PerformanceReport, TopicsReport, UsageReport } from '../../client/index.js';
 import '../ui/chart.js';
 import { errorMessage } from '../ui/errors.js';
+import { formatDate } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './overview-page.styles.js';
 
@@ -23,11 +24,13 @@ interface Overview {
   daily: PerformanceReport[];
   /** The whole range at once, for the tiles. */
   total: PerformanceReport;
+  topics: TopicsReport;
 }
 
 /**
  * How the bots are doing, from the /v1 analytics reports: conversations and messages per day,
- * answered vs fallback replies, reply latency p50/p95, with a table behind every chart.
+ * answered vs fallback replies, reply latency p50/p95 (a table behind every chart), the top
+ * intents and the top unanswered questions.
  */
 @customElement('aicd-overview-page')
 export class AicdOverviewPage extends LitElement {
@@ -50,12 +53,13 @@ export class AicdOverviewPage extends LitElement {
     const from = days[0]!;
     const to = days.at(-1)!;
     try {
-      const [usage, total, ...daily] = await Promise.all([
+      const [usage, topics, total, ...daily] = await Promise.all([
         this.client.analytics.usage({ from, to, granularity: 'day' }),
+        this.client.analytics.topics({ from, to, limit: 10 }),
         this.client.analytics.performance({ from, to }),
         ...days.map((day) => this.client.analytics.performance({ from: day, to: day })),
       ]);
-      this.data = { days, usage: usage.data, total: total.data, daily: daily.map((r) => r.data) };
+      this.data = { days, usage: usage.data, topics: topics.data, total: total.data, daily: daily.map((r) => r.data) };
       this.error = '';
     } catch (error) {
       this.error = errorMessage(error);
@@ -69,7 +73,7 @@ export class AicdOverviewPage extends LitElement {
       ${this.data ? this.renderData(this.data) : this.error ? nothing : html`<p class="status" role="status">Loading…</p>`}`;
   }
 
-  private renderData({ days, usage, daily, total }: Overview) {
+  private renderData({ days, usage, daily, total, topics }: Overview) {
     const bucket = new Map(usage.series.map((b) => [b.start.slice(0, 10), b]));
     const count = (key: 'conversations' | 'messages') => days.map((day) => bucket.get(day)?.[key] ?? 0);
     const ms = (v: number) => `${Math.round(v)} ms`;
@@ -110,8 +114,30 @@ export class AicdOverviewPage extends LitElement {
           ]}
         ></aicd-chart>
       </div>
-      <h2>Top intents and unanswered questions</h2>
-      <p>Not reported yet: the service's analytics do not group replies by intent or collect the questions that fell back.</p>
+      <div class="charts">
+        <section aria-labelledby="intents-title">
+          <h2 id="intents-title">Top intents</h2>
+          ${topics.intents.length
+            ? html`<table>
+                <thead><tr><th scope="col">Intent</th><th scope="col">Replies</th></tr></thead>
+                <tbody>${topics.intents.map((row) => html`<tr><td>${row.intent}</td><td>${row.count}</td></tr>`)}</tbody>
+              </table>`
+            : html`<p>No reply matched an intent in this period.</p>`}
+        </section>
+        <section aria-labelledby="unanswered-title">
+          <h2 id="unanswered-title">Top unanswered questions</h2>
+          ${topics.unanswered.length
+            ? html`<table>
+                <thead><tr><th scope="col">Question</th><th scope="col">Times</th><th scope="col">Last asked</th></tr></thead>
+                <tbody>
+                  ${topics.unanswered.map(
+                    (row) => html`<tr><td>${row.question}</td><td>${row.count}</td><td>${formatDate(row.last_asked_at)}</td></tr>`,
+                  )}
+                </tbody>
+              </table>`
+            : html`<p>Every question got an answer in this period.</p>`}
+        </section>
+      </div>
       <h2>Feedback</h2>
       <p>Not available yet: the widget does not send visitor feedback (thumbs up or down) to the service.</p>`;
   }
