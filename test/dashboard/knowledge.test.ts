@@ -1,6 +1,7 @@
 // The knowledge page against the real service in real Chromium: add, search (the service's own
 // search), edit, delete with confirmation, field-level errors, hostile titles as text, axe, keyboard.
 import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import '../../src/dashboard/pages/knowledge-page.js';
 import type { AicdKnowledgePage } from '../../src/dashboard/pages/knowledge-page.js';
 import { button, confirmDialog, deep, deepAll, fill, HOSTILE, newTenant, tabTo, until, type Tenant } from './helpers.js';
@@ -46,12 +47,20 @@ describe('aicd-knowledge-page', () => {
     expect((await tenant.client.knowledge.search({ q: 'refunds receipt' })).data.items).to.deep.equal([]);
   });
 
-  it('keeps the entry when the deletion is cancelled', async () => {
+  it('keeps the entry when the deletion is cancelled, by Escape or by Cancel', async () => {
     const tenant = await newTenant();
     await tenant.client.knowledge.create({ title: 'Keep me', content: 'Some text.' });
     const el = await mount(tenant);
-    button(el, 'Delete Keep me')!.click();
+    const remove = button(el, 'Delete Keep me')!;
+    remove.focus();
+    await sendKeys({ press: 'Enter' });
     const dialog = await until(() => deepAll<HTMLDialogElement>(el, 'dialog').find((d) => d.open), 'the dialog');
+    expect(deepActiveElementIs(dialog.querySelector('button[value="cancel"]')!)).to.equal(true, 'Cancel has the focus first');
+    await sendKeys({ press: 'Escape' });
+    await until(() => !dialog.open, 'Escape to close the dialog');
+    await until(() => deepActiveElementIs(remove), 'the focus back on the Delete button');
+    remove.click();
+    await until(() => dialog.open, 'the dialog again');
     dialog.querySelector<HTMLButtonElement>('button[value="cancel"]')!.click();
     await until(() => !dialog.open, 'the dialog to close');
     expect(rowTitles(el)).to.deep.equal(['Keep me']);

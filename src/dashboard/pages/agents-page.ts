@@ -7,7 +7,7 @@ import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
-import { formatDate, splitList } from '../ui/format.js';
+import { formatDate, LANGUAGES, splitList } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable, rowActions } from '../ui/paged-table.js';
 import pageStyles from '../ui/page.styles.js';
@@ -24,7 +24,6 @@ interface Draft {
 }
 
 const EMPTY: Draft = { name: '', description: '', instructions: '', language: 'en', tags: '', examples: [{ input: '', output: '' }] };
-const LANGUAGES = [['en', 'English'], ['de', 'German'], ['fr', 'French'], ['es', 'Spanish']] as const;
 
 /**
  * Agents: the list, a form to create or edit one (its instructions, example exchanges and knowledge

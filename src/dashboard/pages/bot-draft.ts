@@ -42,8 +42,6 @@ export interface BotDraft {
   hadWebsiteChannel: boolean;
 }
 
-export const LANGUAGES = [['en', 'English'], ['de', 'German'], ['fr', 'French'], ['es', 'Spanish']] as const;
-
 export const emptyIntent = (): IntentDraft => ({ name: '', examples: '', responses: '', suggestions: '' });
 export const emptyEntity = (): EntityDraft => ({ name: '', type: 'list', values: '', pattern: '' });
 

@@ -11,8 +11,9 @@ import '../ui/copy-button.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
+import { LANGUAGES } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
-import { deleteBotQuestion, draftOf, emptyEntity, emptyIntent, fieldKeys, LANGUAGES, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
+import { deleteBotQuestion, draftOf, emptyEntity, emptyIntent, fieldKeys, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
 import styles from './bot-editor.styles.js';
 import { proxySnippet, scriptTagSnippet } from './embed-snippet.js';
 

@@ -8,7 +8,7 @@ import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { PagedList } from '../ui/paged-list.js';
-import { formatDate, splitList } from '../ui/format.js';
+import { formatDate, LANGUAGES, splitList } from '../ui/format.js';
 import { pagedTable, rowActions } from '../ui/paged-table.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './knowledge-page.styles.js';
@@ -111,7 +111,14 @@ export class AicdKnowledgePage extends LitElement {
       ${this.field('content', 'Content', 'Markdown or plain text, up to 100,000 characters.', true)}
       ${this.field('tags', 'Tags', 'Comma-separated. A bot whose knowledge scope names a tag may use this entry.')}
       ${this.field('source', 'Source', 'Where the text came from: a URL or a label.')}
-      ${this.field('language', 'Language', 'An ISO 639-1 code (en, de, fr, es); empty: the default.')}
+      ${field({
+        name: 'language',
+        label: 'Language',
+        value: this.draft.language,
+        options: [['', 'The service default'], ...LANGUAGES],
+        error: this.form.errors.language,
+        onInput: (language) => (this.draft = { ...this.draft, language }),
+      })}
       <div class="toolbar">
         <button type="submit" class="primary" ?disabled=${this.form.saving}>${adding ? 'Add entry' : 'Save entry'}</button>
         <button type="button" @click=${this.closeForm}>Cancel</button>
