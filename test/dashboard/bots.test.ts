@@ -74,6 +74,7 @@ describe('aicd-bots-page', () => {
     expect(widget.botId).to.equal(bot!.id);
     expect(el.botId).to.equal(bot!.id);
     expect(deep(el, 'h1')!.textContent).to.equal('Shop helper');
+    expect(deep(el, '[role="status"]')!.textContent).to.equal('Saved. The bot is ready.');
 
     expect(await ask(widget, 'when are you open')).to.include('We are open 9 to 5');
     const conversations = (await tenant.client.conversations.list({ bot_id: bot!.id })).data.items;

@@ -62,11 +62,10 @@ export class AicdBotEditor extends LitElement {
    */
   @property({ attribute: false }) session?: Session;
 
-  @state() private loadError = '';
-  @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
-
   @state() private draft: BotDraft = newBotDraft();
   @state() private notice = '';
+  @state() private loadError = '';
+  @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
 
   private readonly form = new FormState(this);
 
@@ -90,6 +89,7 @@ export class AicdBotEditor extends LitElement {
 
   /** Shows `bot` (null: a new one) in the form, discarding unsaved edits and errors. */
   private edit(bot: Bot | null): void {
+    if (bot?.id !== this.bot?.id) this.notice = ''; // a notice about another bot would mislead
     this.bot = bot;
     this.draft = bot ? draftOf(bot) : newBotDraft();
     this.form.reset();
@@ -248,9 +248,9 @@ export class AicdBotEditor extends LitElement {
       this.notice = 'Not saved.';
       return;
     }
-    this.notice = `Saved. The bot is ${saved.data.status}.`;
     this.botId = saved.data.id;
     this.edit(saved.data);
+    this.notice = `Saved. The bot is ${saved.data.status}.`;
     // A new bot gets its own address without a second history entry (Back still leaves the editor).
     if (!existing && location.hash === `${LIST_HASH}/${NEW_BOT}`) history.replaceState(null, '', `${LIST_HASH}/${saved.data.id}`);
     this.dispatchEvent(new BotSavedEvent(saved.data, !existing));
