@@ -33,7 +33,7 @@ const lines = [
   `  Inline:   ${running.url}/inline.html`,
   `  Try it:   ${running.url}/try-it.html  (every attribute, live)`,
   `  API:      ${running.url}/v1  (OpenAPI: ${running.url}/v1/openapi.json)`,
-  `  Dashboard: ${running.url}/dashboard/  (API keys, teammates; its API: docs/dashboard-api.md)`,
+  `  Dashboard: ${running.url}/dashboard/  (sign up: the first account owns this install; bots, keys, team)`,
   `  Proxy:    ${running.url}${DEMO_PROXY_PATH}/token  (widget tokens for the demo pages)`,
   `  Storage:  ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${service.deps.config.dataDir}`}`,
 ];
