@@ -47,6 +47,8 @@ describe('aicd-agents-page', () => {
     expect(metrics.Intents).to.equal('2');
     expect(metrics.Examples).to.equal('4');
     expect(deep(el, 'progress')).to.equal(undefined);
+    const row = () => deepAll<HTMLTableRowElement>(el, 'tbody tr').find((tr) => tr.cells[0]!.textContent === 'Support agent');
+    await until(() => row()?.cells[1]!.textContent === 'ready', 'the list to show the trained agent as ready');
     const job = (await tenant.client.agents.jobs(agent!.id)).data.items[0]!;
     expect(job.status).to.equal('succeeded');
     expect(deep(el, '.training [role="status"]')!.textContent).to.include(job.id);

@@ -45,7 +45,7 @@ export class AicdAgentsPage extends LitElement {
 
   private readonly form = new FormState(this);
   private readonly agents = new PagedList<Agent>(this, (cursor) => this.client.agents.list({ cursor, limit: 50 }).then((r) => r.data));
-  private readonly training = new TrainingJobController(this, () => this.client);
+  private readonly training = new TrainingJobController(this, () => this.client, (job) => void this.refresh(job.agent_id));
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('client') && this.client) void this.agents.reload();
@@ -192,6 +192,15 @@ export class AicdAgentsPage extends LitElement {
     this.agents.upsert(saved.data, (a, b) => a.id === b.id);
     this.notice = id ? `Saved “${saved.data.name}”.` : `Created “${saved.data.name}”. Train it to use its examples.`;
     if (!id) this.editing = saved.data.id; // stay on the form: training is the next step
+  }
+
+  /** The list shows the agent's new status once its training job is done. */
+  private async refresh(agentId: string): Promise<void> {
+    try {
+      this.agents.upsert((await this.client.agents.get(agentId)).data, (a, b) => a.id === b.id);
+    } catch {
+      // The list keeps the old status; the job's own status is shown next to the Train button.
+    }
   }
 
   private async confirmDelete(agent: Agent): Promise<void> {

@@ -21,6 +21,8 @@ export class TrainingJobController implements ReactiveController {
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly client: () => AiChatClient,
+    /** Called once when a followed job finishes (the agent's status changed with it). */
+    private readonly onFinished: (job: TrainingJob) => void = () => {},
   ) {
     host.addController(this);
   }
@@ -53,7 +55,9 @@ export class TrainingJobController implements ReactiveController {
       if (run === this.run) this.error = errorMessage(error);
     }
     this.host.requestUpdate();
-    if (run === this.run && this.job && this.active) this.follow(agentId, this.job.id, run, FIRST_DELAY_MS);
+    if (run !== this.run || !this.job) return;
+    if (this.active) this.follow(agentId, this.job.id, run, FIRST_DELAY_MS);
+    else this.onFinished(this.job); // a small agent's job can be done before the 202 is answered
   }
 
   private follow(agentId: string, jobId: string, run: number, delay: number): void {
@@ -70,6 +74,7 @@ export class TrainingJobController implements ReactiveController {
       }
       this.host.requestUpdate();
       if (this.active || this.error) this.follow(agentId, jobId, run, Math.min(delay * BACKOFF, MAX_DELAY_MS));
+      else if (this.job) this.onFinished(this.job);
     }, delay);
   }
 
