@@ -24,6 +24,10 @@ export default css`
     align-items: end;
     margin-bottom: 1rem;
   }
+  /* A control in a toolbar lines up with the buttons beside it. */
+  .toolbar label {
+    margin-bottom: 0;
+  }
   table {
     width: 100%;
     border-collapse: collapse;
