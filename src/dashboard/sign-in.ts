@@ -90,6 +90,7 @@ export class AicdSignIn extends LitElement {
     if (!signingUp && this.canSignUp) {
       return html`<p class="switch">New here? <button type="button" class="link" @click=${() => this.switchTo('sign-up')}>Create an account</button></p>`;
     }
+    if (!signingUp && this.info?.policy === 'closed') return html`<p class="switch hint">Sign-up is closed on this install.</p>`;
     if (!signingUp) return html`<p class="switch hint">New teammates join with an invite link from an owner.</p>`;
     return nothing;
   }
