@@ -73,6 +73,8 @@ describe('the published package', () => {
       /(^|\/)(test|tests|server|bench|demo|src|node_modules|\.data)\//.test(f) || /\.test\.|\.spec\./.test(f) || /\.tsbuildinfo$/.test(f),
     );
     assert.deepEqual(forbidden, [], 'tests, sources, server or bench files in the tarball');
+    // dist/dashboard is the reference service's UI (served from the repository), not the package's.
+    assert.deepEqual(packedFiles.filter((f) => f.startsWith('dist/dashboard/')), [], 'the dashboard in the tarball');
     assert.ok(readFileSync(join(root, 'LICENSE'), 'utf8').startsWith('MIT License'));
   });
 
