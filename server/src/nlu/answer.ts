@@ -4,7 +4,7 @@
  */
 import type { Entity, TrainingData } from '../../../src/client/types.ts';
 import type { NluEngine } from './engine.ts';
-import { missingSlots, pickResponse, renderTemplate, resolveThreshold } from './templates.ts';
+import { filledSlots, missingSlots, pickResponse, renderTemplate, resolveThreshold } from './templates.ts';
 
 export interface TrainedModel {
   model: unknown;
@@ -41,22 +41,23 @@ const ASK_FOR: Record<string, (names: string) => string> = {
 };
 
 /**
- * The intent's reply. The usual pick (a hash of the message, see `pickResponse`) when the message
- * gave every entity it names; otherwise a variant that needs no missing entity; otherwise a question
- * for the missing ones. A reply never shows an entity's name where its value belongs.
+ * The intent's reply: among the responses the message gave every entity for, the ones that use the
+ * most of the entities it gave (so "install it in React" gets the React answer, while "install it"
+ * gets a variant that needs no framework), then the usual pick (a hash of the message, see
+ * `pickResponse`) among those. When every response needs a missing entity: a question for the
+ * missing ones of the usual pick. A reply never shows an entity's name where its value belongs.
  */
 function respond(responses: readonly string[], seed: string, training: TrainingData, entities: Entity[], language: string): string | undefined {
   const declared = new Set((training.entities ?? []).map((e) => e.name));
+  const complete = responses.filter((r) => missingSlots(r, declared, entities).length === 0);
+  if (complete.length > 0) {
+    const used = complete.map((r) => filledSlots(r, entities));
+    const most = Math.max(...used);
+    return renderTemplate(pickResponse(complete.filter((_, i) => used[i] === most), seed)!, entities);
+  }
   const picked = pickResponse(responses, seed);
   if (picked === undefined) return undefined;
-  const missing = missingSlots(picked, declared, entities);
-  if (missing.length === 0) return renderTemplate(picked, entities);
-  const complete = pickResponse(
-    responses.filter((r) => missingSlots(r, declared, entities).length === 0),
-    seed,
-  );
-  if (complete !== undefined) return renderTemplate(complete, entities);
-  const names = missing.map((name) => name.replaceAll('_', ' ')).join(', ');
+  const names = missingSlots(picked, declared, entities).map((name) => name.replaceAll('_', ' ')).join(', ');
   return (ASK_FOR[language] ?? ASK_FOR.en!)(names);
 }
 

@@ -32,6 +32,13 @@ export function missingSlots(template: string, declared: ReadonlySet<string>, en
   return [...missing];
 }
 
+/** How many distinct `{entity}` slots of a template `entities` has a value for. */
+export function filledSlots(template: string, entities: readonly Entity[]): number {
+  const filled = new Set<string>();
+  for (const [, name] of template.matchAll(SLOT)) if (entities.some((e) => e.entity === name)) filled.add(name!);
+  return filled.size;
+}
+
 /**
  * Picks one response. Deterministic by default (a hash of the seed text) so tests and replays see
  * the same answer for the same input, while different inputs still get varied responses.
