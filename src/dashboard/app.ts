@@ -114,6 +114,11 @@ export class AicdApp extends LitElement {
   }
 
   private renderPage() {
+    if (this.invite) {
+      return html`<h1>Invite link</h1>
+        <p>You are signed in already. To join another account with this invite, sign out first, then create your account with the link again.</p>
+        <p><a href="#/${DEFAULT_ROUTE}" @click=${() => (this.invite = '')}>Back to the dashboard</a></p>`;
+    }
     if (this.page) return this.page;
     if (this.pageProblem) {
       return html`<h1>${this.route?.entry.title}</h1>

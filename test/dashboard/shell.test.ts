@@ -303,3 +303,16 @@ describe('the shell and its pages in the built dashboard, under a strict Content
     expect(violations).to.deep.equal([]);
   });
 });
+
+describe('an invite link opened while signed in', () => {
+  it('says to sign out first instead of showing nothing', async () => {
+    const app = await mountApp('overview');
+    await signUpInUi(app, email('signed-in-invite'), 'Signed in');
+    location.hash = '#invite=sometoken123';
+    const main = await until(() => deep(app, 'main'), 'the page');
+    await until(() => deepText(main).includes('sign out first'), 'the notice');
+    await expect(app).to.be.accessible();
+    deep<HTMLAnchorElement>(main, 'a')!.click();
+    await until(() => deep(app, 'aicd-overview-page'), 'the overview again');
+  });
+});

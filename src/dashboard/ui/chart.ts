@@ -73,7 +73,11 @@ export class AicdChart extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.resize = new ResizeObserver(() => this.plot?.setSize({ width: this.width(), height: this.height }));
-    if (this.hasUpdated) this.resize.observe(this.plotHost);
+    if (this.hasUpdated) {
+      // Moved in the page: disconnecting destroyed the plot.
+      this.resize.observe(this.plotHost);
+      this.draw();
+    }
   }
 
   override disconnectedCallback(): void {
