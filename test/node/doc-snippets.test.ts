@@ -8,7 +8,11 @@
 // sees them (the built `dist/`: run `npm run build` first, as `npm test` does), and the runnable ones
 // run against the real service: the createProxy snippets mint a token for a logged-out visitor, the
 // client snippet chats, the React snippet renders. A run changes only what the `subs` of a claim
-// list (the service's URL, a real bot id), each of which must occur in the snippet exactly once.
+// list (the service's URL, a real bot id, real options for `…`), each of which must occur in the
+// snippet exactly once; a `prelude` adds before a snippet what it uses but does not define.
+// docs/proxy.md's hosts: Next.js and Cloudflare Workers run as written, called as those hosts call
+// them; Bun and Deno do not run here, so their snippets run against a stand-in of the one host API
+// they call (`serveIn`); Node `http`, Express and Hono run in proxy-client-ip.test.ts (checked here).
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -147,6 +151,11 @@ interface Claim {
   check?: (s: Snippet) => void | Promise<void>;
   /** TypeScript: what a run changes, `[as written, run with]`. */
   subs?: () => [string, string][];
+  /**
+   * TypeScript: code written before the snippet in its module, for what the snippet uses without
+   * defining it (the `proxy` of the page's first snippet, a host's global); never part of a sub.
+   */
+  prelude?: () => string;
   /** Delegated to another suite (no check here): shown as a todo. */
   delegated?: string;
 }
@@ -176,26 +185,112 @@ async function runProgram(s: Snippet, env: Record<string, string>): Promise<stri
   return stdout;
 }
 
-/** A createProxy snippet: a logged-out visitor from an allowed origin gets a token and chats with it. */
-async function exerciseProxy(s: Snippet, env: Record<string, string>): Promise<void> {
-  const { module } = await run(s, env);
-  const proxy = module.proxy as { fetch(request: Request): Promise<Response> };
-  const origin = 'https://shop.example';
-  const minted = await proxy.fetch(
-    new Request('https://app.example/token', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' }),
-  );
-  const body = (await minted.json()) as { data?: { token: string; user_id: string; bot_id: string } };
+type Handler = (request: Request) => Promise<Response>;
+
+/**
+ * A logged-out visitor of `origin` gets a token from `handler` at `{base}/token` and chats with it
+ * at `{base}/v1/bots/{bot}/messages` (the real service answers): the token's answer.
+ */
+async function chatThrough(handler: Handler, base: string, origin: string): Promise<{ token: string; bot_id: string; api_base: string }> {
+  const minted = await handler(new Request(`${base}/token`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' }));
+  const body = (await minted.json()) as { data?: { token: string; user_id: string; bot_id: string; api_base: string } };
   assert.equal(minted.status, 200, `a logged-out visitor gets a token: ${JSON.stringify(body)}`);
   assert.match(body.data!.user_id, /^anon_/);
-  const reply = await proxy.fetch(
-    new Request(`https://app.example/v1/bots/${body.data!.bot_id}/messages`, {
+  const reply = await handler(
+    new Request(`${base}/v1/bots/${body.data!.bot_id}/messages`, {
       method: 'POST',
       headers: { origin, authorization: `Bearer ${body.data!.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ message: 'hello' }),
     }),
   );
-  assert.equal(reply.status, 200, 'and chats with the bot through the proxy');
+  const answer = await reply.text();
+  assert.equal(reply.status, 200, `and chats with the bot through the proxy: ${answer}`);
+  assert.match(answer, /Hello!/, "the service's reply (the bot's greet intent) comes back");
+  return body.data!;
 }
+
+/** A createProxy snippet: a logged-out visitor from an allowed origin gets a token and chats with it. */
+async function exerciseProxy(s: Snippet, env: Record<string, string>): Promise<void> {
+  const { module } = await run(s, env);
+  const proxy = module.proxy as { fetch: Handler };
+  await chatThrough(proxy.fetch, 'https://app.example', 'https://shop.example');
+}
+
+/** The per-IP budget of the proxy the Bun and Deno snippets are given (`hostProxy`). */
+const PER_IP = 3;
+
+/**
+ * What the Bun and Deno snippets use and another snippet defines: `proxy`, created as the page's
+ * first snippet creates it, against the real service, with a per-IP limit small enough to reach.
+ */
+const hostProxy = () => `import { createProxy } from 'ai-chat-widget/proxy';
+const proxy = createProxy({
+  apiKey: process.env.AI_CHAT_API_KEY!,
+  upstream: '${service.url}',
+  secret: process.env.AI_CHAT_PROXY_SECRET!,
+  botId: '${botId}',
+  allowAnonymous: true,
+  rateLimit: { perIp: { points: ${PER_IP}, windowSeconds: 60 } },
+});
+`;
+
+/**
+ * Imports the module of a host snippet with `name` (Bun, Deno) standing in as a global for as long
+ * as the snippet runs (libraries look for these globals to detect their runtime); what `serve` kept.
+ */
+async function serveIn<T>(s: Snippet, name: 'Bun' | 'Deno', standIn: (keep: (served: T) => void) => unknown): Promise<T> {
+  let served: T | undefined;
+  const global = globalThis as Record<string, unknown>;
+  assert.equal(global[name], undefined, `no real ${name} here`);
+  global[name] = standIn((value) => (served = value));
+  try {
+    await run(s, { AI_CHAT_API_KEY: apiKey, AI_CHAT_PROXY_SECRET: SECRET });
+  } finally {
+    delete global[name];
+  }
+  assert.ok(served, `the snippet called ${name}.serve`);
+  return served;
+}
+
+/**
+ * The client address a host hands over reaches the proxy: `from(address)` is the host's handler
+ * for requests from `address`. A chats (token + message), then uses up its per-IP budget; B, another
+ * address, still gets a token. A host that passed no address would give A no limit at all.
+ */
+async function assertClientsApart(from: (address: string) => Handler, base: string, origin: string, perIp: number): Promise<void> {
+  const [a, b] = [from('203.0.113.7'), from('203.0.113.8')];
+  await chatThrough(a, base, origin); // two requests
+  const token = (handler: Handler) =>
+    handler(new Request(`${base}/token`, { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' }));
+  for (let i = 2; i < perIp; i++) assert.equal((await token(a)).status, 200, `request ${i + 1} from A`);
+  const refused = await token(a);
+  assert.equal(refused.status, 429, `A's request ${perIp + 1} is over the per-IP limit: ${await refused.clone().text()}`);
+  assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'rate_limited');
+  const other = await token(b);
+  assert.equal(other.status, 200, `B has a budget of its own: ${await other.text()}`);
+}
+
+/**
+ * The Node `http`, Express and Hono snippets run in test/node/proxy-client-ip.test.ts, which reads
+ * each from docs/proxy.md (`snippet(heading)`), asserts the line below is in it, and runs that line
+ * with two client addresses (`assertClientsApart`) against the real service. This checks that it
+ * still does: the snippet shows `shown`, and the test's case for the heading runs `runs`.
+ */
+const runByClientIpTest =
+  (shown: string, runs: string) =>
+  (s: Snippet): void => {
+    assert.ok(s.code.includes(shown), `the snippet shows ${shown}`);
+    const source = read('test/node/proxy-client-ip.test.ts');
+    const cases = source.split(/\n {2}(?=it\b)/).filter((c) => c.includes(`snippet('${s.heading}')`));
+    assert.equal(cases.length, 1, `one case of proxy-client-ip.test.ts reads snippet('${s.heading}')`);
+    assert.ok(cases[0]!.startsWith('it('), 'that case runs (no it.skip or it.todo)');
+    assert.ok(cases[0]!.includes(runs), `that case runs ${runs}`);
+    assert.match(cases[0]!, /await (withServer\([^;]*assertClientsApart|assertClientsApart\()/s, 'with two client addresses');
+    assert.match(source, /^describe\('proxy: per-IP limits in each documented host'/m, 'not skipped');
+  };
+
+/** The `proxy` of the page's first snippet, for the host snippets that use it (type-checked only). */
+const declaredProxy = () => "import type { Proxy } from 'ai-chat-widget/proxy';\ndeclare const proxy: Proxy; // the page's first snippet\n";
 
 const SECRET = 'a-doc-snippet-secret-of-at-least-32-bytes';
 
@@ -286,15 +381,136 @@ const CLAIMS: Claim[] = [
     subs: () => [["'https://api.example.com'", `'${service.url}'`], ["'bot_123'", `'${botId}'`]],
     check: (s) => exerciseProxy(s, { AI_CHAT_API_KEY: apiKey, AI_CHAT_PROXY_SECRET: SECRET }),
   },
-  ...['Node `http`', 'Express', 'Hono', 'Next.js (App Router route handler)', 'Bun', 'Deno', 'Cloudflare Workers'].map(
-    (heading): Claim => ({
-      file: 'docs/proxy.md',
-      heading,
-      lang: 'ts',
-      how: 'a host snippet of docs/proxy.md',
-      delegated: 'the per-IP host snippets are tested with the client-IP work (issue #11, H1)',
-    }),
-  ),
+  {
+    file: 'docs/proxy.md',
+    heading: 'Node `http`',
+    lang: 'ts',
+    how: 'type-checked; run by test/node/proxy-client-ip.test.ts with two client addresses (checked here)',
+    prelude: declaredProxy,
+    check: runByClientIpTest('createServer(toNodeHandler(proxy))', 'createServer(toNodeHandler(createProxy(options())))'),
+  },
+  {
+    file: 'docs/proxy.md',
+    heading: 'Express',
+    lang: 'ts',
+    how: 'type-checked; run by test/node/proxy-client-ip.test.ts with two client addresses (checked here)',
+    prelude: declaredProxy,
+    check: runByClientIpTest("app.use('/ai', toNodeHandler(proxy))", "app.use('/ai', toNodeHandler(createProxy(options())))"),
+  },
+  {
+    file: 'docs/proxy.md',
+    heading: 'Hono',
+    lang: 'ts',
+    how: 'type-checked; run by test/node/proxy-client-ip.test.ts with two client addresses (checked here)',
+    prelude: () => "import { Hono } from 'hono';\nimport { createProxy } from 'ai-chat-widget/proxy';\nconst app = new Hono();\n",
+    subs: () => [['…', `apiKey: 'key', upstream: '${service.url}', secret: '${SECRET}', botId: '${botId}', allowAnonymous: true`]],
+    check: runByClientIpTest(
+      "app.all('/ai/*', (c) => proxy.handle(c.req.raw, { clientIp: getConnInfo(c).remote.address }));",
+      "app.all('/ai/*', (c) => proxy.handle(c.req.raw, { clientIp: getConnInfo(c).remote.address }));",
+    ),
+  },
+  {
+    file: 'docs/proxy.md',
+    heading: 'Next.js (App Router route handler)',
+    lang: 'ts',
+    how: 'runs; Next calls its GET/POST/OPTIONS: a preflight, a token for a logged-out visitor, a chat and the bot read under /api/ai',
+    subs: () => [
+      [
+        '…',
+        `apiKey: process.env.AI_CHAT_API_KEY!, upstream: '${service.url}', secret: process.env.AI_CHAT_PROXY_SECRET!, botId: '${botId}', allowAnonymous: true, allowedOrigins: ['https://www.example.com']`,
+      ],
+    ],
+    check: async (s) => {
+      const { module } = await run(s, { AI_CHAT_API_KEY: apiKey, AI_CHAT_PROXY_SECRET: SECRET });
+      // Next calls an exported method unbound, with the request and the route's context
+      type RouteHandler = (request: Request, context: { params: Promise<{ path: string[] }> }) => Promise<Response>;
+      const [GET, POST, OPTIONS] = (['GET', 'POST', 'OPTIONS'] as const).map((method) => module[method] as RouteHandler);
+      const site = 'https://shop.example'; // the app: the widget's token-url="/api/ai/token" is on its own origin
+      const next = (request: Request) => {
+        const path = new URL(request.url).pathname.replace(/^\/api\/ai\//, '').split('/');
+        const handler = { GET, POST, OPTIONS }[request.method as 'GET' | 'POST' | 'OPTIONS'];
+        assert.ok(handler, `the route exports ${request.method}`);
+        return handler(request, { params: Promise.resolve({ path }) });
+      };
+      const minted = await chatThrough(next, `${site}/api/ai`, site);
+      assert.equal(minted.api_base, '/api/ai/v1', 'the base-url the page is told to use');
+      const bot = await next(new Request(`${site}/api/ai/v1/bots/${minted.bot_id}`, { headers: { origin: site, authorization: `Bearer ${minted.token}` } }));
+      assert.equal(bot.status, 200, `GET reads the token's bot: ${await bot.clone().text()}`);
+      assert.equal(((await bot.json()) as { data: { id: string } }).data.id, botId);
+      const preflight = await next(
+        new Request(`${site}/api/ai/token`, {
+          method: 'OPTIONS',
+          headers: { origin: 'https://www.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        }),
+      );
+      assert.ok(preflight.status >= 200 && preflight.status < 300, `OPTIONS answers the preflight: ${preflight.status}`);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://www.example.com');
+    },
+  },
+  {
+    file: 'docs/proxy.md',
+    heading: 'Bun',
+    lang: 'ts',
+    how: 'runs with a stand-in Bun.serve (no Bun here); a visitor chats, and the per-IP limit counts server.requestIP() of two addresses apart',
+    prelude: () =>
+      `${hostProxy()}/** The part of Bun's API the snippet calls: no Bun here, the check stands in for Bun.serve. */
+declare const Bun: {
+  serve(options: {
+    port: number;
+    fetch(request: Request, server: { requestIP(request: Request): { address: string; family: string; port: number } | null }): Response | Promise<Response>;
+  }): unknown;
+};
+`,
+    check: async (s) => {
+      type Served = { port: number; fetch(request: Request, server: { requestIP(request: Request): { address: string; family: string; port: number } | null }): Promise<Response> };
+      // Stand-in for Bun.serve: keeps the options; the check then plays the server, handing the
+      // snippet's fetch each request with a `server` whose requestIP() names the client.
+      const served = await serveIn<Served>(s, 'Bun', (keep) => ({ serve: (options: Served) => (keep(options), {}) }));
+      assert.equal(served.port, 3000);
+      const from = (address: string) => (request: Request) => served.fetch(request, { requestIP: () => ({ address, family: 'IPv4', port: 52000 }) });
+      await assertClientsApart(from, 'http://localhost:3000', 'http://localhost:3000', PER_IP);
+    },
+  },
+  {
+    file: 'docs/proxy.md',
+    heading: 'Deno',
+    lang: 'ts',
+    how: 'runs with a stand-in Deno.serve (no Deno here); a visitor chats, and the per-IP limit counts info.remoteAddr of two addresses apart',
+    prelude: () =>
+      `${hostProxy()}/** The part of Deno's API the snippet calls: no Deno here, the check stands in for Deno.serve. */
+declare const Deno: {
+  serve(handler: (request: Request, info: { remoteAddr: { transport: 'tcp'; hostname: string; port: number } }) => Response | Promise<Response>): unknown;
+};
+`,
+    check: async (s) => {
+      type Served = (request: Request, info: { remoteAddr: { transport: 'tcp'; hostname: string; port: number } }) => Promise<Response>;
+      // Stand-in for Deno.serve: keeps the handler; the check then plays the server, handing it
+      // each request with the `info` Deno gives, whose remoteAddr names the client.
+      const handler = await serveIn<Served>(s, 'Deno', (keep) => ({ serve: (served: Served) => (keep(served), {}) }));
+      const from = (hostname: string) => (request: Request) => handler(request, { remoteAddr: { transport: 'tcp', hostname, port: 52000 } });
+      await assertClientsApart(from, 'http://localhost:8000', 'http://localhost:8000', PER_IP);
+    },
+  },
+  {
+    file: 'docs/proxy.md',
+    heading: 'Cloudflare Workers',
+    lang: 'ts',
+    how: "runs: the Worker's default export is called as Workers would, fetch(request, env); a visitor chats, and CF-Connecting-IP is counted per IP",
+    subs: () => [["'https://api.example.com'", `'${service.url}'`], ["'bot_123'", `'${botId}'`]],
+    check: async (s) => {
+      const { module } = await run(s, {});
+      // No Workers runtime here: Workers would call the default export's fetch with the bindings.
+      const worker = module.default as { fetch(request: Request, env: { AI_CHAT_API_KEY: string; AI_CHAT_PROXY_SECRET: string }): Promise<Response> };
+      const env = { AI_CHAT_API_KEY: apiKey, AI_CHAT_PROXY_SECRET: SECRET };
+      const site = 'https://chat.example.workers.dev';
+      // Cloudflare sets CF-Connecting-IP on every request; the snippet trusts it. The default per-IP limit is 60.
+      const from = (address: string) => (request: Request) => {
+        request.headers.set('cf-connecting-ip', address);
+        return worker.fetch(request, env);
+      };
+      await assertClientsApart(from, site, site, 60);
+    },
+  },
   { file: 'docs/proxy.md', heading: 'The widget side', lang: 'html', how: 'attributes against the reference', check: checkMarkup },
   {
     file: 'docs/proxy.md',
@@ -324,7 +540,7 @@ function setUpConsumer(): void {
     symlinkSync(target, join(work, 'node_modules', name));
   };
   link('ai-chat-widget', root);
-  for (const name of ['@types/node', '@types/react', '@types/react-dom', 'react', 'react-dom', 'tsx']) link(name);
+  for (const name of ['@types/node', '@types/react', '@types/react-dom', 'react', 'react-dom', 'tsx', 'express', '@types/express', 'hono', '@hono/node-server']) link(name);
   writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'doc-snippets', private: true, type: 'module' }));
   writeFileSync(
     join(work, 'tsconfig.json'),
@@ -352,6 +568,7 @@ function setUpConsumer(): void {
       assert.equal(code.split(written).length - 1, 1, `${s.file}:${s.line} holds ${written} once`);
       code = code.replace(written, runWith);
     }
+    code = `${claim.prelude?.() ?? ''}${code}`;
     // what the snippet defines, for the checks (a snippet is shown as a script, not a module)
     if (/^const proxy\b/m.test(code)) code += '\nexport { proxy };\n';
     // tsx reads the JSX runtime from a pragma (the consumer's tsconfig is not the test process's)
