@@ -7,15 +7,9 @@
  * has one, and `open` is the element's method. Bind `opened` (the property) instead.
  */
 import type { AiChatWidget } from '../widget/ai-chat-widget.js';
-import type {
-  AiChatCloseEvent,
-  AiChatErrorEvent,
-  AiChatMessageReceivedEvent,
-  AiChatMessageSentEvent,
-  AiChatOpenEvent,
-  AiChatRateLimitEvent,
-  AiChatReadyEvent,
-} from '../widget/events.js';
+import type { AiChatWidgetEventMap } from '../widget/events.js';
+
+export type { AiChatWidgetEventMap };
 
 /** Attributes by their HTML names; each also works before the element is defined (upgraded). */
 export interface AiChatWidgetAttributes {
@@ -48,24 +42,13 @@ export type AiChatWidgetProperties = Partial<
   Pick<AiChatWidget, 'opened' | 'token' | 'getToken' | 'strings' | 'starters'>
 >;
 
-/** Every event `<ai-chat-widget>` dispatches, by name. */
-export interface AiChatWidgetEventMap {
-  'ai-chat-ready': AiChatReadyEvent;
-  'ai-chat-open': AiChatOpenEvent;
-  'ai-chat-close': AiChatCloseEvent;
-  'ai-chat-message-sent': AiChatMessageSentEvent;
-  'ai-chat-message-received': AiChatMessageReceivedEvent;
-  'ai-chat-error': AiChatErrorEvent;
-  'ai-chat-rate-limit': AiChatRateLimitEvent;
-}
-
 /** `on` + the event name (`onai-chat-ready`): React 19 and Svelte 5 listen to that event. */
 export type AiChatWidgetEventAttributes = {
   [K in keyof AiChatWidgetEventMap as `on${K}`]?: (event: AiChatWidgetEventMap[K]) => void;
 };
 
 /** `ai-chat-message-sent` -> `AiChatMessageSent`. */
-type PascalCase<S extends string> = S extends `${infer Head}-${infer Tail}`
+export type PascalCase<S extends string> = S extends `${infer Head}-${infer Tail}`
   ? `${Capitalize<Head>}${PascalCase<Tail>}`
   : Capitalize<S>;
 

@@ -21,26 +21,13 @@ import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import '../ai-chat-widget.js'; // registers <ai-chat-widget> (guarded; a no-op without a DOM)
 import { AiChatWidget as AiChatWidgetElement } from '../widget/ai-chat-widget.js';
-import type {
-  AiChatCloseEvent,
-  AiChatErrorEvent,
-  AiChatMessageReceivedEvent,
-  AiChatMessageSentEvent,
-  AiChatOpenEvent,
-  AiChatRateLimitEvent,
-  AiChatReadyEvent,
-} from '../widget/events.js';
+import type { PascalCase } from '../frameworks/props.js';
+import { aiChatEvents, type AiChatWidgetEventMap } from '../widget/events.js';
 
-/** React prop name -> event name, each typed with the element's `Event` subclass. */
-const events = {
-  onAiChatReady: 'ai-chat-ready' as EventName<AiChatReadyEvent>,
-  onAiChatOpen: 'ai-chat-open' as EventName<AiChatOpenEvent>,
-  onAiChatClose: 'ai-chat-close' as EventName<AiChatCloseEvent>,
-  onAiChatMessageSent: 'ai-chat-message-sent' as EventName<AiChatMessageSentEvent>,
-  onAiChatMessageReceived: 'ai-chat-message-received' as EventName<AiChatMessageReceivedEvent>,
-  onAiChatError: 'ai-chat-error' as EventName<AiChatErrorEvent>,
-  onAiChatRateLimit: 'ai-chat-rate-limit' as EventName<AiChatRateLimitEvent>,
-};
+/** React prop name -> event name (`onAiChatReady` -> `ai-chat-ready`), from the element's one list of events. */
+const events = Object.fromEntries(
+  aiChatEvents.map(({ eventName }) => [`on${eventName.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())}`, eventName]),
+) as { [K in keyof AiChatWidgetEventMap as `on${PascalCase<K>}`]: EventName<AiChatWidgetEventMap[K]> };
 
 /**
  * `<ai-chat-widget>` as a React component. Use the element's property names (`baseUrl`, `botId`,

@@ -90,24 +90,27 @@ const init = { bubbles: true, composed: true } as const;
 
 /** The widget restored its conversation (from storage and history) and is ready to chat. */
 export class AiChatReadyEvent extends Event {
+  static readonly eventName = 'ai-chat-ready';
   readonly detail: ReadyDetail;
   constructor(detail: ReadyDetail) {
-    super('ai-chat-ready', init);
+    super(AiChatReadyEvent.eventName, init);
     this.detail = detail;
   }
 }
 
 /** The chat panel opened (launcher mode). */
 export class AiChatOpenEvent extends Event {
+  static readonly eventName = 'ai-chat-open';
   constructor() {
-    super('ai-chat-open', init);
+    super(AiChatOpenEvent.eventName, init);
   }
 }
 
 /** The chat panel closed (launcher mode). */
 export class AiChatCloseEvent extends Event {
+  static readonly eventName = 'ai-chat-close';
   constructor() {
-    super('ai-chat-close', init);
+    super(AiChatCloseEvent.eventName, init);
   }
 }
 
@@ -116,48 +119,65 @@ export class AiChatCloseEvent extends Event {
  * sent, shown or stored.
  */
 export class AiChatMessageSentEvent extends Event {
+  static readonly eventName = 'ai-chat-message-sent';
   readonly detail: MessageSentDetail;
   constructor(detail: MessageSentDetail) {
-    super('ai-chat-message-sent', { ...init, cancelable: true });
+    super(AiChatMessageSentEvent.eventName, { ...init, cancelable: true });
     this.detail = detail;
   }
 }
 
 /** An assistant reply arrived (complete, also when streamed). */
 export class AiChatMessageReceivedEvent extends Event {
+  static readonly eventName = 'ai-chat-message-received';
   readonly detail: MessageReceivedDetail;
   constructor(detail: MessageReceivedDetail) {
-    super('ai-chat-message-received', init);
+    super(AiChatMessageReceivedEvent.eventName, init);
     this.detail = detail;
   }
 }
 
 /** A request failed: sending, loading history, or obtaining a token. */
 export class AiChatErrorEvent extends Event {
+  static readonly eventName = 'ai-chat-error';
   readonly detail: ErrorDetail;
   constructor(detail: ErrorDetail) {
-    super('ai-chat-error', init);
+    super(AiChatErrorEvent.eventName, init);
     this.detail = detail;
   }
 }
 
 /** The service answered 429; the message stays queued and is sent at `retryAt`. */
 export class AiChatRateLimitEvent extends Event {
+  static readonly eventName = 'ai-chat-rate-limit';
   readonly detail: RateLimitDetail;
   constructor(detail: RateLimitDetail) {
-    super('ai-chat-rate-limit', init);
+    super(AiChatRateLimitEvent.eventName, init);
     this.detail = detail;
   }
 }
 
+/**
+ * Every event `<ai-chat-widget>` dispatches, in the order the README lists them: the one list the
+ * event map below, the framework typings (`ai-chat-widget/jsx`, `/vue`, `/svelte`) and the React
+ * wrapper's `onAiChat…` props are derived from. test/node/manifest.test.ts holds the element's
+ * `@fires` JSDoc and the README's events table to it.
+ */
+export const aiChatEvents = [
+  AiChatReadyEvent,
+  AiChatOpenEvent,
+  AiChatCloseEvent,
+  AiChatMessageSentEvent,
+  AiChatMessageReceivedEvent,
+  AiChatErrorEvent,
+  AiChatRateLimitEvent,
+] as const;
+
+/** Every event `<ai-chat-widget>` dispatches, by name. */
+export type AiChatWidgetEventMap = {
+  [E in (typeof aiChatEvents)[number] as E['eventName']]: InstanceType<E>;
+};
+
 declare global {
-  interface GlobalEventHandlersEventMap {
-    'ai-chat-ready': AiChatReadyEvent;
-    'ai-chat-open': AiChatOpenEvent;
-    'ai-chat-close': AiChatCloseEvent;
-    'ai-chat-message-sent': AiChatMessageSentEvent;
-    'ai-chat-message-received': AiChatMessageReceivedEvent;
-    'ai-chat-error': AiChatErrorEvent;
-    'ai-chat-rate-limit': AiChatRateLimitEvent;
-  }
+  interface GlobalEventHandlersEventMap extends AiChatWidgetEventMap {}
 }
