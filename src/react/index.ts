@@ -24,9 +24,12 @@ import { AiChatWidget as AiChatWidgetElement } from '../widget/ai-chat-widget.js
 import type { PascalCase } from '../frameworks/props.js';
 import { aiChatEvents, type AiChatWidgetEventMap } from '../widget/events.js';
 
+/** `ai-chat-ready` -> `AiChatReady`, as the `PascalCase` type does. */
+const pascalCase = (name: string) => name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase());
+
 /** React prop name -> event name (`onAiChatReady` -> `ai-chat-ready`), from the element's one list of events. */
 const events = Object.fromEntries(
-  aiChatEvents.map(({ eventName }) => [`on${eventName.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())}`, eventName]),
+  aiChatEvents.map(({ eventName }) => [`on${pascalCase(eventName)}`, eventName]),
 ) as { [K in keyof AiChatWidgetEventMap as `on${PascalCase<K>}`]: EventName<AiChatWidgetEventMap[K]> };
 
 /**

@@ -3,7 +3,7 @@
  * conversation lifecycle (restore, history, reset, identity), delivery (queue, retry, rate-limit
  * wait, streaming) and persistence. Its only links to the UI are `host.requestUpdate()` and the
  * events it dispatches on the host; it never touches the DOM. The round trip for one message is
- * `requestReply` (reply-request.ts); who the user is and what is stored, `ConversationStore`.
+ * `requestReply` (reply-request.ts); who the user is and what is stored, `LocalConversation`.
  *
  * Built like `@lit/task`: every async step remembers the `generation` it started in and drops its
  * result when a reset, identity switch or disconnect has moved on.
@@ -25,7 +25,7 @@ import {
 import { asRestored, fetchHistory } from './transcript.js';
 import { RateLimitWait } from './rate-limit-wait.js';
 import { requestReply } from './reply-request.js';
-import { ConversationStore } from './conversation-store.js';
+import { LocalConversation } from './local-conversation.js';
 import { FrameCoalescer } from './frame-coalescer.js';
 
 export class ChatController implements ReactiveController {
@@ -48,7 +48,7 @@ export class ChatController implements ReactiveController {
   private connected = false;
   private startedFor: string | null = null;
   private startedOnce = false;
-  private readonly store = new ConversationStore(() => this.config().userId);
+  private readonly store = new LocalConversation(() => this.config().userId);
   private active: object | null = null;
   private abort: AbortController | null = null;
   private readonly wait = new RateLimitWait(this.host, () => void this.pump());

@@ -12,7 +12,8 @@ import type { ErrorEnvelope, SuccessEnvelope } from '../client/types.js';
 import { TokenUnavailableError } from './error-detail.js';
 import type { WidgetErrorCode } from './events.js';
 
-interface TokenGrant {
+/** `data` of a `token-url`'s answer, as the widget accepts it (the proxy's `TokenResponseData` is one). */
+interface TokenResponseData {
   token: string;
   /** ISO time or epoch seconds. */
   expires_at?: string | number | null;
@@ -26,7 +27,7 @@ export type TokenCredentials = 'same-origin' | 'include';
 /** Renew this long before `expires_at`, so a request never leaves with a token about to die. */
 const RENEW_BEFORE_MS = 60_000;
 
-function expiryMs(value: TokenGrant['expires_at']): number {
+function expiryMs(value: TokenResponseData['expires_at']): number {
   if (typeof value === 'number') return value < 1e12 ? value * 1000 : value;
   if (typeof value === 'string') {
     const t = Date.parse(value);
@@ -167,7 +168,8 @@ export class TokenSource {
     } catch {
       throw classify(this.url, this.credentials, reason, null, undefined);
     }
-    const envelope = (await response.json().catch(() => null)) as SuccessEnvelope<TokenGrant> | ErrorEnvelope | null;
+    type Answer = SuccessEnvelope<TokenResponseData> | ErrorEnvelope | null;
+    const envelope = (await response.json().catch(() => null)) as Answer;
     const grant = envelope?.success ? envelope.data : null;
     const apiBase = typeof grant?.api_base === 'string' ? resolveUrl(grant.api_base, this.url) : undefined;
     if (!response.ok || typeof grant?.token !== 'string' || !grant.token || apiBase === null) {

@@ -1,7 +1,8 @@
 /**
- * Whose conversation it is and its stored copy, for one widget instance: the anonymous user id
- * (when the host names no user) and the transcript kept across reloads. Nothing is written before
- * the user (or the host) has done something with the conversation.
+ * The conversation as this browser keeps it, for one widget instance: whose it is (the host's user
+ * id, else an anonymous id kept here) and its copy kept across reloads. Nothing is written before
+ * the user (or the host) has done something with the conversation. (The service's own store of
+ * conversations is `ConversationStore` in server/src/chat/store.ts.)
  */
 import type { ChatConfig } from './chat-config.js';
 import { defaultBaseUrl } from './client-provider.js';
@@ -9,7 +10,7 @@ import { randomId } from './error-detail.js';
 import type { TranscriptMessage } from './events.js';
 import { WidgetStorage, type StoredConversation } from './storage.js';
 
-export class ConversationStore {
+export class LocalConversation {
   /** Whether there is something worth keeping; nothing is written to storage before that. */
   interacted = false;
   private storage: WidgetStorage | null = null;
