@@ -136,6 +136,14 @@ export interface KnowledgeEntriesTable {
   updated_at: Generated<Date>;
 }
 
+/** One knowledge write (migration 010): a search index at an older revision applies it (knowledge/index-cache.ts). */
+export interface KnowledgeChangesTable {
+  account_id: string;
+  /** The account's `kb_revision` after the write (bigint as a string). */
+  revision: string;
+  entry_id: string;
+}
+
 export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
@@ -179,6 +187,7 @@ export interface Database {
   conversations: ConversationsTable;
   messages: MessagesTable;
   knowledge_entries: KnowledgeEntriesTable;
+  knowledge_changes: KnowledgeChangesTable;
   idempotency_keys: IdempotencyKeysTable;
   api_requests: ApiRequestsTable;
   deletions: DeletionsTable;

@@ -1,12 +1,18 @@
 /**
- * A compact inverted index of one language's passages, scored with BM25+ into shared typed arrays.
+ * A compact, mutable inverted index of one language's passages, scored with BM25+ into shared
+ * typed arrays.
  *
  * Why not a general search library: at 100k passages a frequent query term matches most of them,
  * and a library that builds one result object per matching document (with its matched terms and
  * fields) spends ~0.5 s per query on allocation, a filter callback and a full sort. Here a posting
  * is a pair of typed arrays, scores are added into a `Float64Array` indexed by passage number, and
- * only the best `limit` entries are ever turned into objects. The vocabulary is a radix tree
+ * only the best `limit` entries are ever materialised. The vocabulary is a radix tree
  * (MiniSearch's `SearchableMap`), so prefix and typo expansion walk terms, never documents.
+ *
+ * Postings hold term frequencies, not scores: BM25's inputs (document count, a term's document
+ * frequency, the average field length) change with every write, so the score is computed while
+ * a query adds it up. That lets one passage be added or removed without touching any other, and
+ * keeps an index updated write by write scoring exactly like one built from scratch.
  */
 import SearchableMap from 'minisearch/SearchableMap';
 
@@ -17,18 +23,64 @@ const DELTA = 0.5;
 /** Weight of a prefix expansion at distance 0, and of a typo expansion (MiniSearch's defaults). */
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
+/** Field lengths and term frequencies are stored in 16 bits (a passage is ~800 characters). */
+const MAX_U16 = 0xffff;
 
 export const TITLE = 0;
 export const CONTENT = 1;
 export type Field = typeof TITLE | typeof CONTENT;
+const FIELDS = [TITLE, CONTENT] as const;
+
+/** Grows a typed array to at least `needed` elements (doubling), keeping its contents. */
+function grown<T extends Int32Array | Uint16Array | Float64Array>(array: T, needed: number): T {
+  if (array.length >= needed) return array;
+  const next = new (array.constructor as new (length: number) => T)(Math.max(needed, array.length * 2, 16));
+  next.set(array);
+  return next;
+}
 
 /**
- * The passages (global numbers, ascending) containing a term in one field, with the term's BM25+
- * score in each — computed once at build time (the index is immutable), so a query only adds.
+ * The passages (global numbers, ascending) containing a term in one field, with the term's
+ * frequency in each. Ascending order keeps a query's writes into the score array sequential and
+ * lets a passage be found by binary search when it is removed.
  */
-interface Posting {
-  docs: Int32Array;
-  impacts: Float32Array;
+class Posting {
+  docs = new Int32Array(4);
+  tfs = new Uint16Array(4);
+  length = 0;
+
+  /** Where `doc` is, or where it would go. */
+  private find(doc: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.docs[mid]! < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  insert(doc: number, tf: number): void {
+    this.docs = grown(this.docs, this.length + 1);
+    this.tfs = grown(this.tfs, this.length + 1);
+    const at = this.length && this.docs[this.length - 1]! < doc ? this.length : this.find(doc); // appending is the usual case
+    if (at < this.length) {
+      this.docs.copyWithin(at + 1, at, this.length);
+      this.tfs.copyWithin(at + 1, at, this.length);
+    }
+    this.docs[at] = doc;
+    this.tfs[at] = Math.min(tf, MAX_U16);
+    this.length++;
+  }
+
+  remove(doc: number): void {
+    const at = this.find(doc);
+    if (at >= this.length || this.docs[at] !== doc) return;
+    this.docs.copyWithin(at, at + 1, this.length);
+    this.tfs.copyWithin(at, at + 1, this.length);
+    this.length--;
+  }
 }
 
 type TermPostings = [title: Posting | null, content: Posting | null];
@@ -41,22 +93,27 @@ export interface QueryTerm {
 }
 
 /**
- * Per-passage scratch space shared by every language of one index (search is synchronous). A
- * query adds into it, the ranking scans it once, and `reset` clears it with two memsets: cheaper
- * than tracking which passages were touched inside the hot loop.
+ * Per-passage arrays shared by every language of one index: each field's length (BM25's length
+ * normalisation) and the scratch space of a query (search is synchronous). A query adds into the
+ * scratch, the ranking scans it once, and `reset` clears it with two memsets: cheaper than
+ * tracking which passages were touched inside the hot loop.
  */
-export class Accumulator {
-  readonly score: Float64Array;
+export class PassageArrays {
+  lengths: [Uint16Array, Uint16Array] = [new Uint16Array(16), new Uint16Array(16)];
+  score = new Float64Array(16);
   /** Distinct query terms matched by the passage (MiniSearch's "quality" multiplier); 0 = no match. */
-  readonly matched: Uint16Array;
+  matched = new Uint16Array(16);
   /** The query-term number that last touched the passage, so several expansions of a term count once. */
-  readonly stamps: Int32Array;
+  stamps = new Int32Array(16);
   private stampValue = 0;
 
-  constructor(passages: number) {
-    this.score = new Float64Array(passages);
-    this.matched = new Uint16Array(passages);
-    this.stamps = new Int32Array(passages);
+  /** Makes room for passage numbers below `count`. */
+  ensure(count: number): void {
+    if (this.score.length >= count) return;
+    this.lengths = [grown(this.lengths[TITLE], count), grown(this.lengths[CONTENT], count)];
+    this.score = grown(this.score, count);
+    this.matched = grown(this.matched, count);
+    this.stamps = grown(this.stamps, count);
   }
 
   /** Starts a new query term; answers its stamp. */
@@ -74,94 +131,82 @@ export class Accumulator {
   }
 }
 
-/** Collects one language's postings while passages are added, then freezes them into typed arrays. */
-export class PostingsBuilder {
-  private readonly lists = new Map<string, [number[] | null, number[] | null]>();
-  private readonly lengths: [number[], number[]] = [[], []];
-  private readonly lengthDocs: number[] = [];
-
-  /** Adds passage `doc` (global number, ascending across calls) with its processed terms per field. */
-  add(doc: number, title: readonly string[], content: readonly string[]): void {
-    this.lengthDocs.push(doc);
-    this.addField(doc, TITLE, title);
-    this.addField(doc, CONTENT, content);
-  }
-
-  private addField(doc: number, field: Field, terms: readonly string[]): void {
-    this.lengths[field].push(terms.length);
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const [term, count] of counts) {
-      let lists = this.lists.get(term);
-      if (!lists) this.lists.set(term, (lists = [null, null]));
-      // Flat [doc, freq, doc, freq, …]: one array per term and field instead of two.
-      (lists[field] ??= []).push(doc, count);
-    }
-  }
-
-  build(totalPassages: number): LanguagePostings {
-    const lengths: [Uint16Array, Uint16Array] = [new Uint16Array(totalPassages), new Uint16Array(totalPassages)];
-    const averages: [number, number] = [1, 1];
-    const count = this.lengthDocs.length;
-    for (const field of [TITLE, CONTENT] as const) {
-      let sum = 0;
-      this.lengthDocs.forEach((doc, i) => {
-        const length = this.lengths[field][i]!;
-        lengths[field][doc] = Math.min(length, 0xffff);
-        sum += length;
-      });
-      averages[field] = count && sum ? sum / count : 1;
-    }
-    const vocabulary = new SearchableMap<TermPostings>();
-    for (const [term, [title, content]] of this.lists) {
-      vocabulary.set(term, [
-        freeze(title, count, lengths[TITLE], averages[TITLE]),
-        freeze(content, count, lengths[CONTENT], averages[CONTENT]),
-      ]);
-    }
-    this.lists.clear();
-    return new LanguagePostings(vocabulary, count);
-  }
-}
-
-/** Flat [doc, freq, …] → a posting with each passage's BM25+ score for the term (MiniSearch's formula). */
-function freeze(flat: number[] | null, passageCount: number, lengths: Uint16Array, averageLength: number): Posting | null {
-  if (!flat) return null;
-  const n = flat.length / 2;
-  const idf = Math.log(1 + (passageCount - n + 0.5) / (n + 0.5));
-  const docs = new Int32Array(n);
-  const impacts = new Float32Array(n);
-  for (let i = 0, j = 0; i < flat.length; i += 2, j++) {
-    const doc = flat[i]!;
-    const tf = flat[i + 1]!;
-    docs[j] = doc;
-    impacts[j] = idf * (DELTA + (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[doc]!) / averageLength)));
-  }
-  return { docs, impacts };
+/** How often each term occurs in `terms`. */
+function counts(terms: readonly string[]): Map<string, number> {
+  const result = new Map<string, number>();
+  for (const term of terms) result.set(term, (result.get(term) ?? 0) + 1);
+  return result;
 }
 
 export class LanguagePostings {
-  constructor(
-    private readonly vocabulary: SearchableMap<TermPostings>,
-    /** Passages of this language: BM25's document count. */
-    readonly passageCount: number,
-  ) {}
+  /** Exact lookups while writing; the radix tree holds the same objects for prefix and typo expansion. */
+  private readonly terms = new Map<string, TermPostings>();
+  private readonly vocabulary = new SearchableMap<TermPostings>();
+  /** Passages of this language: BM25's document count. */
+  private passageCount = 0;
+  /** Sum of each field's length over this language's passages, for the average. */
+  private readonly lengthSums: [number, number] = [0, 0];
+
+  constructor(private readonly arrays: PassageArrays) {}
+
+  get size(): number {
+    return this.passageCount;
+  }
+
+  /** Adds passage `doc` (a free global number) with its processed terms per field. */
+  add(doc: number, title: readonly string[], content: readonly string[]): void {
+    this.passageCount++;
+    for (const [field, terms] of [[TITLE, title], [CONTENT, content]] as const) {
+      this.lengthSums[field] += terms.length;
+      this.arrays.lengths[field][doc] = Math.min(terms.length, MAX_U16);
+      for (const [term, tf] of counts(terms)) {
+        let postings = this.terms.get(term);
+        if (!postings) {
+          postings = [null, null];
+          this.terms.set(term, postings);
+          this.vocabulary.set(term, postings);
+        }
+        (postings[field] ??= new Posting()).insert(doc, tf);
+      }
+    }
+  }
+
+  /** Removes passage `doc`; `title` and `content` must be the terms it was added with. */
+  remove(doc: number, title: readonly string[], content: readonly string[]): void {
+    this.passageCount--;
+    for (const [field, terms] of [[TITLE, title], [CONTENT, content]] as const) {
+      this.lengthSums[field] -= terms.length;
+      this.arrays.lengths[field][doc] = 0;
+      for (const term of new Set(terms)) {
+        const postings = this.terms.get(term);
+        const posting = postings?.[field];
+        if (!postings || !posting) continue;
+        posting.remove(doc);
+        if (posting.length === 0) postings[field] = null;
+        if (!postings[TITLE] && !postings[CONTENT]) {
+          // Gone from the vocabulary too, so prefix and typo expansion never meet a dead term.
+          this.terms.delete(term);
+          this.vocabulary.delete(term);
+        }
+      }
+    }
+  }
 
   /**
-   * Adds the BM25+ score of every passage matching `terms` to `acc`, each term with its prefix and
-   * typo expansions (weighted down by their distance, as MiniSearch does). Answers every index
-   * term that matched, for snippets.
+   * Adds the BM25+ score of every passage matching `terms` to the shared arrays, each term with
+   * its prefix and typo expansions (weighted down by their distance, as MiniSearch does). Answers
+   * every index term that matched, for snippets.
    */
-  score(terms: readonly QueryTerm[], fieldBoosts: readonly [number, number], acc: Accumulator): Set<string> {
+  score(terms: readonly QueryTerm[], fieldBoosts: readonly [number, number]): Set<string> {
     const matchedTerms = new Set<string>();
     if (this.passageCount === 0) return matchedTerms;
     for (const query of terms) {
-      const stamp = acc.nextTerm();
+      const stamp = this.arrays.nextTerm();
       for (const [term, postings, weight] of this.expand(query)) {
         matchedTerms.add(term);
-        for (const field of [TITLE, CONTENT] as const) {
+        for (const field of FIELDS) {
           const posting = postings[field];
-          if (posting) this.scorePosting(posting, weight * fieldBoosts[field], acc, stamp);
+          if (posting) this.scorePosting(posting, field, weight * fieldBoosts[field], stamp);
         }
       }
     }
@@ -169,7 +214,7 @@ export class LanguagePostings {
   }
 
   private *expand(query: QueryTerm): Generator<[string, TermPostings, number]> {
-    const exact = this.vocabulary.get(query.term);
+    const exact = this.terms.get(query.term);
     if (exact) yield [query.term, exact, 1];
     const seen = new Set<string>([query.term]);
     if (query.prefix) {
@@ -188,13 +233,24 @@ export class LanguagePostings {
     }
   }
 
-  // The hot loop of a query: typed arrays only, no calls, so it compiles to tight code.
-  private scorePosting(posting: Posting, boost: number, acc: Accumulator, stamp: number): void {
-    const { docs, impacts } = posting;
-    const { score, matched, stamps } = acc;
-    for (let i = 0; i < docs.length; i++) {
+  // The hot loop of a query: typed arrays only, no calls, so it compiles to tight code. BM25+ as
+  // MiniSearch computes it, idf × (δ + tf·(k1+1) / (tf + k1·(1 − b + b·length/average))), with
+  // everything but tf and length hoisted out of the loop.
+  private scorePosting(posting: Posting, field: Field, boost: number, stamp: number): void {
+    const n = posting.length;
+    const idf = Math.log(1 + (this.passageCount - n + 0.5) / (n + 0.5));
+    const sum = this.lengthSums[field];
+    const average = sum ? sum / this.passageCount : 1;
+    const weight = boost * idf;
+    const base = K1 * (1 - B);
+    const perLength = (K1 * B) / average;
+    const { docs, tfs } = posting;
+    const lengths = this.arrays.lengths[field];
+    const { score, matched, stamps } = this.arrays;
+    for (let i = 0; i < n; i++) {
       const doc = docs[i]!;
-      score[doc]! += boost * impacts[i]!;
+      const tf = tfs[i]!;
+      score[doc]! += weight * (DELTA + (tf * (K1 + 1)) / (tf + base + perLength * lengths[doc]!));
       if (stamps[doc] !== stamp) {
         stamps[doc] = stamp;
         matched[doc]! += 1;

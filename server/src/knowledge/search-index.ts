@@ -1,15 +1,16 @@
 /**
- * The in-memory search index of one account's knowledge base, built from database rows.
+ * The in-memory search index of one account's knowledge base, kept current entry by entry.
  *
  * Each entry is cut into passages; every passage is a document with a title and a content field,
  * indexed in its entry's language (its own stemmer and stopwords) — one inverted index per language.
  * A query is processed once per language it may match and scored with BM25+ (titles boosted,
  * prefix and typo expansions weighted down, passages matching more query terms multiplied up).
  * Results are grouped per entry: an entry scores as its best passage, its snippet is cut from that
- * passage, and only the best `limit` entries are ever materialised.
+ * passage, and only the best `limit` entries are ever materialised. Equal scores rank by entry id,
+ * so an index updated write by write answers exactly like one built from scratch.
  */
 import type { KnowledgeHit } from '../../../src/client/types.ts';
-import { Accumulator, LanguagePostings, PostingsBuilder, type QueryTerm } from './postings.ts';
+import { LanguagePostings, PassageArrays, type QueryTerm } from './postings.ts';
 import { chunk, isLanguage, LANGUAGES, processTerm, snippet, tokenize, type Language } from './text.ts';
 
 export interface IndexedEntry {
@@ -37,19 +38,32 @@ const FUZZY_FROM = 4;
 const FUZZY_SHARE = 0.2;
 const MAX_EDITS = 2;
 
-interface RankedEntry {
-  entry: number;
-  score: number;
-  passage: number;
+interface EntryRecord {
+  entry: IndexedEntry;
+  language: Language;
+  /** Its passages' numbers, in text order. */
+  passages: number[];
 }
 
 interface Passage {
-  entry: number;
-  language: Language;
+  entry: EntryRecord;
+  /** Position in the entry: on a tie, the earlier passage gives the snippet. */
+  ordinal: number;
   text: string;
 }
 
-/** Terms of `text` in `language`; `memo` caches the stemmer, which dominates build time otherwise. */
+interface RankedEntry {
+  entry: EntryRecord;
+  score: number;
+  passage: Passage;
+}
+
+/** `a` ranks before `b`: higher score, then entry id — so the order never depends on write history. */
+function ranksBefore(score: number, id: string, other: RankedEntry): boolean {
+  return score > other.score || (score === other.score && id < other.entry.entry.id);
+}
+
+/** Terms of `text` in `language`; `memo` caches the stemmer. */
 function termsOf(text: string, language: Language, memo: Map<string, string | null>): string[] {
   const terms: string[] = [];
   for (const word of tokenize(text)) {
@@ -73,37 +87,78 @@ function queryTermsOf(q: string, language: Language): QueryTerm[] {
   }));
 }
 
-export class KnowledgeIndex {
-  private readonly entries: IndexedEntry[] = [];
-  private readonly passages: Passage[] = [];
-  private readonly postings = new Map<Language, LanguagePostings>();
-  private readonly acc: Accumulator;
-  /** Passage number → entry number (typed: read in the ranking loop). */
-  private readonly passageEntry: Int32Array;
+/** Distinct raw words whose terms are remembered per language before the memo starts over. */
+const MEMO_LIMIT = 200_000;
 
-  constructor(entries: IndexedEntry[]) {
-    const builders = new Map<Language, PostingsBuilder>();
-    const memos = new Map<Language, Map<string, string | null>>();
-    for (const entry of entries) {
-      const language: Language = isLanguage(entry.language) ? entry.language : 'en';
-      let builder = builders.get(language);
-      if (!builder) builders.set(language, (builder = new PostingsBuilder()));
-      let memo = memos.get(language);
-      if (!memo) memos.set(language, (memo = new Map()));
-      const entryNumber = this.entries.push(entry) - 1;
-      const title = termsOf(entry.title, language, memo);
-      for (const passage of chunk(entry.content)) {
-        const doc = this.passages.push({ entry: entryNumber, language, text: passage.text }) - 1;
-        builder.add(doc, title, termsOf(passage.text, language, memo));
-      }
-    }
-    for (const [language, builder] of builders) this.postings.set(language, builder.build(this.passages.length));
-    this.acc = new Accumulator(this.passages.length);
-    this.passageEntry = Int32Array.from(this.passages, (p) => p.entry);
+/**
+ * An account's search index. Entries are added, replaced and removed one at a time: a write changes
+ * only that entry's postings, so keeping the index current costs about as much as the write itself.
+ */
+export class KnowledgeIndex {
+  private readonly entries = new Map<string, EntryRecord>();
+  /** By passage number; a hole is a number free for reuse. */
+  private readonly passages: (Passage | undefined)[] = [];
+  private readonly freeNumbers: number[] = [];
+  private readonly arrays = new PassageArrays();
+  private readonly postings = new Map<Language, LanguagePostings>();
+  /** The stemmer dominates indexing time otherwise. */
+  private readonly memos = new Map<Language, Map<string, string | null>>();
+
+  constructor(entries: Iterable<IndexedEntry> = []) {
+    for (const entry of entries) this.upsert(entry);
   }
 
   get size(): number {
-    return this.entries.length;
+    return this.entries.size;
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  /** Adds the entry, or replaces the one with its id. */
+  upsert(entry: IndexedEntry): void {
+    this.remove(entry.id);
+    const language: Language = isLanguage(entry.language) ? entry.language : 'en';
+    const record: EntryRecord = { entry, language, passages: [] };
+    this.entries.set(entry.id, record);
+    const postings = this.postingsOf(language);
+    const title = this.termsOf(entry.title, language);
+    chunk(entry.content).forEach((passage, ordinal) => {
+      const doc = this.freeNumbers.pop() ?? this.passages.length;
+      this.arrays.ensure(doc + 1);
+      this.passages[doc] = { entry: record, ordinal, text: passage.text };
+      record.passages.push(doc);
+      postings.add(doc, title, this.termsOf(passage.text, language));
+    });
+  }
+
+  /** Removes the entry with this id; false when there was none. */
+  remove(id: string): boolean {
+    const record = this.entries.get(id);
+    if (!record) return false;
+    this.entries.delete(id);
+    const postings = this.postingsOf(record.language);
+    // The terms are derived again rather than kept per passage: as cheap as the write, and no memory.
+    const title = this.termsOf(record.entry.title, record.language);
+    for (const doc of record.passages) {
+      postings.remove(doc, title, this.termsOf(this.passages[doc]!.text, record.language));
+      this.passages[doc] = undefined;
+      this.freeNumbers.push(doc);
+    }
+    return true;
+  }
+
+  private postingsOf(language: Language): LanguagePostings {
+    let postings = this.postings.get(language);
+    if (!postings) this.postings.set(language, (postings = new LanguagePostings(this.arrays)));
+    return postings;
+  }
+
+  private termsOf(text: string, language: Language): string[] {
+    let memo = this.memos.get(language);
+    if (!memo || memo.size > MEMO_LIMIT) this.memos.set(language, (memo = new Map()));
+    return termsOf(text, language, memo);
   }
 
   /** Ranked hits, one per entry (its best passage), at most `limit`. */
@@ -114,52 +169,54 @@ export class KnowledgeIndex {
       for (const language of languages) {
         const postings = this.postings.get(language);
         if (!postings) continue;
-        matchedTerms.set(language, postings.score(queryTermsOf(options.q, language), FIELD_BOOSTS, this.acc));
+        matchedTerms.set(language, postings.score(queryTermsOf(options.q, language), FIELD_BOOSTS));
       }
       const top = this.bestEntries(options.limit, options.tags?.length ? new Set(options.tags) : null);
       return top.map((ranked) => this.hit(ranked, matchedTerms));
     } finally {
-      this.acc.reset();
+      this.arrays.reset();
     }
   }
 
   /**
-   * The best `limit` entries, each by its best passage, best first; ties keep passage order. One
-   * pass over the passages: most fail the first comparison against the current floor (the score to
-   * beat once `limit` entries are held), so only a few hundred ever reach the insertion.
+   * The best `limit` entries, each by its best passage, best first. One pass over the passages:
+   * most fail the first comparison against the current floor (the score to beat once `limit`
+   * entries are held), so only a few hundred ever reach the insertion.
    */
   private bestEntries(limit: number, tags: Set<string> | null): RankedEntry[] {
-    const { score, matched } = this.acc;
+    const { score, matched } = this.arrays;
     const top: RankedEntry[] = [];
     let floor = 0;
-    for (let doc = 0; doc < matched.length; doc++) {
+    for (let doc = 0; doc < this.passages.length; doc++) {
       const quality = matched[doc]!;
       if (quality === 0) continue;
       const total = score[doc]! * quality;
-      if (total <= floor) continue;
-      const entry = this.passageEntry[doc]!;
-      if (tags && !this.entries[entry]!.tags.some((t) => tags.has(t))) continue;
+      if (total < floor || total === 0) continue;
+      const passage = this.passages[doc]!;
+      const { entry } = passage;
+      const id = entry.entry.id;
+      if (top.length === limit && !ranksBefore(total, id, top[limit - 1]!)) continue;
+      if (tags && !entry.entry.tags.some((t) => tags.has(t))) continue;
       const held = top.findIndex((t) => t.entry === entry);
       if (held >= 0) {
-        if (top[held]!.score >= total) continue;
+        const best = top[held]!;
+        if (best.score > total || (best.score === total && best.passage.ordinal < passage.ordinal)) continue;
         top.splice(held, 1); // a better passage of the same entry
       }
       let at = top.length;
-      while (at > 0 && total > top[at - 1]!.score) at--;
-      top.splice(at, 0, { entry, score: total, passage: doc });
+      while (at > 0 && ranksBefore(total, id, top[at - 1]!)) at--;
+      top.splice(at, 0, { entry, score: total, passage });
       if (top.length > limit) top.pop();
       if (top.length === limit) floor = top[limit - 1]!.score;
     }
     return top;
   }
 
-  private hit({ entry: entryNumber, score, passage: passageNumber }: RankedEntry, matchedTerms: Map<Language, Set<string>>): KnowledgeHit {
-    const entry = this.entries[entryNumber]!;
-    const passage = this.passages[passageNumber]!;
+  private hit({ entry: { entry, language }, score, passage }: RankedEntry, matchedTerms: Map<Language, Set<string>>): KnowledgeHit {
     return {
       entry_id: entry.id,
       title: entry.title,
-      snippet: snippet(passage.text, matchedTerms.get(passage.language) ?? new Set(), passage.language),
+      snippet: snippet(passage.text, matchedTerms.get(language) ?? new Set(), language),
       score: Math.round(score * 1000) / 1000,
       tags: entry.tags,
       source: entry.source,

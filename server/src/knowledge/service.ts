@@ -1,10 +1,10 @@
 /**
- * The knowledge base: entries are rows (the source of truth); search runs on an in-memory
- * MiniSearch index per account that is rebuilt lazily whenever `accounts.kb_revision` moved on.
- * Every write bumps that revision in the same transaction, so an index can never be older than the
- * revision it claims — across restarts and across processes sharing a database.
+ * The knowledge base: entries are rows (the source of truth); search runs on an in-memory index per
+ * account (`IndexCache`). Every write records itself (`recordChange`: the account's `kb_revision`
+ * bumped and the entry logged) in its own transaction, so every process's index applies it before
+ * its next search — only that entry, never a rebuild — across restarts and processes.
  */
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
   CreateKnowledgeRequest,
   Deletion,
@@ -20,18 +20,11 @@ import { iso, json } from '../db/json.ts';
 import { notFound } from '../http/errors.ts';
 import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
-import { KnowledgeIndex, type SearchOptions } from './search-index.ts';
+import { IndexCache, recordChange } from './index-cache.ts';
+import type { SearchOptions } from './search-index.ts';
 
 /** What `search` accepts; `limit` 1–50. */
 export type KnowledgeSearchOptions = SearchOptions;
-
-/** Accounts whose index is kept in memory at once; the least recently searched is dropped first. */
-const MAX_CACHED_INDEXES = 64;
-
-interface CachedIndex {
-  revision: string;
-  index: Promise<KnowledgeIndex>;
-}
 
 function toEntry(row: Selectable<KnowledgeEntriesTable>): KnowledgeEntry {
   return {
@@ -48,9 +41,12 @@ function toEntry(row: Selectable<KnowledgeEntriesTable>): KnowledgeEntry {
 }
 
 export class KnowledgeService {
-  private readonly indexes = new Map<string, CachedIndex>();
+  /** Each searched account's index (public for tests: `indexes.builds`). */
+  readonly indexes: IndexCache;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    this.indexes = new IndexCache(db);
+  }
 
   async create(accountId: string, input: CreateKnowledgeRequest): Promise<KnowledgeEntry> {
     return this.db.transaction().execute(async (trx) => {
@@ -67,7 +63,7 @@ export class KnowledgeService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await bumpRevision(trx, accountId);
+      await recordChange(trx, accountId, row.id);
       return toEntry(row);
     });
   }
@@ -111,14 +107,14 @@ export class KnowledgeService {
         .returningAll()
         .executeTakeFirst();
       if (!row) throw notFound('entry_id', 'knowledge entry');
-      await bumpRevision(trx, accountId);
+      await recordChange(trx, accountId, row.id);
       return toEntry(row);
     });
   }
 
   /**
-   * Deletes the entry and counts the deletion. The revision bump in the same transaction makes every
-   * process rebuild its search index before its next search, so the entry is never found again.
+   * Deletes the entry and counts the deletion. The change recorded in the same transaction makes
+   * every process drop it from its search index before its next search, so it is never found again.
    * Messages that cited it keep their citation: a transcript records what was answered.
    */
   async delete(accountId: string, entryId: string): Promise<Deletion> {
@@ -130,7 +126,7 @@ export class KnowledgeService {
         .executeTakeFirst();
       if (deleted.numDeletedRows === 0n) throw notFound('entry_id', 'knowledge entry');
       await forgetStoredAnswers(trx, accountId, entryId);
-      await bumpRevision(trx, accountId);
+      await recordChange(trx, accountId, entryId);
       await recordDeletion(trx, accountId, 'knowledge_entry', NOTHING_REMOVED);
       return { id: entryId, deleted: true, ...NOTHING_REMOVED };
     });
@@ -142,50 +138,9 @@ export class KnowledgeService {
    * (higher is better, unbounded; one exact content term in a short passage scores a few points).
    */
   async search(accountId: string, options: KnowledgeSearchOptions): Promise<KnowledgeHit[]> {
-    const index = await this.indexFor(accountId);
+    const index = await this.indexes.current(accountId);
     return index.search(options);
   }
-
-  private async indexFor(accountId: string): Promise<KnowledgeIndex> {
-    const revision = await this.revisionOf(accountId);
-    const cached = this.indexes.get(accountId);
-    this.indexes.delete(accountId); // re-inserted below: Map order doubles as recency order
-    if (cached && cached.revision === revision) {
-      this.indexes.set(accountId, cached);
-      return cached.index;
-    }
-    const build = this.build(accountId);
-    this.indexes.set(accountId, { revision, index: build });
-    build.catch(() => {
-      if (this.indexes.get(accountId)?.index === build) this.indexes.delete(accountId);
-    });
-    while (this.indexes.size > MAX_CACHED_INDEXES) this.indexes.delete(this.indexes.keys().next().value!);
-    return build;
-  }
-
-  // The revision is read *before* the rows: if a write lands in between, the index holds newer rows
-  // than its label says and is merely rebuilt once more — never the stale direction.
-  private async revisionOf(accountId: string): Promise<string> {
-    const row = await this.db.selectFrom('accounts').select('kb_revision').where('id', '=', accountId).executeTakeFirst();
-    return String(row?.kb_revision ?? '0');
-  }
-
-  private async build(accountId: string): Promise<KnowledgeIndex> {
-    const rows = await this.db
-      .selectFrom('knowledge_entries')
-      .select(['id', 'title', 'content', 'tags', 'language', 'source'])
-      .where('account_id', '=', accountId)
-      .execute();
-    return new KnowledgeIndex(rows);
-  }
-}
-
-async function bumpRevision(trx: Transaction<Database>, accountId: string): Promise<void> {
-  await trx
-    .updateTable('accounts')
-    .set({ kb_revision: sql`kb_revision + 1` })
-    .where('id', '=', accountId)
-    .execute();
 }
 
 function unique(values: string[]): string[] {
