@@ -7,6 +7,7 @@ import { AiChatWidget } from '../../src/element.js';
 import {
   $,
   $$,
+  animationsFinished,
   clearWidgetStorage,
   countOf,
   escapeClosesToLauncher,
@@ -330,6 +331,7 @@ describe('<ai-chat-widget> element', () => {
       expect(el.messages[0]).to.include({ content: 'keep me', status: 'failed' });
       expect($(el, '[part~="message-user"] [part~="bubble"]').textContent).to.contain('keep me');
       expect($(el, '[part~="retry-button"]').textContent!.trim()).to.equal('Retry');
+      await animationsFinished(el);
       await expect(el).to.be.accessible();
     });
   });

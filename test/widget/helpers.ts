@@ -95,3 +95,8 @@ export async function escapeClosesToLauncher(el: AiChatWidget): Promise<void> {
   expect(el.opened).to.equal(false);
   expect(el.shadowRoot!.activeElement).to.equal($(el, '[part~="launcher"]'));
 }
+
+/** Resolves once the widget's running CSS animations (a bubble's fade-in) are over: axe reads colours mid-fade otherwise. */
+export async function animationsFinished(el: AiChatWidget): Promise<void> {
+  await Promise.all(el.shadowRoot!.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished));
+}
