@@ -7,7 +7,7 @@
  * customElements.define('acme-chat', class extends AiChatWidget {});
  */
 export { AiChatWidget } from './widget/ai-chat-widget.js';
-export { ChatController, type ChatConfig } from './widget/chat-controller.js';
+export { ChatController, type ChatConfig, type ChatStatus } from './widget/chat-controller.js';
 export * from './widget/events.js';
 export { renderMarkdown, safeHref } from './widget/markdown.js';
 export type { StorageMode } from './widget/storage.js';

@@ -6,7 +6,7 @@ import styles from './ai-chat-widget.styles.js';
 import launcherStyles from './launcher.styles.js';
 import messageStyles from './message.styles.js';
 import type { ChatConfig } from './chat-config.js';
-import { ChatController } from './chat-controller.js';
+import { ChatController, isDelivering } from './chat-controller.js';
 import { errorText } from './error-detail.js';
 import { AiChatCloseEvent, AiChatOpenEvent, type TranscriptMessage } from './events.js';
 import { chatIcon, closeIcon, sendIcon } from './icons.js';
@@ -138,7 +138,7 @@ export class AiChatWidget extends LitElement {
   @property({ attribute: 'bot-id' }) botId = '';
   /** The end user's id. Default: a random id kept per widget instance. */
   @property({ attribute: 'user-id' }) userId = '';
-  /** Chat endpoint only: show the reply as it is generated (Server-Sent Events). */
+  /** Show the reply as it is generated (Server-Sent Events), from the bot or the chat endpoint. */
   @property({ type: Boolean }) stream = false;
   /**
    * Milliseconds to wait for the service before a send counts as failed (for a stream: the longest
@@ -238,7 +238,7 @@ export class AiChatWidget extends LitElement {
   }
 
   private get canSend(): boolean {
-    return Boolean(this.draft.trim()) && !this.tooLong && !this.chat.pending && !this.chat.rateLimitedUntil;
+    return Boolean(this.draft.trim()) && !this.tooLong && !isDelivering(this.chat.status);
   }
 
   private get tooLong(): boolean {
@@ -342,7 +342,8 @@ export class AiChatWidget extends LitElement {
     const s = this.text;
     const launcherMode = this.mode === 'launcher';
     const title = this.title || s.title;
-    const busy = this.chat.pending || this.chat.loading;
+    const { status } = this.chat;
+    const busy = status !== 'idle' && status !== 'offline';
     const count = characterCount(this.draft);
     return html`<div class="root" title="" @keydown=${this.handleKeydown}>
       <section
@@ -375,7 +376,7 @@ export class AiChatWidget extends LitElement {
                     <div part="bubble" class="bubble"><span class="sr-only">${s.assistant}: </span>${s.welcome}</div>
                   </div>`}
             ${this.chat.messages.map((m, i) => this.renderMessage(m, s, i >= this.chat.liveFrom))}
-            ${this.chat.awaitingReply
+            ${status === 'awaiting-reply'
               ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`
               : nothing}
           </div>

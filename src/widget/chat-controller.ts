@@ -28,6 +28,22 @@ import { requestReply } from './reply-request.js';
 import { LocalConversation } from './local-conversation.js';
 import { FrameCoalescer } from './frame-coalescer.js';
 
+/**
+ * What the conversation is doing, as one value for the view (which combines no flags of its own).
+ * When several hold, the first of these wins:
+ * - `offline`: the browser says it is offline; a send fails at once and goes out again online;
+ * - `rate-limited`: a message waits for the rate limit to let it go, until `rateLimitedUntil`;
+ * - `awaiting-reply`: a message went out and no byte of its reply has come yet;
+ * - `sending`: a message is on its way: queued (also behind the history) or its reply streaming in;
+ * - `restoring`: the stored conversation's history is loading;
+ * - `idle`: none of these; the user can send.
+ */
+export type ChatStatus = 'offline' | 'rate-limited' | 'awaiting-reply' | 'sending' | 'restoring' | 'idle';
+
+/** A message is on its way (queued, held by the rate limit, or awaiting its reply): one at a time. */
+export const isDelivering = (status: ChatStatus): boolean =>
+  status === 'sending' || status === 'awaiting-reply' || status === 'rate-limited';
+
 export class ChatController implements ReactiveController {
   private transcript: readonly TranscriptMessage[] = [];
   /**
@@ -40,9 +56,9 @@ export class ChatController implements ReactiveController {
   /** Conversation starters (the bot's `quick_replies`), shown while the transcript is empty. */
   starters: readonly string[] = [];
   /** True while the restored conversation's history loads. */
-  loading = false;
+  private loading = false;
   /** True between sending a message and the first byte of its reply. */
-  awaitingReply = false;
+  private awaitingReply = false;
 
   private generation = 0;
   private connected = false;
@@ -99,19 +115,23 @@ export class ChatController implements ReactiveController {
     return this.store.userId;
   }
 
-  /** Epoch ms until which sending waits for the rate limit (0: not limited). */
+  /** Epoch ms until which sending waits for the rate limit (0: not limited): the countdown's end. */
   get rateLimitedUntil(): number {
     return this.wait.until;
   }
 
-  /** True between the browser's `offline` event and its `online` event. */
-  get offline(): boolean {
-    return !this.connectivity.online;
+  /** What the conversation is doing now (see `ChatStatus`). */
+  get status(): ChatStatus {
+    if (!this.connectivity.online) return 'offline';
+    if (this.wait.until) return 'rate-limited';
+    if (this.awaitingReply) return 'awaiting-reply';
+    if (this.nextQueued()) return 'sending';
+    return this.loading ? 'restoring' : 'idle';
   }
 
-  /** True while a user message waits to be delivered. */
-  get pending(): boolean {
-    return this.messages.some((m) => m.role === 'user' && m.status === 'sending');
+  /** The oldest user message still waiting to be delivered. */
+  private nextQueued(): TranscriptMessage | undefined {
+    return this.messages.find((m) => m.role === 'user' && m.status === 'sending');
   }
 
   hostConnected(): void {
@@ -281,7 +301,7 @@ export class ChatController implements ReactiveController {
   /** Delivers queued messages one at a time, oldest first, honouring the rate-limit wait. */
   private async pump(): Promise<void> {
     if (this.active || !this.connected || this.loading) return;
-    const next = this.messages.find((m) => m.role === 'user' && m.status === 'sending');
+    const next = this.nextQueued();
     if (!next || this.wait.mustWait(this.clients.current?.rateLimit ?? null)) return;
     const run = {};
     this.active = run;

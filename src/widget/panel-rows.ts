@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ChatController } from './chat-controller.js';
+import { isDelivering, type ChatController } from './chat-controller.js';
 import type { WidgetStrings } from './strings.js';
 
 /**
@@ -12,17 +12,17 @@ export function renderSuggestions(
   s: WidgetStrings,
   send: (text: string) => void,
 ): TemplateResult | typeof nothing {
-  const { messages } = chat;
+  const { messages, status } = chat;
   const last = messages[messages.length - 1];
   const items = !messages.length
     ? [...starters, ...chat.starters]
-    : last.role === 'assistant' && !chat.pending
+    : last.role === 'assistant' && !isDelivering(status)
       ? (last.suggestions ?? [])
       : [];
   if (!items.length) return nothing;
   return html`<div part="suggestions" class="suggestions" role="group" aria-label=${s.suggestions}>
     ${items.map(
-      (text) => html`<button part="suggestion" type="button" ?disabled=${!!chat.rateLimitedUntil}
+      (text) => html`<button part="suggestion" type="button" ?disabled=${status === 'rate-limited'}
         @click=${() => send(text)}>${text}</button>`,
     )}
   </div>`;
@@ -33,11 +33,16 @@ export function renderSuggestions(
  * cannot be sent (`draftProblem`), in that order; and "typing" for screen readers.
  */
 export function renderStatus(chat: ChatController, s: WidgetStrings, draftProblem: string | null): TemplateResult {
+  const { status } = chat;
   const seconds = Math.max(1, Math.ceil((chat.rateLimitedUntil - Date.now()) / 1000));
-  const limited = chat.rateLimitedUntil > 0;
-  const text = chat.offline ? s.offline : limited ? s.rateLimited.replace('{n}', String(seconds)) : draftProblem;
+  const text =
+    status === 'offline'
+      ? s.offline
+      : status === 'rate-limited'
+        ? s.rateLimited.replace('{n}', String(seconds))
+        : draftProblem;
   return html`<div part="status" class="status ${text ? 'shown' : ''}" role="status">
     ${text ?? nothing}
-    ${chat.awaitingReply ? html`<span class="sr-only">${s.typing}</span>` : nothing}
+    ${status === 'awaiting-reply' ? html`<span class="sr-only">${s.typing}</span>` : nothing}
   </div>`;
 }
