@@ -14,7 +14,7 @@
  * on its own. Use the `is…` guards rather than `instanceof` when errors may cross realms (iframes,
  * two copies of the bundle): they also accept an object carrying the right `name`.
  */
-import type { ApiErrorBody, ErrorCode, ErrorDetail, RateLimitInfo } from './types.js';
+import type { ApiErrorBody, ErrorCode, RateLimitInfo, ValidationIssue } from './types.js';
 
 /** Where a failed request was going; part of every error the client throws for a request. */
 export interface RequestTarget {
@@ -50,7 +50,7 @@ export interface ApiErrorInit {
   /** The service's own message (or a description of the invalid answer). */
   message: string;
   param?: string;
-  details?: ErrorDetail[];
+  details?: ValidationIssue[];
   requestId?: string | null;
   rateLimit?: RateLimitInfo | null;
   /** Wait the server asked for (`Retry-After`, or the rate-limit reset for 429), in ms. */
@@ -71,7 +71,7 @@ export class ApiError extends AiChatError {
   /** The offending parameter, when the service named one. */
   readonly param: string | undefined;
   /** Per-field problems of a `validation_failed` error. */
-  readonly details: ErrorDetail[] | undefined;
+  readonly details: ValidationIssue[] | undefined;
   /** `error.request_id` or the `X-Request-Id` header; quote it in bug reports. */
   readonly requestId: string | undefined;
   /** `X-RateLimit-*` of the failed answer, when present. */

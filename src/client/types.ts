@@ -98,11 +98,18 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   internal_error: 500,
 };
 
-export interface ErrorDetail {
+/** One offending value of a refused request (an entry of `error.details`): where it is and what is wrong. */
+export interface ValidationIssue {
   /** JSON pointer of the offending value, e.g. `/messages/0/content`. */
   path: string;
   message: string;
 }
+
+/**
+ * @deprecated Renamed `ValidationIssue`. `ErrorDetail` is the `detail` of the widget's
+ * `ai-chat-error` event (`ai-chat-widget`); this alias goes in the next major version.
+ */
+export type ErrorDetail = ValidationIssue;
 
 export interface ApiErrorBody {
   code: ErrorCode;
@@ -110,7 +117,7 @@ export interface ApiErrorBody {
   message: string;
   /** The offending parameter (body field, query parameter or path id), when there is one. */
   param?: string;
-  details?: ErrorDetail[];
+  details?: ValidationIssue[];
   request_id?: string;
 }
 

@@ -3,11 +3,11 @@
  * error envelope by `http/error-handler.ts`; a `ServiceError` keeps its code, anything else becomes
  * `internal_error` with no details (the stack goes to the log only).
  */
-import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../../../src/client/types.ts';
+import { ERROR_STATUS, type ErrorCode, type ValidationIssue } from '../../../src/client/types.ts';
 
 export interface ServiceErrorOptions {
   param?: string;
-  details?: ErrorDetail[];
+  details?: ValidationIssue[];
   /** Extra response headers, e.g. `Retry-After`, `Allow`, `WWW-Authenticate`. */
   headers?: Record<string, string>;
   cause?: unknown;
@@ -17,7 +17,7 @@ export class ServiceError extends Error {
   override name = 'ServiceError';
   readonly code: ErrorCode;
   readonly param?: string;
-  readonly details?: ErrorDetail[];
+  readonly details?: ValidationIssue[];
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, options: ServiceErrorOptions = {}) {
