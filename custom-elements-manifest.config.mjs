@@ -50,6 +50,8 @@ function publicApiPlugin() {
           declaration.members = declaration.members?.filter((m) => !m.privacy || m.privacy === 'public');
           // `dispatchEvent(new AiChatOpenEvent())` yields a nameless duplicate of the @fires entry
           declaration.events = declaration.events?.filter((e) => e.name);
+          // the events extend the DOM's `Event`, which the analyser places in their own module
+          if (declaration.superclass?.name === 'Event') declaration.superclass = { name: 'Event', package: 'global:' };
         }
         for (const entry of mod.exports ?? []) {
           if (entry.declaration?.module) entry.declaration.module = toShipped(entry.declaration.module);

@@ -86,58 +86,75 @@ export interface MessageReceivedDetail {
   conversationId: string;
 }
 
-/**
- * What every widget event shares: it bubbles, is `composed` (it leaves the shadow root), and takes
- * its type from its class's `eventName`, so each event's name is written once.
- */
-abstract class AiChatEvent<Detail> extends Event {
-  declare static readonly eventName: string;
-  readonly detail: Detail;
-  constructor(detail: Detail, cancelable = false) {
-    super((new.target as unknown as typeof AiChatEvent).eventName, { bubbles: true, composed: true, cancelable });
+const init = { bubbles: true, composed: true } as const;
+
+/** The widget restored its conversation (from storage and history) and is ready to chat. */
+export class AiChatReadyEvent extends Event {
+  static readonly eventName = 'ai-chat-ready';
+  readonly detail: ReadyDetail;
+  constructor(detail: ReadyDetail) {
+    super(AiChatReadyEvent.eventName, init);
     this.detail = detail;
   }
 }
 
-/** The widget restored its conversation (from storage and history) and is ready to chat. */
-export class AiChatReadyEvent extends AiChatEvent<ReadyDetail> {
-  static override readonly eventName = 'ai-chat-ready';
-}
-
 /** The chat panel opened (launcher mode). */
-export class AiChatOpenEvent extends AiChatEvent<void> {
-  static override readonly eventName = 'ai-chat-open';
+export class AiChatOpenEvent extends Event {
+  static readonly eventName = 'ai-chat-open';
+  constructor() {
+    super(AiChatOpenEvent.eventName, init);
+  }
 }
 
 /** The chat panel closed (launcher mode). */
-export class AiChatCloseEvent extends AiChatEvent<void> {
-  static override readonly eventName = 'ai-chat-close';
+export class AiChatCloseEvent extends Event {
+  static readonly eventName = 'ai-chat-close';
+  constructor() {
+    super(AiChatCloseEvent.eventName, init);
+  }
 }
 
 /**
  * The user is about to send a message. Cancelable: `preventDefault()` drops the message; nothing is
  * sent, shown or stored.
  */
-export class AiChatMessageSentEvent extends AiChatEvent<MessageSentDetail> {
-  static override readonly eventName = 'ai-chat-message-sent';
+export class AiChatMessageSentEvent extends Event {
+  static readonly eventName = 'ai-chat-message-sent';
+  readonly detail: MessageSentDetail;
   constructor(detail: MessageSentDetail) {
-    super(detail, true);
+    super(AiChatMessageSentEvent.eventName, { ...init, cancelable: true });
+    this.detail = detail;
   }
 }
 
 /** An assistant reply arrived (complete, also when streamed). */
-export class AiChatMessageReceivedEvent extends AiChatEvent<MessageReceivedDetail> {
-  static override readonly eventName = 'ai-chat-message-received';
+export class AiChatMessageReceivedEvent extends Event {
+  static readonly eventName = 'ai-chat-message-received';
+  readonly detail: MessageReceivedDetail;
+  constructor(detail: MessageReceivedDetail) {
+    super(AiChatMessageReceivedEvent.eventName, init);
+    this.detail = detail;
+  }
 }
 
 /** A request failed: sending, loading history, or obtaining a token. */
-export class AiChatErrorEvent extends AiChatEvent<ErrorDetail> {
-  static override readonly eventName = 'ai-chat-error';
+export class AiChatErrorEvent extends Event {
+  static readonly eventName = 'ai-chat-error';
+  readonly detail: ErrorDetail;
+  constructor(detail: ErrorDetail) {
+    super(AiChatErrorEvent.eventName, init);
+    this.detail = detail;
+  }
 }
 
 /** The service answered 429; the message stays queued and is sent at `retryAt`. */
-export class AiChatRateLimitEvent extends AiChatEvent<RateLimitDetail> {
-  static override readonly eventName = 'ai-chat-rate-limit';
+export class AiChatRateLimitEvent extends Event {
+  static readonly eventName = 'ai-chat-rate-limit';
+  readonly detail: RateLimitDetail;
+  constructor(detail: RateLimitDetail) {
+    super(AiChatRateLimitEvent.eventName, init);
+    this.detail = detail;
+  }
 }
 
 /**

@@ -107,6 +107,9 @@ describe('custom-elements.json', () => {
     });
     // every module path is a file the package ships
     assert.deepEqual(sorted(manifest.modules.map((m) => m.path)), ['dist/ai-chat-widget.js', 'dist/element.js']);
+    // and so is every module a reference names (an export, a superclass: the events' is the DOM's)
+    const referenced = [...JSON.stringify(manifest).matchAll(/"module":"([^"]*)"/g)].map((m) => m[1]);
+    assert.deepEqual(sorted(referenced), ['dist/element.js']);
     // no temporary path leaked into package.json (the analyser can write it; the config forbids that)
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { customElements: string };
     assert.equal(pkg.customElements, 'dist/custom-elements.json');
