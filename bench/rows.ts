@@ -91,6 +91,24 @@ export function serverRows(s: ServerResults): Row[] {
       deepChat: null,
       ...(i === sizes.length - 1 && { goal: '≤ 10 ms p99', met: s.search[size]!.p99 <= 10 }),
     })),
+    ...knowledgeWriteRows(s),
     ...proxyRows,
+  ];
+}
+
+function knowledgeWriteRows(s: ServerResults): Row[] {
+  const w = s.knowledgeWrites;
+  if (!w) return [];
+  const at = `at ${n(w.entries)} entries`;
+  return [
+    { id: 'server.knowledge.write', label: `knowledge write → searchable ${at}: p99 (p50 ${w.writeToSearchable.p50.toFixed(2)} ms)`, unit: 'ms',
+      ours: w.writeToSearchable.p99, deepChat: null, goal: '≤ 50 ms', met: w.writeToSearchable.p99 <= 50,
+      note: `${w.writeToSearchable.count} writes (create, update, delete), each timed until a search sees it` },
+    { id: 'server.knowledge.block', label: `knowledge writes ${at}: longest event-loop block`, unit: 'ms', ours: w.longestBlockDuringWritesMs,
+      deepChat: null, goal: '≤ 50 ms', met: w.longestBlockDuringWritesMs <= 50 },
+    { id: 'server.knowledge.cold', label: `cold index build ${at} (${(w.coldBuildMs / 1000).toFixed(1)} s): longest event-loop block`, unit: 'ms',
+      ours: w.longestBlockDuringColdBuildMs, deepChat: null, goal: '≤ 50 ms', met: w.longestBlockDuringColdBuildMs <= 50 },
+    { id: 'server.knowledge.search', label: `GET /v1/knowledge/search ${at} after the writes: p99 (p50 ${w.searchAfterWrites.p50.toFixed(2)} ms)`,
+      unit: 'ms', ours: w.searchAfterWrites.p99, deepChat: null, goal: '≤ 10 ms p99', met: w.searchAfterWrites.p99 <= 10 },
   ];
 }

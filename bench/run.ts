@@ -32,14 +32,14 @@ const settings = smoke
         iterations: 1, transcriptSizes: [10, 20, 50], appendAt: 20, tokens: 50, tokenIntervalMs: 2,
         markdown: { bytes: 5 * 1024, iterations: 1, deadlineMs: 20_000, deltasPerWrite: 20, writeIntervalMs: 4 },
       },
-      server: { durationSeconds: 1, concurrency: [1, 10, 50], knowledgeSizes: [100, 200, 300], latencyMs: 400 },
+      server: { durationSeconds: 1, concurrency: [1, 10, 50], knowledgeSizes: [100, 200, 300], knowledgeWrites: 2, latencyMs: 400 },
     }
   : {
       browser: {
         iterations: 5, transcriptSizes: [100, 1000, 5000], appendAt: 1000, tokens: 1000, tokenIntervalMs: 2,
         markdown: { bytes: 300 * 1024, iterations: 3, deadlineMs: 60_000, deltasPerWrite: 20, writeIntervalMs: 4 },
       },
-      server: { durationSeconds: 5, concurrency: [1, 10, 50], knowledgeSizes: [1000, 10000, 100000], latencyMs: 3000 },
+      server: { durationSeconds: 5, concurrency: [1, 10, 50], knowledgeSizes: [1000, 10000, 100000], knowledgeWrites: 30, latencyMs: 3000 },
     };
 
 const paths = {

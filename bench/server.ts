@@ -11,6 +11,7 @@ import { createProxy } from '../src/proxy/index.ts';
 import { toNodeHandler } from '../src/proxy/node.ts';
 import { startServer } from '../server/src/index.ts';
 import { newId } from '../server/src/ids.ts';
+import { measureKnowledgeWrites, type KnowledgeWriteResults } from './knowledge-writes.ts';
 import { sequentialLatency, type LatencyResult } from './lib/latency.ts';
 
 export interface ServerConfig {
@@ -19,6 +20,8 @@ export interface ServerConfig {
   concurrency: number[];
   /** Knowledge base sizes (ascending; the base grows from one to the next). */
   knowledgeSizes: number[];
+  /** Rounds of create, update and delete on the largest knowledge base (3 writes each). */
+  knowledgeWrites: number;
   /** Milliseconds of sequential requests per latency measurement. */
   latencyMs: number;
   /** Which parts to measure (default all): `--only=chat,search,proxy` narrows a run while profiling. */
@@ -40,6 +43,8 @@ export interface ServerResults {
   chat: ThroughputCell[];
   botMessages: ThroughputCell[];
   search: Record<number, LatencyResult>;
+  /** Writes on the largest knowledge base; absent when the run left search out. */
+  knowledgeWrites: KnowledgeWriteResults | null;
   /** Absent when the run left the proxy out. */
   proxy: { direct: LatencyResult; proxied: LatencyResult } | null;
 }
@@ -116,7 +121,7 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
     // Knowledge lives in its own tenant: the built-in chat responder searches its tenant's knowledge
     // base, so a 100k-entry base would otherwise slow the chat and proxy measurements down too.
     // Rows go straight into the table in batches (the API would take minutes for 100k); bumping
-    // kb_revision is what the service's own writes do, so the next search rebuilds its index.
+    // kb_revision without logging a change (knowledge_changes) makes the next search rebuild its index.
     const kbTenant = await service.createAccount({ name: 'bench knowledge', rateLimit: { points: 1e9, durationSeconds: 60 } });
     const kbAuth = { authorization: `Bearer ${kbTenant.apiKey}` };
     const search: Record<number, LatencyResult> = {};
@@ -134,8 +139,14 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
       const spec = { url: `${url}/v1/knowledge/search?q=${encodeURIComponent('refund for a damaged package')}&limit=5`, method: 'GET' as const, headers: kbAuth };
       search[size] = await sequentialLatency(spec, config.latencyMs, 5); // the first warm-up request builds the index
     }
+    let knowledgeWrites: KnowledgeWriteResults | null = null;
+    if (inserted) {
+      // A bump without a logged change: the next search must rebuild, which is the cold build measured.
+      await service.deps.db.updateTable('accounts').set({ kb_revision: sql`kb_revision + 1` }).where('id', '=', kbTenant.accountId).execute();
+      knowledgeWrites = await measureKnowledgeWrites(url, kbTenant.apiKey, inserted, config.knowledgeWrites, config.latencyMs);
+    }
 
-    if (!parts.has('proxy')) return { chat, botMessages, search, proxy: null };
+    if (!parts.has('proxy')) return { chat, botMessages, search, knowledgeWrites, proxy: null };
     const proxy = createProxy({
       apiKey,
       upstream: url,
@@ -168,7 +179,7 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
       p50: parts.map((p) => p.p50).sort((a, b) => a - b)[parts.length >> 1]!,
       p99: Math.max(...parts.map((p) => p.p99)),
     });
-    return { chat, botMessages, search, proxy: { direct: merge(direct), proxied: merge(proxied) } };
+    return { chat, botMessages, search, knowledgeWrites, proxy: { direct: merge(direct), proxied: merge(proxied) } };
   } finally {
     for (const s of proxyServers) {
       s.closeAllConnections();

@@ -23,7 +23,7 @@ const CHANGES_PAGE = 500;
 /** Indexing work between two yields to the event loop. */
 const SLICE_MS = 8;
 /** Changes kept in the log per account; an index further behind is rebuilt. */
-export const KEPT_CHANGES = 10_000n;
+const KEPT_CHANGES = 10_000n;
 /** Pruning runs on every this many-th write of an account. */
 const PRUNE_EVERY = 1_000n;
 
@@ -95,6 +95,9 @@ export class IndexCache {
 
   private async refresh(accountId: string, slot: Slot, wanted: bigint): Promise<void> {
     if (slot.index && (await this.catchUp(accountId, slot, wanted))) return;
+    // Searches wait for this build, so the old index is of no more use: let it go now, not after
+    // the new one is complete (at 100k entries each holds ~200 MB, and GC work grows with the heap).
+    slot.index = null;
     // Read before the rows: a write landing during the build has a later revision, so the first
     // search after it catches up on it (rows already read in its new state are simply replaced).
     const revision = await this.revisionOf(accountId);
