@@ -16,8 +16,8 @@ import { KnowledgeService } from './knowledge/service.ts';
 import { createLlmProvider, type LlmProvider } from './llm/index.ts';
 import type { Logger } from './logger.ts';
 import { BotService } from './bots/service.ts';
-import { ChatService } from './chat/service.ts';
 import { ConversationStore } from './chat/store.ts';
+import { TurnPipeline } from './turns/pipeline.ts';
 import { ConversationService } from './conversations/service.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
 import type { RateLimits } from './rate-limit/limiter.ts';
@@ -42,8 +42,8 @@ export interface Services {
   /** Conversations as a resource: the filtered list, one conversation, delete. */
   conversationAdmin: ConversationService;
   bots: BotService;
-  /** Chat turns (responders) over bots, agents, knowledge and the LLM. */
-  chat: ChatService;
+  /** The turn pipeline: answers and stores every chat turn (both `/v1/chat` and bot messages). */
+  turns: TurnPipeline;
   /** AI agents (CRUD + `runtime()` for answering as an agent). */
   agents: AgentService;
   /** Agent training jobs, run in the background of this process. */
@@ -68,7 +68,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const trainingJobs = new TrainingJobs(core.db, nlu, core.logger, { singleProcess });
   await trainingJobs.recoverInterrupted();
   if (singleProcess) await releaseInterruptedKeys(core.db);
-  const services: Omit<Services, 'chat'> = {
+  const services: Omit<Services, 'turns'> = {
     knowledge: new KnowledgeService(core.db),
     nlu,
     conversations: new ConversationStore(core.db),
@@ -79,7 +79,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     llm: createLlmProvider(core.config.llm),
     analytics: new AnalyticsReports(core.db, core.usage),
   };
-  return { ...services, chat: new ChatService({ db: core.db, ...services }) };
+  return { ...services, turns: new TurnPipeline({ db: core.db, ...services }) };
 }
 
 /** Stops background work (training workers, timers) before the database closes. */

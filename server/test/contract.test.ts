@@ -82,6 +82,29 @@ async function check(template: string, path: string, options: CallOptions = {}, 
   return res;
 }
 
+/** A streamed answer: every SSE event is documented for the operation and matches its schema. */
+async function checkStream(template: string, path: string, body: unknown) {
+  const stream = await raw(path, { body });
+  assert.equal(stream.status, 200);
+  assert.match(stream.headers.get('content-type') ?? '', /text\/event-stream/);
+  const events = String(stream.body)
+    .split(/\n\n/)
+    .map((block) => ({
+      event: /^event: (.*)$/m.exec(block)?.[1],
+      data: block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n'),
+    }))
+    .filter((e) => e.event);
+  assert.equal(events[0]?.event, 'meta');
+  assert.equal(events.at(-1)?.event, 'done');
+  const sseSchemas = (doc.paths[template]!.post!.responses['200']!.content!['text/event-stream'] as unknown as { 'x-sse-events': Record<string, { $ref: string }> })['x-sse-events'];
+  for (const e of events) {
+    const schemaRef = sseSchemas[e.event!];
+    assert.ok(schemaRef, `undocumented SSE event ${e.event} on ${template}`);
+    const validate = ajv.compile({ $ref: `api${schemaRef.$ref}` });
+    assert.ok(validate(JSON.parse(e.data)), `SSE ${e.event} on ${template}: ${ajv.errorsText(validate.errors)}`);
+  }
+}
+
 describe('the OpenAPI document', () => {
   it('validates against the official OpenAPI 3.1 schema', async () => {
     const validator = new Validator();
@@ -223,25 +246,9 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/chat', '/v1/chat', { body: { messages: [] } }, 400);
     await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'hi' }], agent_id: 'agt_missing123456' } }, 404);
 
-    const stream = await raw('/v1/chat', { body: { messages: [{ role: 'user', content: 'install' }], stream: true } });
-    assert.equal(stream.status, 200);
-    assert.match(stream.headers.get('content-type') ?? '', /text\/event-stream/);
-    const events = String(stream.body)
-      .split(/\n\n/)
-      .map((block) => ({
-        event: /^event: (.*)$/m.exec(block)?.[1],
-        data: block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n'),
-      }))
-      .filter((e) => e.event);
-    assert.equal(events[0]?.event, 'meta');
-    assert.equal(events.at(-1)?.event, 'done');
-    const sseSchemas = (doc.paths['/v1/chat']!.post!.responses['200']!.content!['text/event-stream'] as unknown as { 'x-sse-events': Record<string, { $ref: string }> })['x-sse-events'];
-    for (const e of events) {
-      const schemaRef = sseSchemas[e.event!];
-      assert.ok(schemaRef, `undocumented SSE event ${e.event}`);
-      const validate = ajv.compile({ $ref: `api${schemaRef.$ref}` });
-      assert.ok(validate(JSON.parse(e.data)), `SSE ${e.event}: ${ajv.errorsText(validate.errors)}`);
-    }
+    await checkStream('/v1/chat', '/v1/chat', { messages: [{ role: 'user', content: 'install' }], stream: true });
+    // the bot endpoint streams the same events, its `done` carrying the bot reply
+    await checkStream('/v1/bots/{bot_id}/messages', `/v1/bots/${ids.bot}/messages`, { message: 'hello', user_id: 'user-3', stream: true });
 
     await check('/v1/chat/history', `/v1/chat/history?conversation_id=${ids.conversation}`, {}, 200);
     await check('/v1/chat/history', `/v1/chat/history?user_id=user-1&bot_id=${ids.bot}`, {}, 200);

@@ -1,8 +1,8 @@
 // Idempotency-Key on POSTs: replays, conflicts, streamed requests, and no duplicate messages.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sendBotMessage } from '../src/bots/messages.ts';
 import { createService, type Service } from '../src/index.ts';
+import type { PreparedTurn } from '../src/turns/pipeline.ts';
 import { clientFor, shopTraining, startTestService, type TestClient } from './support/core.ts';
 import { parseSseBody } from './support/sse.ts';
 import { testDatabase } from './support/test-database.ts';
@@ -168,22 +168,25 @@ describe('Idempotency-Key across a crash after the turn was stored', () => {
     const request = { messages: [{ role: 'user' as const, content: 'a racing hello' }], bot_id: botId };
     // both pass the lookup before either stores (what the middleware's lock cannot prevent once a
     // running row was freed while its request still ran)
-    const turns = await Promise.all([deps.chat.prepare(account, request, tag), deps.chat.prepare(account, request, tag)]);
+    const turns = await Promise.all([deps.turns.prepare(account, request, { idempotency: tag }), deps.turns.prepare(account, request, { idempotency: tag })]);
     assert.ok(turns.every((t) => !t.replay));
-    const replies = await Promise.all(turns.map(async (turn) => {
-      for await (const event of deps.chat.run(turn, new AbortController().signal)) if (event.type === 'done') return event.data;
+    const answer = async (turn: PreparedTurn) => {
+      for await (const event of deps.turns.run(turn, new AbortController().signal)) if (event.type === 'done') return event.turn;
       throw new Error('no reply');
-    }));
-    assert.equal(replies[0]!.message.id, replies[1]!.message.id);
-    assert.equal(replies[0]!.conversation_id, replies[1]!.conversation_id);
-    assert.equal(await countIn(api.service, replies[0]!.conversation_id), 2);
+    };
+    const replies = await Promise.all(turns.map(answer));
+    assert.equal(replies[0]!.reply.id, replies[1]!.reply.id);
+    assert.equal(replies[0]!.reply.conversation_id, replies[1]!.reply.conversation_id);
+    assert.equal(await countIn(api.service, replies[0]!.reply.conversation_id), 2);
     const orphans = await deps.db.selectFrom('conversations').select('id').where('id', 'in', turns.map((t) => t.conversationId)).execute();
     assert.equal(orphans.length, 1, 'the losing request must not leave an empty conversation behind');
 
     const botTag = { key: 'race-bot', requestHash: 'race-bot-hash' };
-    const origins = { ownOrigin: 'http://127.0.0.1' };
-    const outcomes = await Promise.all([0, 1].map(() => sendBotMessage(deps, account, botId, { message: 'hello', user_id: 'racer' }, origins, botTag)));
-    assert.equal(outcomes[0]!.reply.user_message.id, outcomes[1]!.reply.user_message.id);
+    // the bot endpoint's turn: the user's open conversation with the bot
+    const botRequest = { messages: [{ role: 'user' as const, content: 'hello' }], bot_id: botId, user_id: 'racer', openConversation: true };
+    const botTurns = await Promise.all([0, 1].map(() => deps.turns.prepare(account, botRequest, { idempotency: botTag })));
+    const outcomes = await Promise.all(botTurns.map(answer));
+    assert.equal(outcomes[0]!.user.id, outcomes[1]!.user.id);
     assert.equal(outcomes.filter((o) => o.replayed).length, 1);
     assert.equal(await countIn(api.service, outcomes[0]!.reply.conversation_id), 2);
   });

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ServiceError } from '../src/http/errors.ts';
-import { createLlmProvider, parseSse, type LlmProvider } from '../src/llm/index.ts';
+import { parseSse } from '../../src/client/sse.ts';
+import { createLlmProvider, type LlmProvider } from '../src/llm/index.ts';
 import { FAKE_REPLY, FAKE_SECRET, startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 
 let fake: FakeOpenAi;
@@ -120,9 +121,11 @@ describe('OpenAI-compatible error mapping', () => {
   });
 });
 
-describe('parseSse', () => {
-  async function* bytes(...parts: (string | number[])[]) {
-    for (const p of parts) yield typeof p === 'string' ? new TextEncoder().encode(p) : new Uint8Array(p);
+describe('parseSse (the client\'s, which the LLM adapter reads with)', () => {
+  /** A byte stream delivering each part as its own chunk. */
+  function bytes(...parts: (string | number[])[]): ReadableStream<Uint8Array> {
+    const chunks = parts.map((p) => (typeof p === 'string' ? new TextEncoder().encode(p) : new Uint8Array(p)));
+    return new ReadableStream({ pull: (controller) => (chunks.length ? controller.enqueue(chunks.shift()!) : controller.close()) });
   }
 
   it('joins multi-line data, names events, skips comments, survives split UTF-8', async () => {
@@ -132,8 +135,8 @@ describe('parseSse', () => {
       events.push(e);
     }
     assert.deepEqual(events, [
-      { event: 'delta', data: 'a\nb' },
-      { event: 'message', data: '€' },
+      { event: 'delta', data: 'a\nb', id: undefined },
+      { event: 'message', data: '€', id: undefined },
     ]);
   });
 });

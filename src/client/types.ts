@@ -270,6 +270,8 @@ export interface BotMessageRequest {
   message: string;
   /** The caller's id for the end user: 1–128 characters of `[A-Za-z0-9._:@-]`. */
   user_id: string;
+  /** Answer as Server-Sent Events, as `/v1/chat` does; the `done` frame carries the `BotReply` envelope. */
+  stream?: boolean;
 }
 
 export interface BotReply {
@@ -312,13 +314,19 @@ export interface ChatReply {
   suggestions: string[];
 }
 
-/** Events of a streamed `POST /v1/chat` (`event:` name → `data:` JSON). */
-export interface ChatStreamEvents {
+/**
+ * Events of a streamed turn, `POST /v1/chat` or `POST /v1/bots/{id}/messages` with `stream: true`
+ * (`event:` name → `data:` JSON).
+ */
+export interface TurnStreamEvents<Reply> {
   meta: { request_id: string; conversation_id: string };
   delta: { text: string };
-  done: SuccessEnvelope<ChatReply>;
+  done: SuccessEnvelope<Reply>;
   error: ErrorEnvelope;
 }
+
+export type ChatStreamEvents = TurnStreamEvents<ChatReply>;
+export type BotStreamEvents = TurnStreamEvents<BotReply>;
 
 export interface HistoryQuery extends PageQuery {
   conversation_id?: string;

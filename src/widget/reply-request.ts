@@ -1,9 +1,10 @@
 /**
- * One round trip to the service for one user message: the bot endpoint, or the chat endpoint
- * (whole or streamed). It knows the wire and nothing of the widget's state; `ChatController`
- * decides what the answer does to the transcript.
+ * One round trip to the service for one user message, whole or streamed: the bot endpoint when the
+ * widget names a bot, else the chat endpoint — both answer a turn alike and stream the same events.
+ * It knows the wire and nothing of the widget's state; `ChatController` decides what the answer
+ * does to the transcript.
  */
-import type { AiChatClient, ChatReply, RequestOptions } from '../client/index.js';
+import type { AiChatClient, ApiResult, BotReply, ChatReply, Citation, RequestOptions, TurnStreamEvent } from '../client/index.js';
 import type { ChatConfig } from './chat-config.js';
 import type { TranscriptMessage } from './events.js';
 import { chatMessages, fromServer } from './transcript.js';
@@ -26,37 +27,65 @@ export interface ReplyRequest {
 export interface ReplyOutcome {
   conversationId: string;
   reply: TranscriptMessage;
-  /** What the server stored for the user's message (bot endpoint). */
+  /** What the server stored for the user's message (the bot endpoint says). */
   stored?: { serverId: string; time: string };
 }
 
-/** The assistant's reply, or `null` when `isCurrent()` turned false on the way. Throws on failure. */
-export async function requestReply(r: ReplyRequest): Promise<ReplyOutcome | null> {
+/** One endpoint's way to ask for a turn, whole or streamed, and to read its reply. */
+interface Endpoint<Reply> {
+  send(options: RequestOptions): Promise<ApiResult<Reply>>;
+  stream(options: RequestOptions): AsyncIterable<TurnStreamEvent<Reply>>;
+  outcome(reply: Reply): ReplyOutcome;
+}
+
+/** The bot endpoint when the widget names a bot, else the chat endpoint: both answer and stream alike. */
+function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> {
   const { client, config } = r;
+  if (config.botId) {
+    const botId = config.botId;
+    const body = { message: r.message.content, user_id: r.userId };
+    return {
+      send: (options) => client.bots.sendMessage(botId, body, options),
+      stream: (options) => client.bots.streamMessage(botId, body, options),
+      outcome: (data: BotReply) => ({
+        conversationId: data.conversation_id,
+        reply: withCitations(fromServer(data.message, data.suggestions), data.message.citations ?? []),
+        stored: { serverId: data.user_message.id, time: data.user_message.created_at },
+      }),
+    };
+  }
+  const body = { messages: chatMessages(r.messages, r.message), conversation_id: r.conversationId ?? undefined, user_id: r.userId };
+  return {
+    send: (options) => client.chat.send(body, options),
+    stream: (options) => client.chat.stream(body, options),
+    outcome: (data: ChatReply) => ({
+      conversationId: data.conversation_id,
+      reply: withCitations(fromServer(data.message, data.suggestions), data.citations),
+    }),
+  };
+}
+
+function withCitations(reply: TranscriptMessage, citations: readonly Citation[]): TranscriptMessage {
+  if (citations.length) reply.citations = citations.map(({ title, source }) => ({ title, source }));
+  return reply;
+}
+
+/** The assistant's reply, or `null` when `isCurrent()` turned false on the way. Throws on failure. */
+export function requestReply(r: ReplyRequest): Promise<ReplyOutcome | null> {
+  return answer(r, endpointFor(r) as Endpoint<BotReply | ChatReply>);
+}
+
+async function answer<Reply>(r: ReplyRequest, endpoint: Endpoint<Reply>): Promise<ReplyOutcome | null> {
   const options: RequestOptions = {
     signal: r.signal,
     idempotencyKey: r.message.id, // every attempt of this message: the server stores it once
     maxRetryDelayMs: 0,
-    ...(config.timeout > 0 && { timeoutMs: config.timeout }),
+    ...(r.config.timeout > 0 && { timeoutMs: r.config.timeout }),
   };
-  if (config.botId) {
-    const { data } = await client.bots.sendMessage(config.botId, { message: r.message.content, user_id: r.userId }, options);
-    if (!r.isCurrent()) return null;
-    return {
-      conversationId: data.conversation_id,
-      reply: fromServer(data.message, data.suggestions),
-      stored: { serverId: data.user_message.id, time: data.user_message.created_at },
-    };
-  }
-  const request = {
-    messages: chatMessages(r.messages, r.message),
-    conversation_id: r.conversationId ?? undefined,
-    user_id: r.userId,
-  };
-  let final: ChatReply | null = null;
-  if (config.stream) {
+  let final: Reply | null = null;
+  if (r.config.stream) {
     let streamed = '';
-    for await (const event of client.chat.stream(request, options)) {
+    for await (const event of endpoint.stream(options)) {
       if (!r.isCurrent()) return null;
       // `meta` names the conversation too, but it is adopted only with the final message: a
       // retry after a broken stream must send the very body the Idempotency-Key was used with
@@ -64,11 +93,9 @@ export async function requestReply(r: ReplyRequest): Promise<ReplyOutcome | null
       else if (event.type !== 'meta') r.onText((streamed += event.data.text));
     }
   } else {
-    final = (await client.chat.send(request, options)).data;
+    final = (await endpoint.send(options)).data;
   }
   if (!r.isCurrent()) return null;
   if (!final) throw new Error('The reply ended without its final message.');
-  const reply = fromServer(final.message, final.suggestions);
-  if (final.citations.length) reply.citations = final.citations.map(({ title, source }) => ({ title, source }));
-  return { conversationId: final.conversation_id, reply };
+  return endpoint.outcome(final);
 }

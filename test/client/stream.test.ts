@@ -1,6 +1,6 @@
 // chat.stream against the real service (SSE over fetch) and against stream faults.
 import { expect } from '@open-wc/testing';
-import { AbortError, ApiError, TimeoutError, type ChatStreamEvent } from '../../src/client/index.js';
+import { AbortError, ApiError, TimeoutError, type BotStreamEvent, type ChatStreamEvent } from '../../src/client/index.js';
 import { SUPPORT_BOT, clientFor, countOf, rejectionOf, uniqueKey } from './fixtures.js';
 
 const HELLO = { messages: [{ role: 'user' as const, content: 'hello' }] };
@@ -109,5 +109,32 @@ describe('chat.stream', () => {
     }
     // the client is still usable afterwards
     expect((await client.chat.send(HELLO)).data.message.content.length).to.be.greaterThan(0);
+  });
+});
+
+describe('bots.streamMessage', () => {
+  it('yields the same events as chat.stream, done carrying the whole bot reply', async () => {
+    const { client } = await clientFor();
+    const bot = (await client.bots.create(SUPPORT_BOT)).data;
+    const events: BotStreamEvent[] = [];
+    for await (const event of client.bots.streamMessage(bot.id, { message: 'hello', user_id: 'u-2' })) events.push(event);
+
+    expect(events.map((event) => event.type).filter((type, i, all) => all.indexOf(type) === i)).to.deep.equal(['meta', 'delta', 'done']);
+    const done = events.at(-1)!.type === 'done' ? (events.at(-1)!.data as Extract<BotStreamEvent, { type: 'done' }>['data']) : undefined;
+    const text = events.map((event) => (event.type === 'delta' ? event.data.text : '')).join('');
+    expect(text).to.equal(done!.data.message.content);
+    expect(done!.data.user_message.content).to.equal('hello');
+    expect(done!.data.fallback).to.equal(false);
+    const meta = events[0]!.type === 'meta' ? events[0]!.data : undefined;
+    expect(done!.data.conversation_id).to.equal(meta!.conversation_id);
+  });
+
+  it('throws an error answered before the stream as ApiError', async () => {
+    const { client } = await clientFor();
+    const error = await rejectionOf(async () => {
+      for await (const event of client.bots.streamMessage('bot_missing123456', { message: 'hi', user_id: 'u' })) void event;
+    });
+    expect(error).to.be.instanceOf(ApiError);
+    expect((error as ApiError).status).to.equal(404);
   });
 });

@@ -1,13 +1,13 @@
 /** `/v1/bots`: create, list, read, update (retrains), and send a message to a bot. */
 import { Hono } from 'hono';
-import type { BotMessageRequest, CreateBotRequest, UpdateBotRequest } from '../../../src/client/types.ts';
+import type { CreateBotRequest, UpdateBotRequest } from '../../../src/client/types.ts';
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
-import { idempotencyTag, idempotent } from '../http/idempotency.ts';
+import { idempotent } from '../http/idempotency.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
-import { sendBotMessage } from './messages.ts';
-import { botMessageSchema, createBotSchema, listBotsQuerySchema, updateBotSchema } from './schema.ts';
+import { answerBotMessage } from './messages.ts';
+import { createBotSchema, listBotsQuerySchema, updateBotSchema } from './schema.ts';
 
 export function botRoutes(deps: Deps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
@@ -40,17 +40,7 @@ export function botRoutes(deps: Deps): Hono<AppEnv> {
 
   router.post('/:bot_id/messages', idempotent(deps.db), async (c) => {
     const botId = pathId(c, 'bot_id', 'bot', 'bot');
-    const input = await readJson<BotMessageRequest>(c, botMessageSchema);
-    const { reply, replayed } = await sendBotMessage(
-      deps,
-      accountId(c),
-      botId,
-      input,
-      { origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin },
-      idempotencyTag(c),
-    );
-    if (replayed) c.header('Idempotent-Replayed', 'true');
-    return ok(c, reply);
+    return answerBotMessage(c, deps, botId);
   });
 
   return router;

@@ -133,7 +133,7 @@ export const botMessageSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['message', 'user_id'],
-  properties: { message: shortText(4000), user_id: schemas.userId },
+  properties: { message: shortText(4000), user_id: schemas.userId, stream: { type: 'boolean' } },
 };
 
 /** `GET /v1/bots`: newest first. */

@@ -5,6 +5,7 @@
  * 3. an honest fallback that suggests knowledge titles or the quick replies.
  */
 import type { Kysely } from 'kysely';
+import type { Entity } from '../../../src/client/types.ts';
 import type { Database } from '../db/schema.ts';
 import { answerWithIntent, fallbackResponse, type NluEngine } from '../nlu/index.ts';
 import { bestSentences, keywords, wordDeltas } from './extract.ts';
@@ -76,9 +77,11 @@ export class BuiltinResponder implements Responder {
 
   async reply(input: ResponderInput): Promise<ResponderReply> {
     let confidence: number | null = null;
+    let entities: Entity[] | undefined;
     if (input.intents) {
       const answer = await answerWithIntent(this.deps.nlu, input.intents, input.question);
       confidence = answer.confidence;
+      entities = answer.entities;
       if (answer.matched && answer.text) {
         return {
           content: answer.text,
@@ -87,6 +90,7 @@ export class BuiltinResponder implements Responder {
           confidence: answer.confidence,
           citations: [],
           suggestions: answer.suggestions,
+          entities,
         };
       }
     }
@@ -108,6 +112,7 @@ export class BuiltinResponder implements Responder {
       confidence,
       citations: [],
       suggestions: titles.length ? titles : input.quickReplies.slice(0, 3),
+      entities,
     };
   }
 }

@@ -41,7 +41,7 @@ export class LlmResponder implements Responder {
         for (const text of wordDeltas(answer.text)) yield { type: 'delta', text };
         yield {
           type: 'done',
-          reply: { content: answer.text, source: 'intent', intent: answer.intent, confidence: answer.confidence, citations: [], suggestions: answer.suggestions },
+          reply: { content: answer.text, source: 'intent', intent: answer.intent, confidence: answer.confidence, citations: [], suggestions: answer.suggestions, entities: answer.entities },
         };
         return;
       }

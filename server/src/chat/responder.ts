@@ -4,7 +4,7 @@
  * and `llm` (the configured OpenAI-compatible model, grounded with the same passages).
  * Both stream: `delta` events whose texts concatenate to the reply, then one `done`.
  */
-import type { ChatMessage, Citation, KnowledgeScope, ReplySource, TrainingData } from '../../../src/client/types.ts';
+import type { ChatMessage, Citation, Entity, KnowledgeScope, ReplySource, TrainingData } from '../../../src/client/types.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { TrainedModel } from '../nlu/index.ts';
 
@@ -15,6 +15,8 @@ export interface ResponderReply {
   confidence: number | null;
   citations: Citation[];
   suggestions: string[];
+  /** The entities the intent model found in the question (bot replies show them; replays too). */
+  entities?: Entity[];
 }
 
 export type ResponderEvent = { type: 'delta'; text: string } | { type: 'done'; reply: ResponderReply };

@@ -1,36 +1,40 @@
 /**
- * `/v1/chat`: a chat turn as JSON or as Server-Sent Events, and the conversation history.
- * SSE frames: `meta` {request_id, conversation_id}, `delta` {text}…, then `done` with the full
- * success envelope or `error` with the error envelope. Anything wrong with the request itself is
- * found by `prepare` and answered as ordinary JSON with its real status, before any stream starts.
+ * `/v1/chat`: a chat turn as JSON or as Server-Sent Events (a thin adapter over the turn pipeline,
+ * `turns/`; the SSE frames are described in `turns/respond.ts`), and the conversation history.
  */
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { ChatReply, ChatRequest, HistoryQuery } from '../../../src/client/types.ts';
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
-import { errorBody, ok, successBody } from '../http/envelope.ts';
-import { toServiceError } from '../http/error-handler.ts';
+import { ok } from '../http/envelope.ts';
 import { ServiceError } from '../http/errors.ts';
-import { idempotencyRecorder, idempotencyTag, idempotent } from '../http/idempotency.ts';
+import { idempotencyTag, idempotent } from '../http/idempotency.ts';
 import { readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
+import type { StoredTurn, TurnCaller } from '../turns/pipeline.ts';
+import { respondWithTurn, wantsStream } from '../turns/respond.ts';
 import { chatRequestSchema, historyQuerySchema } from './schema.ts';
-import type { ChatCaller, PreparedTurn } from './service.ts';
 
-const PING_MS = 15_000;
-/** Set by the token proxy on every call it forwards for a widget visitor (see `ChatCaller`). */
+/** Set by the token proxy on every call it forwards for a widget visitor (see `TurnCaller`). */
 export const CALLER_HEADER = 'AI-Chat-Caller';
 
-function callerOf(c: AppContext): ChatCaller {
+function callerOf(c: AppContext): TurnCaller {
   const value = c.req.header(CALLER_HEADER);
   if (value === undefined) return 'key';
   if (value === 'widget') return 'widget';
   throw new ServiceError('validation_failed', `${CALLER_HEADER} must be "widget" when it is sent.`, { param: CALLER_HEADER });
 }
 
-function wantsStream(c: AppContext, request: ChatRequest): boolean {
-  if (request.stream !== undefined) return request.stream;
-  return (c.req.header('accept') ?? '').includes('text/event-stream');
+/** A stored turn as `/v1/chat` answers it. */
+export function toChatReply({ reply }: StoredTurn): ChatReply {
+  return {
+    conversation_id: reply.conversation_id,
+    message: reply,
+    source: reply.source ?? 'fallback',
+    intent: reply.intent ?? null,
+    confidence: reply.confidence ?? null,
+    citations: reply.citations ?? [],
+    suggestions: reply.suggestions ?? [],
+  };
 }
 
 export function chatRoutes(deps: Deps): Hono<AppEnv> {
@@ -38,12 +42,14 @@ export function chatRoutes(deps: Deps): Hono<AppEnv> {
 
   router.post('/', idempotent(deps.db), async (c) => {
     const request = await readJson<ChatRequest>(c, chatRequestSchema);
-    const turn = await deps.chat.prepare(accountId(c), request, idempotencyTag(c), callerOf(c));
-    if (turn.replay) c.header('Idempotent-Replayed', 'true'); // stored by a request that never got to answer
-    if (wantsStream(c, request)) return streamTurn(c, deps, turn);
-    let reply: ChatReply | undefined;
-    for await (const event of deps.chat.run(turn, c.req.raw.signal)) if (event.type === 'done') reply = event.data;
-    return ok(c, reply!);
+    const { stream, ...turnRequest } = request;
+    const turn = await deps.turns.prepare(accountId(c), turnRequest, {
+      idempotency: idempotencyTag(c),
+      caller: callerOf(c),
+      origin: c.req.header('origin'),
+      ownOrigin: new URL(c.req.url).origin,
+    });
+    return respondWithTurn(c, deps, turn, { stream: wantsStream(c, stream), toData: toChatReply });
   });
 
   router.get('/history', async (c) => {
@@ -67,41 +73,4 @@ export function chatRoutes(deps: Deps): Hono<AppEnv> {
   });
 
   return router;
-}
-
-function streamTurn(c: AppContext, deps: Deps, turn: PreparedTurn): Response {
-  const recorder = idempotencyRecorder(c);
-  c.header('Cache-Control', 'no-cache');
-  c.header('X-Accel-Buffering', 'no'); // nginx and friends would otherwise hold the frames back
-  return streamSSE(c, async (stream) => {
-    const aborter = new AbortController();
-    stream.onAbort(() => aborter.abort());
-    const ping = setInterval(() => void stream.write(': ping\n\n').catch(() => {}), PING_MS);
-    try {
-      await stream.writeSSE({ event: 'meta', data: JSON.stringify({ request_id: c.get('requestId'), conversation_id: turn.conversationId }) });
-      for await (const event of deps.chat.run(turn, aborter.signal)) {
-        if (event.type === 'delta') {
-          await stream.writeSSE({ event: 'delta', data: JSON.stringify({ text: event.text }) });
-        } else {
-          const envelope = successBody(c, event.data);
-          await recorder?.complete(200, envelope);
-          await stream.writeSSE({ event: 'done', data: JSON.stringify(envelope) });
-        }
-      }
-    } catch (error) {
-      const serviceError = toServiceError(error);
-      if (serviceError.code === 'internal_error') {
-        deps.logger.error('chat stream failed', {
-          request_id: c.get('requestId'),
-          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-        });
-      }
-      const envelope = errorBody(c, serviceError);
-      await recorder?.complete(serviceError.status, envelope);
-      if (!aborter.signal.aborted) await stream.writeSSE({ event: 'error', data: JSON.stringify(envelope) }).catch(() => {});
-    } finally {
-      clearInterval(ping);
-      await recorder?.abandon(); // no-op once completed; frees the key if the client went away
-    }
-  });
 }

@@ -30,8 +30,6 @@ export interface NewAssistantMessage extends ResponderReply {
   role: 'assistant';
   /** Time to produce the reply, for performance analytics. */
   latencyMs: number;
-  /** Entities a bot reply extracted, kept so a replayed request answers the same. */
-  entities?: Entity[];
 }
 
 /** A turn stored under an Idempotency-Key: its user message, the reply after it, and the reply's entities. */

@@ -12,7 +12,6 @@ import { OpenAiCompatibleProvider, type LlmProvider } from './openai-compatible.
 
 export type { LlmMessage, LlmProvider, LlmRequest } from './openai-compatible.ts';
 export { DEFAULT_LLM_TIMEOUT_MS, OpenAiCompatibleProvider } from './openai-compatible.ts';
-export { parseSse, type SseEvent } from './sse.ts';
 
 export function createLlmProvider(options: LlmOptions | undefined): LlmProvider | null {
   if (!options?.baseUrl) return null;

@@ -1,6 +1,6 @@
 /**
  * An OpenAI-compatible chat-completions client (OpenAI, Ollama, llama.cpp, vLLM…): our own fetch and
- * SSE parsing, no SDK. `complete()` streams the assistant text as it arrives.
+ * the typed client's SSE parser (one parser for the project), no SDK. `complete()` streams the assistant text as it arrives.
  *
  * Error mapping (messages never echo the upstream body, URL or key):
  * - no answer / connection refused / HTTP 4xx / 5xx / a JSON error instead of a stream / an `error`
@@ -10,7 +10,7 @@
  */
 import type { LlmOptions } from '../config.ts';
 import { ServiceError } from '../http/errors.ts';
-import { parseSse } from './sse.ts';
+import { parseSse } from '../../../src/client/sse.ts';
 
 export interface LlmMessage {
   role: 'system' | 'user' | 'assistant';
@@ -117,7 +117,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       }
       if (!response.body) throw upstreamError('The language model sent an empty response.');
       try {
-        for await (const event of parseSse(response.body as unknown as AsyncIterable<Uint8Array>)) {
+        for await (const event of parseSse(response.body)) {
           rearm();
           if (event.data === '[DONE]') return;
           const payload = tryParse(event.data) as ChunkPayload | null;

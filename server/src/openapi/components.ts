@@ -217,6 +217,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ChatRequest: chatRequestSchema,
   ChatReply: chatReply,
   ChatEnvelope: envelopeOf(ref('ChatReply')),
+  BotReplyEnvelope: envelopeOf(ref('BotReply')),
   ChatStreamMeta: {
     type: 'object',
     additionalProperties: false,

@@ -34,8 +34,8 @@ export interface OperationSpec {
   errors: ErrorName[];
   /** No API key needed. */
   isPublic?: boolean;
-  /** Also answers `text/event-stream` (POST /v1/chat). */
-  sse?: boolean;
+  /** Also answers `text/event-stream` (the turn endpoints); the component its `done` event carries. */
+  sse?: 'ChatEnvelope' | 'BotReplyEnvelope';
 }
 
 /** Query parameters from a query JSON Schema: one parameter per property. */
@@ -51,12 +51,13 @@ function queryParameters(schema: JsonSchema): Record<string, unknown>[] {
   }));
 }
 
-const SSE_DESCRIPTION = [
-  'With `"stream": true` (or `Accept: text/event-stream`) the answer is a Server-Sent Events stream.',
-  'Events: `meta` (ChatStreamMeta), then `delta` (ChatStreamDelta) for each piece of text, then `done` carrying the',
-  'full ChatEnvelope, or `error` carrying an ErrorEnvelope. Lines starting with `:` are keep-alive comments.',
-  'Errors found before the stream starts (auth, validation, rate limit) are ordinary JSON answers with their status.',
-].join(' ');
+const sseDescription = (done: string) =>
+  [
+    'With `"stream": true` (or `Accept: text/event-stream`) the answer is a Server-Sent Events stream.',
+    'Events: `meta` (ChatStreamMeta), then `delta` (ChatStreamDelta) for each piece of text, then `done` carrying the',
+    `full ${done}, or \`error\` carrying an ErrorEnvelope. Lines starting with \`:\` are keep-alive comments.`,
+    'Errors found before the stream starts (auth, validation, rate limit) are ordinary JSON answers with their status.',
+  ].join(' ');
 
 export function operation(spec: OperationSpec): Record<string, unknown> {
   const parameters: unknown[] = [];
@@ -73,11 +74,11 @@ export function operation(spec: OperationSpec): Record<string, unknown> {
     const content: Record<string, unknown> = { 'application/json': { schema: success.raw ? data : envelopeOf(data) } };
     if (spec.sse) {
       content['text/event-stream'] = {
-        schema: { type: 'string', description: SSE_DESCRIPTION },
+        schema: { type: 'string', description: sseDescription(spec.sse) },
         'x-sse-events': {
           meta: ref('ChatStreamMeta'),
           delta: ref('ChatStreamDelta'),
-          done: ref('ChatEnvelope'),
+          done: ref(spec.sse),
           error: ref('ErrorEnvelope'),
         },
       };

@@ -1,7 +1,11 @@
 /** `/bots`: intent bots with training data, and messages to them. */
 import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
+import { streamTurn, type TurnStreamEvent } from '../turn-stream.js';
 import type { Bot, BotMessageRequest, BotReply, CreateBotRequest, Deletion, Page, PageQuery, UpdateBotRequest } from '../types.js';
+
+/** One event of {@link BotsResource.streamMessage}. An SSE `error` frame is thrown as an `ApiError` instead. */
+export type BotStreamEvent = TurnStreamEvent<BotReply>;
 
 export class BotsResource {
   constructor(private readonly core: HttpCore) {}
@@ -30,8 +34,19 @@ export class BotsResource {
     return this.core.request({ method: 'DELETE', path: `/bots/${segment(botId, 'botId')}` }, options);
   }
 
-  /** `POST /bots/{id}/messages`: the bot's intent-based reply to one user message. */
+  /**
+   * `POST /bots/{id}/messages`: the bot's reply to one user message (answered as `POST /chat` with
+   * this bot answers), stored in the user's open conversation with the bot.
+   */
   sendMessage(botId: string, body: BotMessageRequest, options?: RequestOptions): Promise<ApiResult<BotReply>> {
     return this.core.request({ method: 'POST', path: `/bots/${segment(botId, 'botId')}/messages`, body }, options);
+  }
+
+  /**
+   * `POST /bots/{id}/messages` with `stream: true`: the same events as `chat.stream` — `meta`, then
+   * `delta`s, then `done`, whose envelope holds the whole `BotReply`.
+   */
+  streamMessage(botId: string, body: BotMessageRequest, options: RequestOptions = {}): AsyncGenerator<BotStreamEvent, void, undefined> {
+    return streamTurn<BotReply>(this.core, `/bots/${segment(botId, 'botId')}/messages`, { ...body, stream: true }, options);
   }
 }

@@ -1,31 +1,35 @@
 /**
- * One chat turn: `prepare` resolves and authorises everything (conversation, bot or agent, model,
- * provider) so every client error is raised before a stream starts; `run` produces the reply
+ * The one turn pipeline: every chat turn — `POST /v1/chat` and `POST /v1/bots/{bot_id}/messages`
+ * alike — is answered and stored here, so one bot answers the same on both endpoints (intents →
+ * knowledge within its scope → fallback, or the LLM when one is configured).
+ *
+ * `prepare` resolves and authorises everything (bot and its website origins, agent, conversation,
+ * model, provider) so every client error is raised before a stream starts; `run` produces the reply
  * through a responder and stores the user message and the reply in the conversation.
  *
  * With an Idempotency-Key the stored user message carries the key: a retry whose turn is already
  * stored (e.g. the process died before the key's answer was recorded) is answered from the stored
- * reply without running the responder or writing anything, and of two racing requests with one key
+ * turn without running the responder or writing anything, and of two racing requests with one key
  * only one stores a turn — the other answers with it.
  */
 import type { Kysely } from 'kysely';
-import type { ChatReply, ChatRequest, KnowledgeScope, TrainingData } from '../../../src/client/types.ts';
+import type { ChatRequest, KnowledgeScope } from '../../../src/client/types.ts';
 import type { AgentService } from '../agents/service.ts';
-import { knowledgeScopeOf, type BotService } from '../bots/service.ts';
-import { iso } from '../db/json.ts';
+import { assertOriginAllowed, botRuntime } from '../bots/runtime.ts';
+import type { BotService } from '../bots/service.ts';
+import { BuiltinResponder } from '../chat/builtin.ts';
+import { LlmResponder } from '../chat/llm-responder.ts';
+import type { Responder, ResponderInput } from '../chat/responder.ts';
+import type { KnowledgeSearch } from '../chat/retrieval.ts';
+import { isKeyedTurnConflict, type ConversationRow, type ConversationStore, type KeyedTurn } from '../chat/store.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
 import type { IdempotencyTag } from '../http/idempotency.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import { newId } from '../ids.ts';
 import type { NluEngine } from '../nlu/index.ts';
-import { BuiltinResponder } from './builtin.ts';
-import { LlmResponder } from './llm-responder.ts';
-import type { Responder, ResponderInput } from './responder.ts';
-import type { KnowledgeSearch } from './retrieval.ts';
-import { isKeyedTurnConflict, type ConversationStore, type KeyedTurn } from './store.ts';
 
-export interface ChatDeps {
+export interface TurnDeps {
   db: Kysely<Database>;
   nlu: NluEngine;
   conversations: ConversationStore;
@@ -33,6 +37,34 @@ export interface ChatDeps {
   agents: AgentService;
   knowledge?: KnowledgeSearch;
   llm: LlmProvider | null;
+}
+
+/** What a turn asks; the chat request's fields, whichever endpoint it came through. */
+export interface TurnRequest extends Omit<ChatRequest, 'stream'> {
+  /** The bot endpoint's rule: the turn goes to the user's open conversation with `bot_id`. */
+  openConversation?: boolean;
+}
+
+/**
+ * Who is asking: the key holder (`key`), or a widget visitor whose request the token proxy forwarded
+ * with the key (`widget`, from the `AI-Chat-Caller` header). It only matters without a bot or agent:
+ * a key holder may read every entry anyway, a visitor gets no knowledge there.
+ */
+export type TurnCaller = 'key' | 'widget';
+
+export interface TurnContext {
+  /** The request's key, stored on the user message (see the file comment). */
+  idempotency?: IdempotencyTag;
+  caller?: TurnCaller;
+  /** The browser's `Origin` (absent server to server) and the service's own, for a bot's website rule. */
+  origin?: string;
+  ownOrigin?: string;
+}
+
+/** A turn as stored: its user message, the reply after it, and the reply's entities. */
+export interface StoredTurn extends KeyedTurn {
+  /** True when an earlier request with the same Idempotency-Key stored this turn. */
+  replayed: boolean;
 }
 
 export interface FreshTurn {
@@ -50,35 +82,28 @@ export interface FreshTurn {
 /** A request whose Idempotency-Key already stored this turn: `run` answers it as stored. */
 export interface ReplayedTurn {
   conversationId: string;
-  replay: ChatReply;
+  replay: StoredTurn;
 }
 
 export type PreparedTurn = FreshTurn | ReplayedTurn;
 
-export type ChatEvent = { type: 'delta'; text: string } | { type: 'done'; data: ChatReply };
-
-/**
- * Who is asking: the key holder (`key`), or a widget visitor whose request the token proxy forwarded
- * with the key (`widget`, from the `AI-Chat-Caller` header). It only matters without a bot or agent:
- * a key holder may read every entry anyway, a visitor gets no knowledge there.
- */
-export type ChatCaller = 'key' | 'widget';
+export type TurnEvent = { type: 'delta'; text: string } | { type: 'done'; turn: StoredTurn };
 
 /** The whole knowledge base, as an agent's empty scope means. */
 const EVERY_ENTRY: KnowledgeScope = { tags: [] };
 
-export class ChatService {
+export class TurnPipeline {
   private readonly builtin: BuiltinResponder;
   private readonly llmResponder: LlmResponder;
 
-  constructor(private readonly deps: ChatDeps) {
+  constructor(private readonly deps: TurnDeps) {
     this.builtin = new BuiltinResponder(deps);
     this.llmResponder = new LlmResponder(deps);
   }
 
-  /** `idempotency`: the request's key, stored on the user message (see the file comment). */
-  async prepare(accountId: string, request: ChatRequest, idempotency?: IdempotencyTag, caller: ChatCaller = 'key'): Promise<PreparedTurn> {
+  async prepare(accountId: string, request: TurnRequest, context: TurnContext = {}): Promise<PreparedTurn> {
     const startedAt = performance.now();
+    const { idempotency } = context;
     const last = request.messages.at(-1)!;
     if (last.role !== 'user') {
       const index = request.messages.length - 1;
@@ -90,19 +115,13 @@ export class ChatService {
     if (request.bot_id && request.agent_id) {
       throw new ServiceError('validation_failed', 'Send bot_id or agent_id, not both.', { param: 'agent_id' });
     }
+    // A named bot's website rule comes first: a replay must not bypass it.
+    const namedBot = request.bot_id ? await this.deps.bots.getRow(accountId, request.bot_id) : undefined;
+    if (namedBot) assertOriginAllowed(namedBot, context.origin, context.ownOrigin);
     // Before anything that could answer differently now (a retrained bot, a changed agent).
     const stored = idempotency && (await this.deps.conversations.findKeyedTurn(accountId, idempotency));
-    if (stored) return { conversationId: stored.reply.conversation_id, replay: toChatReply(stored) };
-    const conversation = request.conversation_id
-      ? await this.deps.conversations.get(accountId, request.conversation_id)
-      : undefined;
-    if (request.conversation_id && !conversation) throw notFound('conversation_id', 'conversation');
-    // A conversation belongs to the user it was started for: another user_id (e.g. another visitor
-    // behind the token proxy, which forces user_id) must not be able to continue or read into it.
-    // Answer as if it did not exist, so ids of other users' conversations cannot be probed.
-    if (conversation && request.user_id && conversation.user_id !== request.user_id) {
-      throw notFound('conversation_id', 'conversation');
-    }
+    if (stored) return { conversationId: stored.reply.conversation_id, replay: { ...stored, replayed: true } };
+    const conversation = await this.conversationOf(accountId, request);
 
     // A continued conversation keeps its bot or agent unless the request names one.
     const named = request.bot_id || request.agent_id;
@@ -116,22 +135,16 @@ export class ChatService {
       intents: null,
       training: null,
       quickReplies: [],
-      // Without a bot or agent, the caller's reach (see ChatCaller); theirs replaces it below.
-      knowledge: caller === 'widget' ? null : EVERY_ENTRY,
+      // Without a bot or agent, the caller's reach (see TurnCaller); theirs replaces it below.
+      knowledge: context.caller === 'widget' ? null : EVERY_ENTRY,
       llm: null,
     };
     let useLlm = this.deps.llm !== null;
 
     if (botId) {
-      const bot = await this.deps.bots.getRow(accountId, botId);
-      const training = (bot.training ?? { intents: [] }) as TrainingData;
-      input.language = bot.language;
-      input.training = training;
-      input.quickReplies = bot.quick_replies ?? [];
-      input.knowledge = knowledgeScopeOf(bot);
-      if (bot.status === 'ready' && bot.nlu_model) {
-        input.intents = { model: bot.nlu_model, training, language: bot.language, cacheKey: `${bot.id}:${iso(bot.trained_at ?? bot.updated_at)}` };
-      }
+      const bot = namedBot ?? (await this.deps.bots.getRow(accountId, botId));
+      if (!namedBot) assertOriginAllowed(bot, context.origin, context.ownOrigin);
+      Object.assign(input, botRuntime(bot));
     }
     if (agentId) {
       const { agent, nluModel, modelKey, modelTraining } = await this.deps.agents.runtime(accountId, agentId);
@@ -168,10 +181,10 @@ export class ChatService {
     };
   }
 
-  /** Streams the reply; the final `done` comes after the exchange is stored. */
-  async *run(turn: PreparedTurn, signal: AbortSignal): AsyncIterable<ChatEvent> {
+  /** Streams the reply; the final `done` comes after the turn is stored. */
+  async *run(turn: PreparedTurn, signal: AbortSignal): AsyncIterable<TurnEvent> {
     if (turn.replay) {
-      yield { type: 'done', data: turn.replay };
+      yield { type: 'done', turn: turn.replay };
       return;
     }
     for await (const event of turn.responder.respond(turn.input, signal)) {
@@ -181,9 +194,8 @@ export class ChatService {
       }
       const { reply } = event;
       const { accountId } = turn.input;
-      let message;
       try {
-        [, message] = await this.deps.conversations.append(
+        const [user, message] = await this.deps.conversations.append(
           accountId,
           turn.conversationId,
           [
@@ -192,42 +204,33 @@ export class ChatService {
           ],
           { create: turn.conversationExists ? undefined : { id: turn.conversationId, ...turn.owner } },
         );
+        yield { type: 'done', turn: { user: user!, reply: message!, entities: reply.entities ?? [], replayed: false } };
       } catch (error) {
         // Another request with this key stored its turn first: answer with that one.
         if (!turn.idempotency || !isKeyedTurnConflict(error)) throw error;
-        const stored = await this.deps.conversations.findKeyedTurn(accountId, turn.idempotency);
-        if (!stored) throw error;
-        yield { type: 'done', data: toChatReply(stored) };
-        return;
+        const winner = await this.deps.conversations.findKeyedTurn(accountId, turn.idempotency);
+        if (!winner) throw error;
+        yield { type: 'done', turn: { ...winner, replayed: true } };
       }
-      yield {
-        type: 'done',
-        data: {
-          conversation_id: turn.conversationId,
-          message: message!,
-          source: reply.source,
-          intent: reply.intent,
-          confidence: reply.confidence,
-          citations: reply.citations,
-          suggestions: reply.suggestions,
-        },
-      };
       return;
     }
     throw new Error('The responder ended without a reply.');
   }
-}
 
-/** The reply as the first request answered it, rebuilt from the stored assistant message. */
-function toChatReply(stored: KeyedTurn): ChatReply {
-  const { reply } = stored;
-  return {
-    conversation_id: reply.conversation_id,
-    message: reply,
-    source: reply.source ?? 'fallback',
-    intent: reply.intent ?? null,
-    confidence: reply.confidence ?? null,
-    citations: reply.citations ?? [],
-    suggestions: reply.suggestions ?? [],
-  };
+  /**
+   * The conversation the turn continues, or undefined for a new one. A conversation belongs to the
+   * user it was started for: another user_id (e.g. another visitor behind the token proxy, which
+   * forces user_id) must not be able to continue or read into it, so it answers as if it did not
+   * exist and ids of other users' conversations cannot be probed.
+   */
+  private async conversationOf(accountId: string, request: TurnRequest): Promise<ConversationRow | undefined> {
+    if (request.openConversation && request.bot_id && request.user_id) {
+      return this.deps.conversations.openForBotUser(accountId, request.bot_id, request.user_id);
+    }
+    if (!request.conversation_id) return undefined;
+    const conversation = await this.deps.conversations.get(accountId, request.conversation_id);
+    if (!conversation) throw notFound('conversation_id', 'conversation');
+    if (request.user_id && conversation.user_id !== request.user_id) throw notFound('conversation_id', 'conversation');
+    return conversation;
+  }
 }
