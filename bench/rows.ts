@@ -1,4 +1,5 @@
 /** Turns the three sections' results into the table's rows, with the goals from the issue. */
+import type { AnalyticsResults, ReportLatency } from './analytics.ts';
 import type { BrowserResults, WidgetResults } from './browser.ts';
 import type { ServerResults, ThroughputCell } from './server.ts';
 import type { SizeResults } from './size.ts';
@@ -110,5 +111,30 @@ function knowledgeWriteRows(s: ServerResults): Row[] {
       ours: w.longestBlockDuringColdBuildMs, deepChat: null, goal: '≤ 50 ms', met: w.longestBlockDuringColdBuildMs <= 50 },
     { id: 'server.knowledge.search', label: `GET /v1/knowledge/search ${at} after the writes: p99 (p50 ${w.searchAfterWrites.p50.toFixed(2)} ms)`,
       unit: 'ms', ours: w.searchAfterWrites.p99, deepChat: null, goal: '≤ 10 ms p99', met: w.searchAfterWrites.p99 <= 10 },
+  ];
+}
+
+/**
+ * The conversation list and the analytics reports with N stored messages: p95 per endpoint and
+ * database (p50 and p99 in the label). PostgreSQL rows exist only when a server was configured;
+ * otherwise one row without a value says why.
+ */
+export function analyticsRows(a: AnalyticsResults): Row[] {
+  const rowsFor = (database: 'pglite' | 'postgres', name: string, results: Record<string, ReportLatency>): Row[] =>
+    Object.entries(results).map(([endpoint, r], i) => ({
+      id: `analytics.${database}.${i + 1}`,
+      label: `${name}, ${n(a.messages)} messages: ${endpoint} p95 (p50 ${r.p50.toFixed(1)}, p99 ${r.p99.toFixed(1)} ms)`,
+      unit: 'ms',
+      ours: r.p95,
+      deepChat: null,
+      goal: '≤ 100 ms p95',
+      met: r.p95 <= 100,
+    }));
+  return [
+    ...rowsFor('pglite', 'PGlite', a.pglite),
+    ...(a.postgres
+      ? rowsFor('postgres', 'PostgreSQL', a.postgres)
+      : [{ id: 'analytics.postgres.skipped', label: 'PostgreSQL rows skipped: set AI_CHAT_BENCH_DATABASE_URL (or AI_CHAT_TEST_DATABASE_URL)', unit: 'ms' as const,
+          ours: null, deepChat: null, note: 'no PostgreSQL server configured' }]),
   ];
 }

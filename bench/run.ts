@@ -5,7 +5,9 @@
  *   node --import tsx bench/run.ts [--smoke] [--only=size,browser,server] [--out=path.json]
  *
  * `--only` also takes the server's parts alone (`chat`, `search`, `proxy`), for profiling one of them,
- * and `markdown` for the browser's streamed-markdown rows alone.
+ * `markdown` for the browser's streamed-markdown rows alone, and `analytics` (the conversation list and
+ * the analytics reports with 1,000,000 stored messages, on PGlite and on PostgreSQL when
+ * AI_CHAT_BENCH_DATABASE_URL or AI_CHAT_TEST_DATABASE_URL names a server).
  *
  * `--smoke`: the smallest sizes and one iteration, to check the bench itself works (not for numbers).
  * CHROMIUM_PATH overrides /usr/bin/chromium. Run `npm run build` first: it measures `dist/`.
@@ -14,16 +16,17 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { measureAnalytics } from './analytics.ts';
 import { measureBrowser, type BrowserResults } from './browser.ts';
 import { formatTable, type Row } from './lib/table.ts';
-import { browserRows, serverRows, sizeRows } from './rows.ts';
+import { analyticsRows, browserRows, serverRows, sizeRows } from './rows.ts';
 import { measureServer, SERVER_PARTS, type ServerPart } from './server.ts';
 import { measureSizes } from './size.ts';
 
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke');
-const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'size,browser,server').split(','));
+const only = new Set((args.find((a) => a.startsWith('--only='))?.slice(7) ?? 'size,browser,server,analytics').split(','));
 const out = args.find((a) => a.startsWith('--out='))?.slice(6) ?? root('bench/results.json');
 
 const settings = smoke
@@ -33,6 +36,7 @@ const settings = smoke
         markdown: { bytes: 5 * 1024, iterations: 1, deadlineMs: 20_000, deltasPerWrite: 20, writeIntervalMs: 4 },
       },
       server: { durationSeconds: 1, concurrency: [1, 10, 50], knowledgeSizes: [100, 200, 300], knowledgeWrites: 2, latencyMs: 400 },
+      analytics: { messages: 2_000, latencyMs: 100 },
     }
   : {
       browser: {
@@ -40,6 +44,7 @@ const settings = smoke
         markdown: { bytes: 300 * 1024, iterations: 3, deadlineMs: 60_000, deltasPerWrite: 20, writeIntervalMs: 4 },
       },
       server: { durationSeconds: 5, concurrency: [1, 10, 50], knowledgeSizes: [1000, 10000, 100000], knowledgeWrites: 30, latencyMs: 3000 },
+      analytics: { messages: 1_000_000, latencyMs: 2000 },
     };
 
 const paths = {
@@ -91,6 +96,12 @@ if (serverParts.length) {
   const server = await measureServer({ ...settings.server, parts: serverParts });
   rows.push(...serverRows(server));
   details.server = server;
+}
+
+if (only.has('analytics')) {
+  const analytics = await measureAnalytics(settings.analytics, log);
+  rows.push(...analyticsRows(analytics));
+  details.analytics = analytics;
 }
 
 const result = { date: new Date().toISOString(), smoke, machine, settings, seconds: (Date.now() - started) / 1000, rows, details };

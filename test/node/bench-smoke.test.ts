@@ -32,6 +32,8 @@ const EXPECTED = {
     'server.chat.1', 'server.chat.2', 'server.chat.3', 'server.bot.1', 'server.bot.2', 'server.bot.3',
     'server.search.1', 'server.search.2', 'server.search.3', 'server.proxy',
     'server.knowledge.write', 'server.knowledge.block', 'server.knowledge.cold', 'server.knowledge.search',
+    // The conversation list and the analytics reports on PGlite (PostgreSQL rows only with a server).
+    ...Array.from({ length: 13 }, (_, i) => `analytics.pglite.${i + 1}`),
   ],
 };
 

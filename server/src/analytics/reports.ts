@@ -1,6 +1,9 @@
 /**
  * The analytics reports, computed from recorded traffic only: `api_requests` (every /v1 request, see
  * `recorder.ts`) and the stored conversations and messages. Every query is scoped to one account.
+ * Whole hours of a range are read from the hourly rollups of migration 008, the partial hours at its
+ * ends from the raw rows (`rollups.ts`): the same answers as scanning the raw rows, in time that does
+ * not grow with the traffic of the range.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Granularity, PerformanceReport, TopicsReport, UsageBucket, UsageReport } from '../../../src/client/types.ts';
@@ -9,6 +12,8 @@ import { notFound } from '../http/errors.ts';
 import { deletionsPerBucket, noDeletions } from './deletions.ts';
 import type { UsageRecorder } from './recorder.ts';
 import { bucketStarts, resolveRange, type TimeRange } from './range.ts';
+import { performanceReport, topicsReport, type ReplyData } from './reply-reports.ts';
+import { inRawSpans, planRange, withRollups } from './rollups.ts';
 
 export interface UsageQuery {
   from?: string;
@@ -27,16 +32,14 @@ export interface TopicsQuery extends PerformanceQuery {
   limit: number;
 }
 
-const round = (value: number | string | null, digits = 2): number | null => {
-  if (value === null) return null;
-  const factor = 10 ** digits;
-  return Math.round(Number(value) * factor) / factor;
-};
+type UsageCounts = Pick<UsageBucket, 'requests' | 'errors' | 'messages' | 'conversations'>;
 
 export class AnalyticsReports {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly usage: UsageRecorder,
+    /** false: every report scans the raw rows (the reference the rollup tests compare with). */
+    private readonly rollups = true,
   ) {}
 
   async usageReport(accountId: string, query: UsageQuery): Promise<UsageReport> {
@@ -47,43 +50,61 @@ export class AnalyticsReports {
     const starts = bucketStarts(range, query.granularity);
     const unit = sql.lit(query.granularity);
     const bucket = (column: string) => sql<Date>`date_trunc(${unit}, ${sql.ref(column)} at time zone 'UTC') at time zone 'UTC'`;
+    const plan = planRange(range, this.rollups);
+    const db = withRollups(this.db);
+    const hours = plan.hours ?? { from: range.from, before: range.from }; // an empty span: no rollup rows
 
-    const requests = await this.db
+    const rawRequests = db
       .selectFrom('api_requests')
-      .select([
-        bucket('created_at').as('start'),
-        sql<string>`count(*)`.as('requests'),
-        sql<string>`count(*) filter (where status >= 400)`.as('errors'),
-      ])
       .where('account_id', '=', accountId)
-      .where('created_at', '>=', range.from)
-      .where('created_at', '<', range.before)
-      .groupBy(sql`1`)
-      .execute();
+      .where(inRawSpans(plan, 'created_at'));
+    const rolledRequests = db
+      .selectFrom('request_rollups')
+      .where('account_id', '=', accountId)
+      .where('hour', '>=', hours.from)
+      .where('hour', '<', hours.before);
     // Rows created per bucket, for the tables whose creation is the thing counted.
-    const createdPerBucket = (table: 'messages' | 'conversations') =>
-      this.db
+    const rawCreated = (table: 'messages' | 'conversations', key: 'messages' | 'conversations') =>
+      db
         .selectFrom(table)
-        .select([bucket('created_at').as('start'), sql<string>`count(*)`.as('count')])
+        .select([bucket('created_at').as('start'), sql.lit(key).as('key'), sql<string>`count(*)`.as('count')])
         .where('account_id', '=', accountId)
-        .where('created_at', '>=', range.from)
-        .where('created_at', '<', range.before)
-        .groupBy(sql`1`)
-        .execute();
-    const messages = await createdPerBucket('messages');
-    const conversations = await createdPerBucket('conversations');
+        .where(inRawSpans(plan, 'created_at'))
+        .groupBy(sql`1`);
+    const rolledCreated = (key: 'messages' | 'conversations') =>
+      db
+        .selectFrom('usage_rollups')
+        .select([bucket('hour').as('start'), sql.lit(key).as('key'), sql<string>`sum(${sql.ref(key)})`.as('count')])
+        .where('account_id', '=', accountId)
+        .where('hour', '>=', hours.from)
+        .where('hour', '<', hours.before)
+        .groupBy(sql`1`);
+    const counts = await rawRequests
+      .select([bucket('created_at').as('start'), sql.lit('requests').as('key'), sql<string>`count(*)`.as('count')])
+      .groupBy(sql`1`)
+      .unionAll(rawRequests.select([bucket('created_at').as('start'), sql.lit('errors').as('key'), sql<string>`count(*)`.as('count')]).where('status', '>=', 400).groupBy(sql`1`))
+      .unionAll(rolledRequests.select([bucket('hour').as('start'), sql.lit('requests').as('key'), sql<string>`sum(requests)`.as('count')]).groupBy(sql`1`))
+      .unionAll(
+        rolledRequests.select([bucket('hour').as('start'), sql.lit('errors').as('key'), sql<string>`sum(requests)`.as('count')]).where('status', '>=', 400).groupBy(sql`1`),
+      )
+      .unionAll(rawCreated('messages', 'messages'))
+      .unionAll(rawCreated('conversations', 'conversations'))
+      .unionAll(rolledCreated('messages'))
+      .unionAll(rolledCreated('conversations'))
+      .execute();
     const deletions = await deletionsPerBucket(this.db, accountId, range, bucket);
-    const endpoints = await this.db
-      .selectFrom('api_requests')
+    const endpointCounts = rawRequests
       .select(['method', 'route', 'status', sql<string>`count(*)`.as('count')])
-      .where('account_id', '=', accountId)
-      .where('created_at', '>=', range.from)
-      .where('created_at', '<', range.before)
       .groupBy(['method', 'route', 'status'])
-      .orderBy(sql`count(*)`, 'desc')
-      .orderBy('route')
-      .orderBy('method')
-      .orderBy('status')
+      .unionAll(rolledRequests.select(['method', 'route', 'status', sql<string>`sum(requests)`.as('count')]).groupBy(['method', 'route', 'status']));
+    const endpoints = await db
+      .selectFrom(endpointCounts.as('e'))
+      .select(['e.method', 'e.route', 'e.status', sql<string>`sum(e.count)`.as('count')])
+      .groupBy(['e.method', 'e.route', 'e.status'])
+      .orderBy(sql`sum(e.count)`, 'desc')
+      .orderBy('e.route')
+      .orderBy('e.method')
+      .orderBy('e.status')
       .execute();
 
     const series = new Map<number, UsageBucket>(
@@ -92,24 +113,12 @@ export class AnalyticsReports {
         { start: start.toISOString(), requests: 0, errors: 0, messages: 0, conversations: 0, deleted: deletions.get(start.getTime()) ?? noDeletions() },
       ]),
     );
-    const at = (start: Date) => series.get(new Date(start).getTime());
-    for (const row of requests) {
-      const b = at(row.start);
-      if (b) {
-        b.requests = Number(row.requests);
-        b.errors = Number(row.errors);
-      }
-    }
-    for (const row of messages) {
-      const b = at(row.start);
-      if (b) b.messages = Number(row.count);
-    }
-    for (const row of conversations) {
-      const b = at(row.start);
-      if (b) b.conversations = Number(row.count);
+    for (const row of counts) {
+      const b = series.get(new Date(row.start).getTime());
+      if (b) b[row.key as keyof UsageCounts] += Number(row.count);
     }
     const buckets = [...series.values()];
-    const sum = (key: 'requests' | 'errors' | 'messages' | 'conversations') => buckets.reduce((n, b) => n + b[key], 0);
+    const sum = (key: keyof UsageCounts) => buckets.reduce((n, b) => n + b[key], 0);
     const deleted = noDeletions();
     for (const b of buckets) for (const key of Object.keys(deleted) as (keyof typeof deleted)[]) deleted[key] += b.deleted[key];
     return {
@@ -124,41 +133,8 @@ export class AnalyticsReports {
 
   async performanceReport(accountId: string, query: PerformanceQuery): Promise<PerformanceReport> {
     const range = resolveRange(query);
-    const replies = await this.replies(accountId, query, range);
-
-    const stats = await replies
-      .select([
-        sql<string>`count(*)`.as('replies'),
-        sql<string>`count(distinct m.conversation_id)`.as('conversations'),
-        sql<number | null>`percentile_cont(0.5) within group (order by m.latency_ms)`.as('p50'),
-        sql<number | null>`percentile_cont(0.95) within group (order by m.latency_ms)`.as('p95'),
-        sql<number | null>`percentile_cont(0.99) within group (order by m.latency_ms)`.as('p99'),
-        sql<number | null>`avg(case when m.source = 'fallback' then 1.0 else 0.0 end)`.as('fallback_rate'),
-        sql<number | null>`avg(m.confidence)`.as('mean_confidence'),
-      ])
-      .executeTakeFirstOrThrow();
-
-    // A conversation is resolved when its last reply in range did not fall back.
-    const last = await replies
-      .select(['m.conversation_id', 'm.source'])
-      .distinctOn('m.conversation_id')
-      .orderBy('m.conversation_id')
-      .orderBy('m.seq', 'desc')
-      .execute();
-    const resolved = last.filter((r) => r.source !== 'fallback').length;
-
-    return {
-      from: range.from.toISOString(),
-      to: range.to.toISOString(),
-      agent_id: query.agent_id ?? null,
-      bot_id: query.bot_id ?? null,
-      replies: Number(stats.replies),
-      latency_ms: { p50: round(stats.p50), p95: round(stats.p95), p99: round(stats.p99) },
-      fallback_rate: round(stats.fallback_rate, 4),
-      mean_confidence: round(stats.mean_confidence, 4),
-      resolution_rate: last.length ? round(resolved / last.length, 4) : null,
-      conversations: Number(stats.conversations),
-    };
+    await this.assertOwners(accountId, query);
+    return performanceReport(this.replyData(accountId, query, range), query);
   }
 
   /**
@@ -167,74 +143,18 @@ export class AnalyticsReports {
    */
   async topicsReport(accountId: string, query: TopicsQuery): Promise<TopicsReport> {
     const range = resolveRange(query);
-    const replies = await this.replies(accountId, query, range);
-
-    const intents = await replies
-      .where('m.intent', 'is not', null)
-      .select(['m.intent', sql<string>`count(*)`.as('count')])
-      .groupBy('m.intent')
-      .orderBy('count', 'desc')
-      .orderBy('m.intent')
-      .limit(query.limit)
-      .execute();
-
-    const asked = replies
-      .where('m.source', '=', 'fallback')
-      .innerJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom('messages as u')
-            .select(['u.content', 'u.created_at'])
-            .whereRef('u.conversation_id', '=', 'm.conversation_id')
-            .where('u.account_id', '=', accountId)
-            .where('u.role', '=', 'user')
-            .whereRef('u.seq', '<', 'm.seq')
-            .orderBy('u.seq', 'desc')
-            .limit(1)
-            .as('u'),
-        (join) => join.onTrue(),
-      );
-    const unanswered = await asked
-      .select([
-        sql<string>`left(btrim((array_agg(u.content order by u.created_at desc))[1]), 200)`.as('question'),
-        sql<string>`count(*)`.as('count'),
-        sql<Date>`max(u.created_at)`.as('last_asked_at'),
-      ])
-      .groupBy(sql`lower(btrim(u.content))`)
-      .orderBy('count', 'desc')
-      .orderBy('last_asked_at', 'desc')
-      .limit(query.limit)
-      .execute();
-
-    return {
-      from: range.from.toISOString(),
-      to: range.to.toISOString(),
-      agent_id: query.agent_id ?? null,
-      bot_id: query.bot_id ?? null,
-      intents: intents.map((row) => ({ intent: row.intent!, count: Number(row.count) })),
-      unanswered: unanswered.map((row) => ({
-        question: row.question,
-        count: Number(row.count),
-        last_asked_at: new Date(row.last_asked_at).toISOString(),
-      })),
-    };
+    await this.assertOwners(accountId, query);
+    return topicsReport(this.replyData(accountId, query, range), query);
   }
 
-  /** Assistant replies in range, in conversations of this account (and of the agent / bot asked for, 404 if unknown). */
-  private async replies(accountId: string, query: PerformanceQuery, range: TimeRange) {
+  private replyData(accountId: string, query: PerformanceQuery, range: TimeRange): ReplyData {
+    return { db: withRollups(this.db), accountId, agentId: query.agent_id, botId: query.bot_id, range, plan: planRange(range, this.rollups) };
+  }
+
+  /** 404 for an agent or bot that is not this account's. */
+  private async assertOwners(accountId: string, query: PerformanceQuery): Promise<void> {
     if (query.agent_id) await this.assertExists(accountId, 'agents', query.agent_id, 'agent_id', 'agent');
     if (query.bot_id) await this.assertExists(accountId, 'bots', query.bot_id, 'bot_id', 'bot');
-    let replies = this.db
-      .selectFrom('messages as m')
-      .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
-      .where('m.account_id', '=', accountId)
-      .where('c.account_id', '=', accountId)
-      .where('m.role', '=', 'assistant')
-      .where('m.created_at', '>=', range.from)
-      .where('m.created_at', '<', range.before);
-    if (query.agent_id) replies = replies.where('c.agent_id', '=', query.agent_id);
-    if (query.bot_id) replies = replies.where('c.bot_id', '=', query.bot_id);
-    return replies;
   }
 
   private async assertExists(accountId: string, table: 'agents' | 'bots', id: string, param: string, what: string): Promise<void> {

@@ -48,6 +48,10 @@ export const topicsQuerySchema: JsonSchema = {
   },
 };
 
+/** What every report says about deletes (stored traffic only). */
+const STORED_TRAFFIC =
+  'Counts stored traffic: a deleted conversation (also with its bot or agent) is no longer counted in any report, from the moment of the delete.';
+
 const count: JsonSchema = { type: 'integer', minimum: 0 };
 const share: JsonSchema = { type: ['number', 'null'], minimum: 0, maximum: 1 };
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
@@ -62,6 +66,7 @@ const deletionCounts: JsonSchema = {
 
 export const usageReportSchema: JsonSchema = {
   type: 'object',
+  description: `${STORED_TRAFFIC} Its messages and conversations are those still stored; requests stay counted, and \`deleted\` says what deletes removed.`,
   additionalProperties: false,
   required: ['from', 'to', 'granularity', 'totals', 'series', 'endpoints'],
   properties: {
@@ -105,6 +110,7 @@ const millis: JsonSchema = { type: ['number', 'null'], minimum: 0 };
 
 export const performanceReportSchema: JsonSchema = {
   type: 'object',
+  description: STORED_TRAFFIC,
   additionalProperties: false,
   required: [
     'from', 'to', 'agent_id', 'bot_id', 'replies', 'latency_ms', 'fallback_rate', 'mean_confidence',
@@ -118,6 +124,8 @@ export const performanceReportSchema: JsonSchema = {
     replies: count,
     latency_ms: {
       type: 'object',
+      description:
+        'Exact percentiles (as PostgreSQL percentile_cont) of the replies\' latencies in whole milliseconds, rounded to 0.01 ms; null without replies. Exact also over long ranges: the hourly and daily rollups keep every latency value, not buckets.',
       additionalProperties: false,
       required: ['p50', 'p95', 'p99'],
       properties: { p50: millis, p95: millis, p99: millis },
@@ -131,6 +139,7 @@ export const performanceReportSchema: JsonSchema = {
 
 export const topicsReportSchema: JsonSchema = {
   type: 'object',
+  description: STORED_TRAFFIC,
   additionalProperties: false,
   required: ['from', 'to', 'agent_id', 'bot_id', 'intents', 'unanswered'],
   properties: {

@@ -1,0 +1,202 @@
+/**
+ * The performance and topics reports: assistant replies in a range, optionally of one agent or bot.
+ * Whole hours come from the rollups (migration 008), the partial hours at the ends from the raw
+ * messages (`rollups.ts`); each query adds both parts up in the same way the raw aggregate would.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { PerformanceReport, TopicsReport } from '../../../src/client/types.ts';
+import type { TimeRange } from './range.ts';
+import { inRawSpans, inWholeHours, percentileCont, type RangePlan, type RollupDatabase } from './rollups.ts';
+
+export interface ReplyData {
+  db: Kysely<RollupDatabase>;
+  accountId: string;
+  agentId?: string;
+  botId?: string;
+  range: TimeRange;
+  plan: RangePlan;
+}
+
+export const round = (value: number | string | null, digits = 2): number | null => {
+  if (value === null) return null;
+  const factor = 10 ** digits;
+  return Math.round(Number(value) * factor) / factor;
+};
+
+/** Assistant replies in the raw spans, in conversations of this account (and agent / bot). */
+function rawReplies({ db, accountId, agentId, botId, plan }: ReplyData) {
+  let replies = db
+    .selectFrom('messages as m')
+    .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+    .where('m.account_id', '=', accountId)
+    .where('c.account_id', '=', accountId)
+    .where('m.role', '=', 'assistant')
+    .where(inRawSpans(plan, 'm.created_at'));
+  if (agentId) replies = replies.where('c.agent_id', '=', agentId);
+  if (botId) replies = replies.where('c.bot_id', '=', botId);
+  return replies;
+}
+
+type GrainRollup = 'reply_rollups' | 'intent_rollups' | 'unanswered_rollups';
+
+/** Rows of a rollup with grains in the plan's whole hours, of the agent / bot asked for or of the whole account ('*'). */
+function rolled<T extends GrainRollup>({ db, accountId, agentId, botId, plan }: ReplyData, table: T) {
+  let rows = db.selectFrom(table as GrainRollup).where('account_id', '=', accountId).where(inWholeHours(plan));
+  if (agentId) rows = rows.where('agent_id', '=', agentId);
+  if (botId) rows = rows.where('bot_id', '=', botId);
+  if (!agentId && !botId) rows = rows.where('bot_id', '=', '*').where('agent_id', '=', '*');
+  return rows;
+}
+
+/** Each conversation's last reply per whole hour of the plan. */
+function rolledConversations({ db, accountId, agentId, botId, plan }: ReplyData) {
+  let rows = db.selectFrom('reply_conversation_rollups').where('account_id', '=', accountId);
+  rows = plan.hours ? rows.where('hour', '>=', plan.hours.from).where('hour', '<', plan.hours.before) : rows.where(sql<boolean>`false`);
+  if (agentId) rows = rows.where('agent_id', '=', agentId);
+  if (botId) rows = rows.where('bot_id', '=', botId);
+  return rows;
+}
+
+export async function performanceReport(data: ReplyData, query: { agent_id?: string; bot_id?: string }): Promise<PerformanceReport> {
+  const { db, range } = data;
+  const totals = rawReplies(data)
+    .select([
+      sql<string>`count(*)`.as('replies'),
+      sql<string>`count(*) filter (where m.source = 'fallback')`.as('fallbacks'),
+      sql<number>`coalesce(sum(m.confidence), 0)`.as('confidence_sum'),
+      sql<string>`count(m.confidence)`.as('confidences'),
+    ])
+    .unionAll(
+      rolled(data, 'reply_rollups').select([
+        sql<string>`coalesce(sum(replies), 0)`.as('replies'),
+        sql<string>`coalesce(sum(fallbacks), 0)`.as('fallbacks'),
+        sql<number>`coalesce(sum(confidence_sum), 0)`.as('confidence_sum'),
+        sql<string>`coalesce(sum(confidences), 0)`.as('confidences'),
+      ]),
+    );
+  const sums = { replies: 0, fallbacks: 0, confidenceSum: 0, confidences: 0 };
+  for (const row of await totals.execute()) {
+    sums.replies += Number(row.replies);
+    sums.fallbacks += Number(row.fallbacks);
+    sums.confidenceSum += Number(row.confidence_sum);
+    sums.confidences += Number(row.confidences);
+  }
+
+  // The exact latency histogram (integer milliseconds → replies): percentiles as percentile_cont.
+  const latencies = await rawReplies(data)
+    .where('m.latency_ms', 'is not', null)
+    .select([sql<number>`m.latency_ms`.as('latency'), sql<string>`count(*)`.as('n')])
+    .groupBy('m.latency_ms')
+    .unionAll(
+      rolled(data, 'reply_rollups')
+        .where('latency_ms', '>=', 0)
+        .select([sql<number>`latency_ms`.as('latency'), sql<string>`sum(replies)`.as('n')])
+        .groupBy('latency_ms'),
+    )
+    .execute();
+  const histogram = new Map<number, number>();
+  for (const row of latencies) histogram.set(Number(row.latency), (histogram.get(Number(row.latency)) ?? 0) + Number(row.n));
+
+  // A conversation is resolved when its last reply in range did not fall back.
+  const lastReplies = rawReplies(data)
+    .select(['m.conversation_id as conversation_id', sql<string>`m.seq`.as('seq'), sql<boolean>`coalesce(m.source = 'fallback', false)`.as('fallback')])
+    .unionAll(rolledConversations(data).select(['conversation_id', sql<string>`last_seq`.as('seq'), sql<boolean>`last_fallback`.as('fallback')]));
+  const latest = db
+    .selectFrom(lastReplies.as('r'))
+    .select(['r.conversation_id', 'r.fallback'])
+    .distinctOn('r.conversation_id')
+    .orderBy('r.conversation_id')
+    .orderBy('r.seq', 'desc');
+  const conversations = await db
+    .selectFrom(latest.as('l'))
+    .select([sql<string>`count(*)`.as('count'), sql<string>`count(*) filter (where not l.fallback)`.as('resolved')])
+    .executeTakeFirstOrThrow();
+  const conversationCount = Number(conversations.count);
+
+  return {
+    from: range.from.toISOString(),
+    to: range.to.toISOString(),
+    agent_id: query.agent_id ?? null,
+    bot_id: query.bot_id ?? null,
+    replies: sums.replies,
+    latency_ms: { p50: round(percentileCont(histogram, 0.5)), p95: round(percentileCont(histogram, 0.95)), p99: round(percentileCont(histogram, 0.99)) },
+    fallback_rate: sums.replies ? round(sums.fallbacks / sums.replies, 4) : null,
+    mean_confidence: sums.confidences ? round(sums.confidenceSum / sums.confidences, 4) : null,
+    resolution_rate: conversationCount ? round(Number(conversations.resolved) / conversationCount, 4) : null,
+    conversations: conversationCount,
+  };
+}
+
+export async function topicsReport(data: ReplyData, query: { agent_id?: string; bot_id?: string; limit: number }): Promise<TopicsReport> {
+  const { db, accountId, range } = data;
+  const intentCounts = rawReplies(data)
+    .where('m.intent', 'is not', null)
+    .select([sql<string>`m.intent`.as('intent'), sql<string>`count(*)`.as('count')])
+    .groupBy('m.intent')
+    .unionAll(rolled(data, 'intent_rollups').select([sql<string>`intent`.as('intent'), sql<string>`sum(replies)`.as('count')]).groupBy('intent'));
+  const intents = await db
+    .selectFrom(intentCounts.as('i'))
+    .select(['i.intent', sql<string>`sum(i.count)`.as('count')])
+    .groupBy('i.intent')
+    .orderBy('count', 'desc')
+    .orderBy('i.intent')
+    .limit(query.limit)
+    .execute();
+
+  const asked = rawReplies(data)
+    .where('m.source', '=', 'fallback')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('messages as u')
+          .select(['u.content', 'u.created_at'])
+          .whereRef('u.conversation_id', '=', 'm.conversation_id')
+          .where('u.account_id', '=', accountId)
+          .where('u.role', '=', 'user')
+          .whereRef('u.seq', '<', 'm.seq')
+          .orderBy('u.seq', 'desc')
+          .limit(1)
+          .as('u'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      sql<string>`lower(btrim(u.content))`.as('question_key'),
+      sql<string>`left(btrim((array_agg(u.content order by u.created_at desc))[1]), 200)`.as('question'),
+      sql<string>`count(*)`.as('count'),
+      sql<Date>`max(u.created_at)`.as('last_asked_at'),
+    ])
+    .groupBy(sql`lower(btrim(u.content))`)
+    .unionAll(
+      rolled(data, 'unanswered_rollups').select([
+        sql<string>`question_key`.as('question_key'),
+        sql<string>`question`.as('question'),
+        sql<string>`asked`.as('count'),
+        sql<Date>`last_asked_at`.as('last_asked_at'),
+      ]),
+    );
+  const unanswered = await db
+    .selectFrom(asked.as('a'))
+    .select([
+      sql<string>`(array_agg(a.question order by a.last_asked_at desc))[1]`.as('question'),
+      sql<string>`sum(a.count)`.as('count'),
+      sql<Date>`max(a.last_asked_at)`.as('last_asked_at'),
+    ])
+    .groupBy('a.question_key')
+    .orderBy('count', 'desc')
+    .orderBy('last_asked_at', 'desc')
+    .limit(query.limit)
+    .execute();
+
+  return {
+    from: range.from.toISOString(),
+    to: range.to.toISOString(),
+    agent_id: query.agent_id ?? null,
+    bot_id: query.bot_id ?? null,
+    intents: intents.map((row) => ({ intent: row.intent, count: Number(row.count) })),
+    unanswered: unanswered.map((row) => ({
+      question: row.question,
+      count: Number(row.count),
+      last_asked_at: new Date(row.last_asked_at).toISOString(),
+    })),
+  };
+}
