@@ -53,8 +53,7 @@ export async function testDatabase(options: TestDatabaseOptions = {}): Promise<T
       options: { databaseUrl, ...redis },
       env: { DATABASE_URL: databaseUrl, ...redisEnv },
       execute: (statement) => admin(databaseUrl, statement),
-      // FORCE: a child server killed with -9 may leave a session the server has not reaped yet.
-      cleanup: () => admin(TEST_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      cleanup: () => dropDatabase(TEST_DATABASE_URL, name),
     };
   }
   const execute = async () => {
@@ -111,6 +110,28 @@ function databaseUrlFor(serverUrl: string, database: string): string {
 }
 
 /** One statement on a short-lived connection (no pool: nothing may keep the test process alive). */
+/**
+ * Drops a test database once its sessions are gone. A closed pg pool resolves `end()` before its
+ * connections have finished closing; dropping WITH (FORCE) at that moment terminates them, and the
+ * client that receives "terminating connection due to administrator command" throws it uncaught into
+ * whichever test runs next. So wait (briefly) for the sessions to end first. FORCE stays for the
+ * session a child server killed with -9 may leave behind, which the server has not reaped yet.
+ */
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    for (let waited = 0; waited < 2000; waited += 20) {
+      const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if (rows[0].n === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 async function admin(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
