@@ -101,15 +101,15 @@ export async function performanceReport(data: ReplyData, query: { agent_id?: str
   const lastReplies = rawReplies(data)
     .select(['m.conversation_id as conversation_id', sql<string>`m.seq`.as('seq'), sql<boolean>`coalesce(m.source = 'fallback', false)`.as('fallback')])
     .unionAll(rolledConversations(data).select(['conversation_id', sql<string>`last_seq`.as('seq'), sql<boolean>`last_fallback`.as('fallback')]));
+  // The last reply of each conversation as one number, seq × 2 + (1 if it fell back): its max
+  // is the last reply and says whether that fell back, so a hash aggregate replaces a sort.
   const latest = db
     .selectFrom(lastReplies.as('r'))
-    .select(['r.conversation_id', 'r.fallback'])
-    .distinctOn('r.conversation_id')
-    .orderBy('r.conversation_id')
-    .orderBy('r.seq', 'desc');
+    .select([sql<string>`max(r.seq::bigint * 2 + r.fallback::int)`.as('last')])
+    .groupBy('r.conversation_id');
   const conversations = await db
     .selectFrom(latest.as('l'))
-    .select([sql<string>`count(*)`.as('count'), sql<string>`count(*) filter (where not l.fallback)`.as('resolved')])
+    .select([sql<string>`count(*)`.as('count'), sql<string>`count(*) filter (where l.last % 2 = 0)`.as('resolved')])
     .executeTakeFirstOrThrow();
   const conversationCount = Number(conversations.count);
 
