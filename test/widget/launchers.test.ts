@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { AiChatWidget } from '../../src/element.js';
-import { $, clearWidgetStorage, createBot, mount, newApiKey } from './helpers.js';
+import { $, animationsFinished, clearWidgetStorage, createBot, mount, newApiKey } from './helpers.js';
 
 const rectOf = (el: AiChatWidget, part: string) => $(el, `[part~="${part}"]`).getBoundingClientRect();
 
@@ -52,6 +52,7 @@ describe('several launchers on one page', () => {
     const reply = await second.el.send('hello');
     expect(reply?.content).to.equal('Support here.');
     expect(first.el.messages).to.have.length(0);
+    await Promise.all([animationsFinished(first.el), animationsFinished(second.el)]);
     await expect(page).to.be.accessible();
 
     // the first one leaves: the second takes the corner

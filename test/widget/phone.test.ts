@@ -10,7 +10,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { AiChatWidget } from '../../src/element.js';
-import { $, $$, clearWidgetStorage, createBot, escapeClosesToLauncher, mount, newApiKey, waitFor } from './helpers.js';
+import { $, $$, animationsFinished, clearWidgetStorage, createBot, escapeClosesToLauncher, mount, newApiKey, waitFor } from './helpers.js';
 
 /** The page behind the widget: tall enough to scroll, with controls before and after it. */
 async function hostPage(): Promise<HTMLDivElement> {
@@ -81,6 +81,7 @@ describe('the launcher panel on a phone', () => {
     const panel = $(el, '[part~="panel"]');
     expect(panel.getAttribute('role')).to.equal('dialog');
     expect(panel.getAttribute('aria-modal')).to.equal('true');
+    await animationsFinished(el);
     await expect(el).to.be.accessible();
 
     // Tab and Shift+Tab cycle through the panel's controls and never reach the page behind

@@ -119,6 +119,10 @@ export class IndexCache {
       });
       await sliced(rows, (row) => index.upsert(indexed(row)), this.sliceMs);
       if (rows.length < BUILD_PAGE) break;
+      // A turn of the event loop between pages too: `sliced` times only the indexing, and on PGlite
+      // each page's statement also runs on this thread, so a fast machine could otherwise go through
+      // every page without yielding once (seen: 2 turns in a 2 s build of 10k entries).
+      await new Promise((resolve) => setImmediate(resolve));
       after = { key: rows.at(-1)!.key, id: rows.at(-1)!.id };
     }
     this.builds++;
