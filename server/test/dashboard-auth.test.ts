@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createService, type Service } from '../src/index.ts';
+import type { Service } from '../src/index.ts';
 import { withDashboardTables } from '../src/db/dashboard-schema.ts';
 import { DashboardClient, ORIGIN, uniqueEmail } from './support/dashboard.ts';
-import { createTestService, TEST_DATABASE_URL, TEST_REDIS_URL, testDatabase, type TestDatabase } from './support/test-database.ts';
+import { createTestService, sharedServices, TEST_DATABASE_URL, TEST_REDIS_URL, type SharedServices } from './support/test-database.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -298,21 +298,16 @@ describe('the session cookie behind a TLS-terminating proxy', () => {
 
 describe('sign-in limits across instances (PostgreSQL + Redis)', () => {
   const skip = TEST_DATABASE_URL && TEST_REDIS_URL ? false : 'needs AI_CHAT_TEST_DATABASE_URL and AI_CHAT_TEST_REDIS_URL';
-  let database: TestDatabase;
-  const instances: Service[] = [];
+  let shared: SharedServices | undefined;
   before(async () => {
     if (skip) return;
-    database = await testDatabase();
     const dashboard = { signInLimits: { perAddress: { points: 100, durationSeconds: 600 }, perAccount: { points: 3, durationSeconds: 600 } } };
-    for (let i = 0; i < 2; i++) instances.push(await createService({ ...database.options, dashboard, seed: false, logLevel: 'silent' }));
+    shared = await sharedServices(2, { dashboard });
   });
-  after(async () => {
-    for (const service of instances) await service.close();
-    await database?.cleanup();
-  });
+  after(() => shared?.close());
 
   it('counts one budget per email whichever instance answers', { skip }, async () => {
-    const [a, b] = instances as [Service, Service];
+    const [a, b] = shared!.instances as [Service, Service];
     const email = uniqueEmail('target');
     const statuses = [];
     for (const service of [a, b, a, b]) statuses.push((await new DashboardClient(service).signIn(email, 'wrong password')).status);

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hashKey } from '../src/accounts/service.ts';
-import { createService, type Service } from '../src/index.ts';
+import type { Service } from '../src/index.ts';
 import { KEY_CACHE_TTL_MS } from '../src/keys/cache.ts';
 import { caller } from './support/api.ts';
 import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
-import { createTestService, TEST_DATABASE_URL, TEST_REDIS_URL, testDatabase, type TestDatabase } from './support/test-database.ts';
+import { createTestService, sharedServices, TEST_DATABASE_URL, TEST_REDIS_URL, type SharedServices } from './support/test-database.ts';
 
 const CHAT = { body: { messages: [{ role: 'user', content: 'hello' }] } };
 
@@ -145,22 +145,16 @@ describe('API keys in the dashboard', () => {
 
 describe('key revocation across instances (PostgreSQL + Redis)', () => {
   const skip = TEST_DATABASE_URL ? false : 'needs a shared PostgreSQL: set AI_CHAT_TEST_DATABASE_URL (and AI_CHAT_TEST_REDIS_URL)';
-  let database: TestDatabase;
-  const instances: Service[] = [];
+  let shared: SharedServices | undefined;
   const ownerEmail = uniqueEmail('owner');
 
   before(async () => {
-    if (skip) return;
-    database = await testDatabase();
-    for (let i = 0; i < 2; i++) instances.push(await createService({ ...database.options, seed: false, logLevel: 'silent' }));
+    if (!skip) shared = await sharedServices(2);
   });
-  after(async () => {
-    for (const service of instances) await service.close();
-    await database?.cleanup();
-  });
+  after(() => shared?.close());
 
   it('a key revoked on one instance answers 401 on the other within 1 second', { skip }, async () => {
-    const [a, b] = instances as [Service, Service];
+    const [a, b] = shared!.instances as [Service, Service];
     const owner = new DashboardClient(a);
     assert.equal((await owner.signUp(ownerEmail)).status, 201);
     for (let round = 0; round < 3; round++) {
@@ -180,7 +174,7 @@ describe('key revocation across instances (PostgreSQL + Redis)', () => {
   });
 
   it('with Redis, the revocation reaches the other instance by message, not only by the TTL', { skip: skip || (TEST_REDIS_URL ? false : 'needs AI_CHAT_TEST_REDIS_URL') }, async () => {
-    const [a, b] = instances as [Service, Service];
+    const [a, b] = shared!.instances as [Service, Service];
     const owner = new DashboardClient(a);
     assert.equal((await owner.signIn(ownerEmail)).status, 200);
     const { key, secret } = (await owner.call('POST', '/dashboard/api/keys', { body: { label: 'pubsub' } })).body.data;
@@ -194,11 +188,11 @@ describe('key revocation across instances (PostgreSQL + Redis)', () => {
   });
 
   it('the cache TTL alone (no Redis message) bounds a revocation made outside the service', { skip }, async () => {
-    const [a, b] = instances as [Service, Service];
+    const [a, b] = shared!.instances as [Service, Service];
     const { accountId, apiKey } = await a.createAccount();
     const onB = caller(b, apiKey);
     assert.equal((await onB('/v1/bots')).status, 200);
-    await database.execute(`update api_keys set revoked_at = now() where account_id = '${accountId}'`);
+    await shared!.database.execute(`update api_keys set revoked_at = now() where account_id = '${accountId}'`);
     await within(KEY_CACHE_TTL_MS + 500, async () => (await onB('/v1/bots')).status === 401);
   });
 });

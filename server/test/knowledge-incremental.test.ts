@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { createService, type Service } from '../src/index.ts';
+import type { Service } from '../src/index.ts';
 import { newId } from '../src/ids.ts';
 import { KnowledgeService } from '../src/knowledge/service.ts';
 import { KnowledgeIndex, type IndexedEntry } from '../src/knowledge/search-index.ts';
 import { caller, memoryService, type Caller } from './support/api.ts';
-import { TEST_DATABASE_URL, testDatabase, type TestDatabase } from './support/test-database.ts';
+import { sharedServices, TEST_DATABASE_URL, type SharedServices } from './support/test-database.ts';
 
 const WORDS = 'refund refunds shipping shipped parcel invoice password reset colour color warranty battery charger install widget envío devolución'.split(' ');
 const QUERIES = ['refund', 'shiping parcel', 'pass', 'colour warranty', 'install widgit', 'battery charger refund', 'envio'];
@@ -185,20 +185,14 @@ describe('a cold build leaves the event loop free', () => {
 
 describe('two instances on one PostgreSQL', () => {
   const skip = TEST_DATABASE_URL ? false : 'needs a shared PostgreSQL: set AI_CHAT_TEST_DATABASE_URL';
-  let database: TestDatabase;
-  const instances: Service[] = [];
+  let shared: SharedServices | undefined;
   before(async () => {
-    if (skip) return;
-    database = await testDatabase();
-    for (let i = 0; i < 2; i++) instances.push(await createService({ ...database.options, seed: false, logLevel: 'silent' }));
+    if (!skip) shared = await sharedServices(2);
   });
-  after(async () => {
-    for (const service of instances) await service.close();
-    await database?.cleanup();
-  });
+  after(() => shared?.close());
 
   it('a knowledge write on one instance is searched on the other at once, without a rebuild', { skip }, async () => {
-    const [a, b] = instances as [Service, Service];
+    const [a, b] = shared!.instances as [Service, Service];
     const { apiKey } = await a.createAccount();
     const onA = caller(a, apiKey);
     const onB = caller(b, apiKey);

@@ -102,6 +102,30 @@ export async function createTestService(options: ServiceOptions = {}): Promise<S
   return service;
 }
 
+/** Several instances of the service on one test database (and Redis, when set), as a deployment runs them. */
+export interface SharedServices {
+  database: TestDatabase;
+  instances: Service[];
+  /** Closes every instance, then drops the database. */
+  close(): Promise<void>;
+}
+
+export async function sharedServices(count: number, options: ServiceOptions = {}): Promise<SharedServices> {
+  const database = await testDatabase();
+  const instances: Service[] = [];
+  const close = async () => {
+    for (const service of instances) await service.close();
+    await database.cleanup();
+  };
+  try {
+    for (let i = 0; i < count; i++) instances.push(await createService({ seed: false, logLevel: 'silent', ...database.options, ...options }));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { database, instances, close };
+}
+
 /** The same server and credentials, another database. */
 function databaseUrlFor(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
