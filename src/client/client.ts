@@ -10,33 +10,18 @@ import { KnowledgeResource } from './resources/knowledge.js';
 import type { RateLimitInfo } from './types.js';
 
 /**
- * One client per credential. Every method resolves with an `ApiResult` (`data`, `meta`,
- * `rateLimit`, `status`) or rejects with an `AiChatError` subclass; see `errors.ts`.
- *
- * @example
- * const client = new AiChatClient({ baseUrl: 'https://api.example.com/v1', apiKey });
- * const { data: bot } = await client.bots.create({ name: 'Support' });
+ * What every client over one credential has: the HTTP core, its base URL, the last rate-limit
+ * headers and the held token. A client of fewer resources (the widget's, `src/widget/widget-client.ts`)
+ * extends it too, so a bundle carries the code of the resources it names and no others.
  */
-export class AiChatClient {
+export class ClientBase {
   /** Base URL requests go to (version segment included, no trailing slash). */
   readonly baseUrl: string;
-  readonly bots: BotsResource;
-  readonly chat: ChatResource;
-  readonly conversations: ConversationsResource;
-  readonly agents: AgentsResource;
-  readonly knowledge: KnowledgeResource;
-  readonly analytics: AnalyticsResource;
-  private readonly core: HttpCore;
+  protected readonly core: HttpCore;
 
   constructor(options: ClientOptions = {}) {
     this.core = new HttpCore(options);
     this.baseUrl = this.core.baseUrl;
-    this.bots = new BotsResource(this.core);
-    this.chat = new ChatResource(this.core);
-    this.conversations = new ConversationsResource(this.core);
-    this.agents = new AgentsResource(this.core);
-    this.knowledge = new KnowledgeResource(this.core);
-    this.analytics = new AnalyticsResource(this.core);
   }
 
   /** Last `X-RateLimit-*` seen on any response (null before the first). */
@@ -48,4 +33,21 @@ export class AiChatClient {
   setToken(token: string | undefined): void {
     this.core.setToken(token);
   }
+}
+
+/**
+ * One client per credential. Every method resolves with an `ApiResult` (`data`, `meta`,
+ * `rateLimit`, `status`) or rejects with an `AiChatError` subclass; see `errors.ts`.
+ *
+ * @example
+ * const client = new AiChatClient({ baseUrl: 'https://api.example.com/v1', apiKey });
+ * const { data: bot } = await client.bots.create({ name: 'Support' });
+ */
+export class AiChatClient extends ClientBase {
+  readonly bots = new BotsResource(this.core);
+  readonly chat = new ChatResource(this.core);
+  readonly conversations = new ConversationsResource(this.core);
+  readonly agents = new AgentsResource(this.core);
+  readonly knowledge = new KnowledgeResource(this.core);
+  readonly analytics = new AnalyticsResource(this.core);
 }

@@ -9,7 +9,7 @@
  * result when a reset, identity switch or disconnect has moved on.
  */
 import type { ReactiveController } from 'lit';
-import { isAbortError, isRateLimitError, type AiChatClient } from '../client/index.js';
+import { isAbortError, isRateLimitError } from '../client/index.js';
 import { identityKey, type ChatConfig, type ChatHost } from './chat-config.js';
 export type { ChatConfig, ChatHost } from './chat-config.js';
 import { ClientProvider } from './client-provider.js';
@@ -27,6 +27,7 @@ import { RateLimitWait } from './rate-limit-wait.js';
 import { requestReply } from './reply-request.js';
 import { LocalConversation } from './local-conversation.js';
 import { FrameCoalescer } from './frame-coalescer.js';
+import type { WidgetClient } from './widget-client.js';
 
 /**
  * What the conversation is doing, as one value for the view (which combines no flags of its own).
@@ -382,7 +383,7 @@ export class ChatController implements ReactiveController {
     }
   }
 
-  private getClient(): Promise<AiChatClient> {
+  private getClient(): Promise<WidgetClient> {
     return this.clients.get(this.config());
   }
 

@@ -1,5 +1,5 @@
 /**
- * Builds the `AiChatClient` for the widget's current credentials, in this order of precedence:
+ * Builds the `WidgetClient` for the widget's current credentials, in this order of precedence:
  * `getToken` property (host-minted tokens) → `token` property → `token-url` (a token proxy) →
  * `api-key` (development only; warns once on a non-localhost page).
  *
@@ -7,8 +7,9 @@
  * own `/v1` pass-through; a relative one is relative to the token URL, which may be on another
  * origin), else to `${location.origin}/v1`.
  */
-import { AiChatClient, type GetTokenContext } from '../client/index.js';
+import type { GetTokenContext } from '../client/index.js';
 import { TokenUnavailableError } from './error-detail.js';
+import { WidgetClient } from './widget-client.js';
 import { TokenSource, type TokenCredentials } from './token-source.js';
 
 export interface Credentials {
@@ -50,8 +51,8 @@ function same(a: Credentials, b: Credentials): boolean {
 }
 
 export class ClientProvider {
-  private client: Promise<AiChatClient> | null = null;
-  private last: AiChatClient | null = null;
+  private client: Promise<WidgetClient> | null = null;
+  private last: WidgetClient | null = null;
   private builtFor: Credentials | null = null;
   private tokenSource: TokenSource | null = null;
 
@@ -59,7 +60,7 @@ export class ClientProvider {
   constructor(private readonly tokenRequestBody: () => Record<string, string>) {}
 
   /** The last client built, if any (for its `rateLimit`). */
-  get current(): AiChatClient | null {
+  get current(): WidgetClient | null {
     return this.last;
   }
 
@@ -72,7 +73,7 @@ export class ClientProvider {
   }
 
   /** A client for `c`; with `token-url`, first renews a token that is about to expire. */
-  async get(c: Credentials): Promise<AiChatClient> {
+  async get(c: Credentials): Promise<WidgetClient> {
     this.update(c);
     if (!this.client) {
       this.builtFor = { ...c };
@@ -87,7 +88,7 @@ export class ClientProvider {
     return client;
   }
 
-  private async build(c: Credentials): Promise<AiChatClient> {
+  private async build(c: Credentials): Promise<WidgetClient> {
     this.tokenSource = null;
     let getToken: Credentials['getToken'];
     let baseUrl = c.baseUrl;
@@ -107,7 +108,7 @@ export class ClientProvider {
       warnedApiKey = true;
       console.warn('<ai-chat-widget>: `api-key` puts a secret key in the page; use `token-url` in production.');
     }
-    this.last = new AiChatClient({
+    this.last = new WidgetClient({
       baseUrl: baseUrl || defaultBaseUrl(),
       apiKey: getToken ? undefined : c.apiKey || undefined,
       token: getToken ? undefined : c.token || undefined,

@@ -4,13 +4,14 @@
  * It knows the wire and nothing of the widget's state; `ChatController` decides what the answer
  * does to the transcript.
  */
-import type { AiChatClient, ApiResult, BotReply, ChatReply, Citation, RequestOptions, TurnStreamEvent } from '../client/index.js';
+import type { ApiResult, BotReply, ChatReply, Citation, RequestOptions, TurnStreamEvent } from '../client/index.js';
 import type { ChatConfig } from './chat-config.js';
 import type { TranscriptMessage } from './events.js';
 import { chatMessages, fromServer } from './transcript.js';
+import type { WidgetClient } from './widget-client.js';
 
 export interface ReplyRequest {
-  client: AiChatClient;
+  client: WidgetClient;
   config: ChatConfig;
   userId: string;
   conversationId: string | null;

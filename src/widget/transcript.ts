@@ -1,6 +1,7 @@
 /** Pure helpers between the wire's messages and the widget's transcript. */
-import type { AiChatClient, ChatMessage, HistoryQuery, Message } from '../client/index.js';
+import type { ChatMessage, HistoryQuery, Message } from '../client/index.js';
 import type { TranscriptMessage } from './events.js';
+import type { WidgetClient } from './widget-client.js';
 
 /** The chat request accepts 1–100 messages of at most 8000 characters each. */
 const MAX_CHAT_MESSAGES = 100;
@@ -51,7 +52,7 @@ export function chatMessages(messages: readonly TranscriptMessage[], message: Tr
 
 /** The conversation's stored messages (system messages left out), oldest first. */
 export async function fetchHistory(
-  client: AiChatClient,
+  client: WidgetClient,
   query: HistoryQuery,
   signal: AbortSignal,
 ): Promise<TranscriptMessage[]> {
