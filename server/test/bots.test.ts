@@ -38,6 +38,10 @@ describe('POST /v1/bots validation', () => {
     ['unknown entity field', { name: 'a', training: { intents: [{ name: 'x', examples: ['a'], responses: ['y'] }], entities: [{ name: 'n', type: 'list', values: [{ value: 'b' }], extra: 1 }] } }, 'unknown_parameter', 'training.entities.0.extra'],
     ['website channel without origins', { name: 'a', channels: [{ type: 'website' }] }, 'validation_failed', 'channels.0.allowed_origins'],
     ['bad origin', { name: 'a', channels: [{ type: 'website', allowed_origins: ['example.com'] }] }, 'validation_failed', 'channels.0.allowed_origins.0'],
+    ['javascript: avatar', { name: 'a', avatar_url: 'javascript:alert(1)' }, 'validation_failed', 'avatar_url'],
+    ['data: avatar that is not an image', { name: 'a', avatar_url: 'data:text/html,<b>x</b>' }, 'validation_failed', 'avatar_url'],
+    ['relative avatar', { name: 'a', avatar_url: '/bot.png' }, 'validation_failed', 'avatar_url'],
+    ['huge avatar', { name: 'a', avatar_url: `data:image/png;base64,${'A'.repeat(100_000)}` }, 'validation_failed', 'avatar_url'],
   ];
   for (const [name, body, code, param] of cases) {
     it(`answers ${code} for ${name}`, async () => {
@@ -129,6 +133,19 @@ describe('bots CRUD and tenancy', () => {
     const { res, body } = await api.json('/v1/bots?limit=0');
     assert.equal(res.status, 400);
     assert.equal(body.error.param, 'limit');
+  });
+
+  it('keeps an avatar (http(s) or data:image), changes and clears it', async () => {
+    const bot = await createBot({ name: 'Face' });
+    assert.equal(bot.avatar_url, null);
+    const inline = 'data:image/svg+xml;utf8,%3Csvg%20xmlns=%22http://www.w3.org/2000/svg%22/%3E';
+    const set = await api.json(`/v1/bots/${bot.id}`, { method: 'PUT', body: { avatar_url: inline } });
+    assert.equal(set.body.data.avatar_url, inline);
+    assert.equal((await api.json(`/v1/bots/${bot.id}`)).body.data.avatar_url, inline);
+    const web = await createBot({ name: 'Face 2', avatar_url: 'https://cdn.example.com/a.png' });
+    assert.equal(web.avatar_url, 'https://cdn.example.com/a.png');
+    const cleared = await api.json(`/v1/bots/${web.id}`, { method: 'PUT', body: { avatar_url: null } });
+    assert.equal(cleared.body.data.avatar_url, null);
   });
 
   it('updates partially and validates updates', async () => {

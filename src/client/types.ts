@@ -165,6 +165,11 @@ export interface Message {
   confidence?: number | null;
   citations?: Citation[];
   suggestions?: string[];
+  /**
+   * `true` on an assistant reply the user stopped while it streamed (the client closed the stream):
+   * `content` is the text sent before the stop. Absent otherwise.
+   */
+  stopped?: true;
 }
 
 /** Where an assistant reply came from. */
@@ -251,6 +256,11 @@ export type UpdateBotRequest = Partial<CreateBotRequest>;
 
 export interface Bot {
   id: string;
+  /**
+   * The avatar the chat widget shows for the bot: an `https:`/`http:` URL or a `data:image/…` URL,
+   * up to 100,000 characters. Absent or `null`: none.
+   */
+  avatar_url?: string | null;
   name: string;
   description: string;
   language: string;
@@ -267,6 +277,8 @@ export interface Bot {
 
 export interface BotMessageRequest {
   /** 1–4,000 characters. */
+  /** The avatar the chat widget shows for the bot (see `CreateBotRequest.avatar_url`); `null`: none. */
+  avatar_url: string | null;
   message: string;
   /** The caller's id for the end user: 1–128 characters of `[A-Za-z0-9._:@-]`. */
   user_id: string;

@@ -50,12 +50,12 @@ function ownBot(grant: TokenGrant, segment: string): string {
 }
 
 /**
- * What a widget token may read of its bot: what the widget shows (name, language, quick replies).
+ * What a widget token may read of its bot: what the widget shows (name, language, quick replies, avatar).
  * Never its training data, channels or description, which hold the account's own work.
  */
 export function botProfile(bot: Record<string, unknown>): Record<string, unknown> {
-  const { id, name, language, quick_replies } = bot;
-  return { id, name, language, quick_replies };
+  const { id, name, language, quick_replies, avatar_url } = bot;
+  return { id, name, language, quick_replies, avatar_url };
 }
 
 /**

@@ -19,7 +19,11 @@ before(async () => {
   const put = await fetch(`${service.url}/v1/bots/${botId}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ quick_replies: ['Pricing', 'Opening hours'], description: 'internal notes' }),
+    body: JSON.stringify({
+      quick_replies: ['Pricing', 'Opening hours'],
+      description: 'internal notes',
+      avatar_url: 'https://cdn.example.com/bot.png',
+    }),
   });
   assert.equal(put.status, 200);
   host = await hostProxy({
@@ -38,12 +42,13 @@ after(async () => {
 });
 
 describe('proxy: the bot a token may read', () => {
-  it('answers its own bot as the public profile: id, name, language, quick replies', async () => {
+  it('answers its own bot as the public profile: id, name, language, quick replies, avatar', async () => {
     const { token } = await mint(host.url);
     const res = await call(host.url, token, `/v1/bots/${botId}`, { method: 'GET' });
     assert.equal(res.status, 200);
     const body = await json(res);
-    assert.deepEqual(Object.keys(body.data).sort(), ['id', 'language', 'name', 'quick_replies']);
+    assert.deepEqual(Object.keys(body.data).sort(), ['avatar_url', 'id', 'language', 'name', 'quick_replies']);
+    assert.equal(body.data.avatar_url, 'https://cdn.example.com/bot.png');
     assert.equal(body.data.id, botId);
     assert.deepEqual(body.data.quick_replies, ['Pricing', 'Opening hours']);
     assert.ok(!JSON.stringify(body).includes('internal notes'), 'no description');

@@ -113,6 +113,13 @@ const botFields = {
   quick_replies: { type: 'array', maxItems: 10, items: shortText(100) },
   channels: { type: 'array', maxItems: 10, items: channelSchema },
   knowledge: botKnowledgeSchema(),
+  avatar_url: {
+    type: ['string', 'null'],
+    maxLength: 100_000,
+    // Only what an <img> may safely load: a web URL or an inline image (never javascript: and friends).
+    pattern: '^(https?://[^\\s]+|data:image/[A-Za-z0-9.+-]+[;,][^\\s]*)$',
+    description: 'The avatar the chat widget shows for the bot: an http(s) URL or a `data:image/…` URL. `null`: none.',
+  },
 } satisfies Record<string, JsonSchema>;
 
 export const createBotSchema: JsonSchema = {
@@ -161,7 +168,7 @@ function botKnowledgeSchema(): JsonSchema {
 export const botSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'knowledge', 'created_at', 'updated_at', 'trained_at'],
+  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'knowledge', 'avatar_url', 'created_at', 'updated_at', 'trained_at'],
   properties: {
     id: schemas.id('bot'),
     name: { type: 'string' },
@@ -172,6 +179,7 @@ export const botSchema: JsonSchema = {
     quick_replies: { type: 'array', items: { type: 'string' } },
     channels: { type: 'array', items: channelSchema },
     knowledge: botKnowledgeSchema(),
+    avatar_url: { type: ['string', 'null'], description: 'The avatar the chat widget shows for the bot; `null`: none.' },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
     trained_at: { type: ['string', 'null'], format: 'date-time' },

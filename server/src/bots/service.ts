@@ -38,6 +38,7 @@ export function toBot(row: BotRow): Bot {
     quick_replies: row.quick_replies ?? [],
     channels: (row.channels ?? []) as Channel[],
     knowledge: knowledgeScopeOf(row),
+    avatar_url: row.avatar_url,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     trained_at: iso(row.trained_at),
@@ -122,6 +123,7 @@ export class BotService {
         quick_replies: json(input.quick_replies ?? []),
         channels: json(input.channels ?? []),
         knowledge: storedScope(input.knowledge),
+        avatar_url: input.avatar_url ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -144,6 +146,7 @@ export class BotService {
     if (input.quick_replies !== undefined) changes.quick_replies = json(input.quick_replies);
     if (input.channels !== undefined) changes.channels = json(input.channels);
     if (input.knowledge !== undefined) changes.knowledge = storedScope(input.knowledge);
+    if (input.avatar_url !== undefined) changes.avatar_url = input.avatar_url;
     if (retrain) changes.status = training.intents.length > 0 ? 'training' : 'untrained';
     if (retrain && training.intents.length === 0) {
       changes.nlu_model = null;

@@ -17,6 +17,8 @@ export interface ResponderReply {
   suggestions: string[];
   /** The entities the intent model found in the question (bot replies show them; replays too). */
   entities?: Entity[];
+  /** The user stopped the reply while it streamed: `content` is what was sent before the stop. */
+  stopped?: boolean;
 }
 
 export type ResponderEvent = { type: 'delta'; text: string } | { type: 'done'; reply: ResponderReply };

@@ -94,6 +94,7 @@ export function toMessage(row: MessageRow): Message {
     message.confidence = row.confidence;
     message.citations = (row.citations ?? []) as Citation[];
     message.suggestions = row.suggestions ?? [];
+    if (row.stopped) message.stopped = true;
   }
   return message;
 }
@@ -214,6 +215,7 @@ export class ConversationStore {
             suggestions: assistant ? json(assistant.suggestions) : null,
             latency_ms: assistant ? Math.round(assistant.latencyMs) : null,
             entities: assistant?.entities ? json(assistant.entities) : null,
+            stopped: assistant?.stopped ?? false,
             idempotency_key: keyed?.key ?? null,
             idempotency_request_hash: keyed?.requestHash ?? null,
           })

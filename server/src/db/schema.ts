@@ -47,6 +47,8 @@ export interface BotsTable {
   nlu_model: Json<unknown> | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** The avatar the widget shows for the bot (migration 014): an http(s) or data:image URL; null: none. */
+  avatar_url: ColumnType<string | null, string | null | undefined, string | null>;
   trained_at: NullableTimestamp;
 }
 
@@ -122,6 +124,8 @@ export interface MessagesTable {
   entities: ColumnType<unknown[] | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
+  /** The user stopped this assistant reply while it streamed (migration 014): `content` is what was sent. */
+  stopped: Generated<boolean>;
 
 export interface KnowledgeEntriesTable {
   id: string;

@@ -28,6 +28,7 @@ import {
 } from '../bots/schema.ts';
 import { chatMessageSchema, chatRequestSchema } from '../chat/schema.ts';
 import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
+import { feedbackComponents } from '../feedback/schema.ts';
 import type { JsonSchema } from '../http/validate.ts';
 import { schemas } from '../http/validate.ts';
 import { createKnowledgeSchema, updateKnowledgeSchema } from '../knowledge/schema.ts';
@@ -90,8 +91,12 @@ const message: JsonSchema = {
     confidence: { type: ['number', 'null'] },
     citations: { type: 'array', items: ref('Citation') },
     suggestions: { type: 'array', items: { type: 'string' } },
+    stopped: {
+      const: true,
+      description: 'On an assistant reply the user stopped while it streamed (the client closed the stream): `content` is the text sent before the stop. Absent otherwise.',
+    },
   },
-  description: '`source`, `intent`, `confidence`, `citations` and `suggestions` are present on assistant messages.',
+  description: '`source`, `intent`, `confidence`, `citations` and `suggestions` are present on assistant messages; `stopped` on a reply the user stopped.',
 };
 
 const entity: JsonSchema = {
@@ -259,6 +264,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   UsageReport: usageReportSchema,
   PerformanceReport: performanceReportSchema,
   TopicsReport: topicsReportSchema,
+  ...feedbackComponents,
 };
 
 const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer' } });

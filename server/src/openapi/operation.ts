@@ -57,6 +57,7 @@ const sseDescription = (done: string) =>
     'Events: `meta` (ChatStreamMeta), then `delta` (ChatStreamDelta) for each piece of text, then `done` carrying the',
     `full ${done}, or \`error\` carrying an ErrorEnvelope. Lines starting with \`:\` are keep-alive comments.`,
     'Errors found before the stream starts (auth, validation, rate limit) are ordinary JSON answers with their status.',
+    'Closing the stream early stops the answer: generation stops and the turn is stored with the text sent so far, its reply marked `stopped: true`.',
   ].join(' ');
 
 export function operation(spec: OperationSpec): Record<string, unknown> {

@@ -19,7 +19,7 @@ import { assertOriginAllowed, botRuntime } from '../bots/runtime.ts';
 import type { BotService } from '../bots/service.ts';
 import { BuiltinResponder } from '../chat/builtin.ts';
 import { LlmResponder } from '../chat/llm-responder.ts';
-import type { Responder, ResponderInput } from '../chat/responder.ts';
+import type { Responder, ResponderInput, ResponderReply } from '../chat/responder.ts';
 import type { KnowledgeSearch } from '../chat/retrieval.ts';
 import { isKeyedTurnConflict, type ConversationRow, type ConversationStore, type KeyedTurn } from '../chat/store.ts';
 import type { Database } from '../db/schema.ts';
@@ -88,6 +88,11 @@ export interface ReplayedTurn {
 export type PreparedTurn = FreshTurn | ReplayedTurn;
 
 export type TurnEvent = { type: 'delta'; text: string } | { type: 'done'; turn: StoredTurn };
+
+/** The reply of a stopped turn: the text sent before the stop; nothing else of it is known. */
+function stoppedReply(content: string, source: ResponderReply['source']): ResponderReply {
+  return { content, source, intent: null, confidence: null, citations: [], suggestions: [], stopped: true };
+}
 
 /** The whole knowledge base, as an agent's empty scope means. */
 const EVERY_ENTRY: KnowledgeScope = { tags: [] };
@@ -181,40 +186,53 @@ export class TurnPipeline {
     };
   }
 
-  /** Streams the reply; the final `done` comes after the turn is stored. */
+  /**
+   * Streams the reply; the final `done` comes after the turn is stored. When `signal` aborts (the
+   * client closed the stream: the user pressed Stop), the responder is abandoned (the LLM request
+   * aborts with it) and the turn is stored with the text sent so far, marked `stopped`, so history
+   * shows what the user saw.
+   */
   async *run(turn: PreparedTurn, signal: AbortSignal): AsyncIterable<TurnEvent> {
     if (turn.replay) {
       yield { type: 'done', turn: turn.replay };
       return;
     }
-    for await (const event of turn.responder.respond(turn.input, signal)) {
-      if (event.type === 'delta') {
+    let sent = '';
+    let reply: ResponderReply | undefined;
+    try {
+      for await (const event of turn.responder.respond(turn.input, signal)) {
+        if (signal.aborted) break;
+        if (event.type === 'done') {
+          reply = event.reply;
+          break;
+        }
         yield event;
-        continue;
+        sent += event.text;
       }
-      const { reply } = event;
-      const { accountId } = turn.input;
-      try {
-        const [user, message] = await this.deps.conversations.append(
-          accountId,
-          turn.conversationId,
-          [
-            { role: 'user', content: turn.input.question, idempotency: turn.idempotency },
-            { role: 'assistant', ...reply, latencyMs: performance.now() - turn.startedAt },
-          ],
-          { create: turn.conversationExists ? undefined : { id: turn.conversationId, ...turn.owner } },
-        );
-        yield { type: 'done', turn: { user: user!, reply: message!, entities: reply.entities ?? [], replayed: false } };
-      } catch (error) {
-        // Another request with this key stored its turn first: answer with that one.
-        if (!turn.idempotency || !isKeyedTurnConflict(error)) throw error;
-        const winner = await this.deps.conversations.findKeyedTurn(accountId, turn.idempotency);
-        if (!winner) throw error;
-        yield { type: 'done', turn: { ...winner, replayed: true } };
-      }
-      return;
+    } catch (error) {
+      if (!signal.aborted) throw error;
     }
-    throw new Error('The responder ended without a reply.');
+    if (!reply && signal.aborted) reply = stoppedReply(sent, turn.input.llm ? 'llm' : 'fallback');
+    if (!reply) throw new Error('The responder ended without a reply.');
+    const { accountId } = turn.input;
+    try {
+      const [user, message] = await this.deps.conversations.append(
+        accountId,
+        turn.conversationId,
+        [
+          { role: 'user', content: turn.input.question, idempotency: turn.idempotency },
+          { role: 'assistant', ...reply, latencyMs: performance.now() - turn.startedAt },
+        ],
+        { create: turn.conversationExists ? undefined : { id: turn.conversationId, ...turn.owner } },
+      );
+      yield { type: 'done', turn: { user: user!, reply: message!, entities: reply.entities ?? [], replayed: false } };
+    } catch (error) {
+      // Another request with this key stored its turn first: answer with that one.
+      if (!turn.idempotency || !isKeyedTurnConflict(error)) throw error;
+      const winner = await this.deps.conversations.findKeyedTurn(accountId, turn.idempotency);
+      if (!winner) throw error;
+      yield { type: 'done', turn: { ...winner, replayed: true } };
+    }
   }
 
   /**

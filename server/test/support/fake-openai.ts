@@ -32,8 +32,11 @@ export const FAKE_SECRET = 'sk-upstream-secret-do-not-leak';
 export interface FakeOpenAi {
   /** Base URL, e.g. `http://127.0.0.1:41234/v1`. */
   baseUrl: string;
-  /** Requests received (parsed bodies and the Authorization header). */
-  requests: { body: Record<string, unknown>; authorization: string | null }[];
+  /**
+   * Requests received (parsed bodies and the Authorization header). `aborted` turns true when the
+   * caller went away before a paced stream (`slow-stream`, `stall`) ended: it cancelled the body.
+   */
+  requests: { body: Record<string, unknown>; authorization: string | null; aborted: boolean }[];
   /**
    * When set, every request gets this scenario whatever its `model`. For tests whose service always
    * sends the same model name, e.g. a provider that fails now and has recovered for the retry.
@@ -79,8 +82,8 @@ function streamOf(text: string): Response {
   return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } });
 }
 
-/** Sends each frame `gapMs` after the previous one (an empty frame: just wait). */
-function paced(frames: string[], gapMs: number): Response {
+/** Sends each frame `gapMs` after the previous one (an empty frame: just wait); `onCancel`: the caller went away. */
+function paced(frames: string[], gapMs: number, onCancel: () => void): Response {
   const encoder = new TextEncoder();
   let first = true;
   const body = new ReadableStream<Uint8Array>({
@@ -91,6 +94,7 @@ function paced(frames: string[], gapMs: number): Response {
       if (next === undefined) return controller.close();
       if (next) controller.enqueue(encoder.encode(next));
     },
+    cancel: onCancel,
   });
   return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
 }
@@ -102,7 +106,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const app = new Hono();
   app.post('/v1/chat/completions', async (c) => {
     const body = (await c.req.json()) as Record<string, unknown>;
-    requests.push({ body, authorization: c.req.header('authorization') ?? null });
+    const request = { body, authorization: c.req.header('authorization') ?? null, aborted: false };
+    requests.push(request);
+    const onCancel = () => {
+      request.aborted = true;
+    };
     const scenario = fake.scenarioOverride ?? (String(body.model) as Scenario);
     const words = FAKE_REPLY_DELTAS;
     switch (scenario) {
@@ -122,9 +130,9 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       case 'garbage':
         return streamOf(frame(chunkPayload('Ok ')) + frame('{not json'));
       case 'slow-stream':
-        return paced(['one ', 'two ', 'three ', 'four'].map((w) => frame(chunkPayload(w))), 600);
+        return paced(['one ', 'two ', 'three ', 'four'].map((w) => frame(chunkPayload(w))), 600, onCancel);
       case 'stall':
-        return paced([frame(chunkPayload('Partial ')), ''], 60_000);
+        return paced([frame(chunkPayload('Partial ')), ''], 60_000, onCancel);
       case 'hang':
         await new Promise((r) => setTimeout(r, 60_000).unref());
         return c.text('too late');
