@@ -37,6 +37,16 @@ export function withRollups(db: Kysely<Database>): Kysely<RollupDatabase> {
   return db as unknown as Kysely<RollupDatabase>;
 }
 
+/**
+ * Rebuilds every rollup of one account from its stored rows in one set-based pass (migration 011's
+ * `analytics_backfill`): after writes that bypassed the triggers (a bulk import with them disabled)
+ * or to repair. Equals what the triggers keep (`server/test/analytics-rollups.test.ts`). Run it
+ * while the account is not written to: a concurrent write may be counted twice or not at all.
+ */
+export async function rebuildRollups(db: Kysely<Database>, accountId: string): Promise<void> {
+  await sql`select analytics_backfill(${accountId})`.execute(db);
+}
+
 export interface RangePlan {
   /** `[from, before)` spans read from the raw rows (none, one or two). */
   raw: [Date, Date][];
