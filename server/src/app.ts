@@ -12,6 +12,7 @@ import { botRoutes } from './bots/routes.ts';
 import { chatRoutes } from './chat/routes.ts';
 import { dashboardHeaders, dashboardRoutes } from './dashboard/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
+import { feedbackRoutes } from './feedback/routes.ts';
 import { gate } from './http/auth.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import type { AppEnv } from './http/context.ts';
@@ -75,6 +76,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/bots', botRoutes(deps));
   v1.route('/chat', chatRoutes(deps));
   v1.route('/conversations', conversationRoutes(deps));
+  v1.route('/messages', feedbackRoutes(deps));
   v1.route('/agents', agentRoutes(deps));
   v1.route('/knowledge', knowledgeRoutes(deps));
   v1.route('/analytics', analyticsRoutes(deps));

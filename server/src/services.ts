@@ -19,6 +19,7 @@ import { BotService } from './bots/service.ts';
 import { ConversationStore } from './chat/store.ts';
 import { TurnPipeline } from './turns/pipeline.ts';
 import { ConversationService } from './conversations/service.ts';
+import { FeedbackService } from './feedback/service.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
 import type { RateLimits } from './rate-limit/limiter.ts';
 
@@ -52,6 +53,8 @@ export interface Services {
   llm: LlmProvider | null;
   /** Usage and performance reports. */
   analytics: AnalyticsReports;
+  /** Feedback on assistant answers, and its report. */
+  feedback: FeedbackService;
 }
 
 /** `dashboard`: users, sessions, invites and key management behind /dashboard/api (built in index.ts). */
@@ -78,6 +81,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     trainingJobs,
     llm: createLlmProvider(core.config.llm),
     analytics: new AnalyticsReports(core.db, core.usage),
+    feedback: new FeedbackService(core.db),
   };
   return { ...services, turns: new TurnPipeline({ db: core.db, ...services }) };
 }

@@ -267,6 +267,21 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/analytics/topics', '/v1/analytics/topics?bot_id=bot_missing123456', {}, 404);
   });
 
+  it('feedback and its report', async () => {
+    const reply = await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'hi' }], bot_id: ids.bot, user_id: 'user-4' } }, 200);
+    const feedback = `/v1/messages/${reply.body.data.message.id}/feedback`;
+    const template = '/v1/messages/{message_id}/feedback';
+    await check(template, feedback, { body: { rating: 'down', reason: 'incomplete', comment: 'Say more.', user_id: 'user-4' } }, 200);
+    await check(template, feedback, { body: { rating: 'up', reason: 'incomplete', user_id: 'user-4' } }, 400);
+    await check(template, feedback, { body: { rating: 'up', user_id: 'user-5' } }, 404);
+    await check('/v1/analytics/feedback', `/v1/analytics/feedback?bot_id=${ids.bot}&granularity=hour`, {}, 200);
+    await check('/v1/analytics/feedback', '/v1/analytics/feedback?agent_id=agt_missing123456', {}, 404);
+    await check('/v1/analytics/feedback', '/v1/analytics/feedback?granularity=week', {}, 400);
+    await check(template, `${feedback}?user_id=user-4`, { method: 'DELETE' }, 200);
+    await check(template, `${feedback}?user_id=user-4`, { method: 'DELETE' }, 404);
+    await check(template, `${feedback}?nope=1`, { method: 'DELETE' }, 400);
+  });
+
   it('the conversation list, and every DELETE (then 404 on the second)', async () => {
     const list = await check('/v1/conversations', '/v1/conversations?limit=5', {}, 200);
     assert.ok(list.body.data.items.length >= 2);

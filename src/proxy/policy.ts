@@ -50,6 +50,24 @@ function ownBot(grant: TokenGrant, segment: string): string {
 }
 
 /**
+ * Makes a chat or feedback request act as the token's user, with the token's bot: `user_id` is
+ * overwritten; another bot, or an agent the token was not given, is refused; a bot-bound token
+ * names its bot unless it names its agent.
+ */
+function asTokenUser(grant: TokenGrant, request: Record<string, unknown>): Record<string, unknown> {
+  checkBot(grant, request.bot_id, 'bot_id');
+  if (request.agent_id !== undefined && request.agent_id !== grant.agentId) {
+    throw deny('This token is not valid for that agent.', 'agent_id');
+  }
+  const rewritten: Record<string, unknown> = { ...request, user_id: grant.userId };
+  if (grant.botId && rewritten.agent_id === undefined) rewritten.bot_id = grant.botId;
+  return rewritten;
+}
+
+/** A message id as a path segment: only the id shape passes (nothing to decode, nothing to smuggle). */
+const MESSAGE_ID = /^msg_[0-9A-Za-z]{8,40}$/;
+
+/**
  * What a widget token may read of its bot: what the widget shows (name, language, quick replies, avatar).
  * Never its training data, channels or description, which hold the account's own work.
  */
@@ -69,16 +87,26 @@ export function planForward(method: string, path: string, search: URLSearchParam
       path: '/v1/chat',
       query: new URLSearchParams(),
       hasBody: true,
-      rewriteBody(body) {
-        checkBot(grant, body.bot_id, 'bot_id');
-        if (body.agent_id !== undefined && body.agent_id !== grant.agentId) {
-          throw deny('This token is not valid for that agent.', 'agent_id');
-        }
-        const rewritten: Record<string, unknown> = { ...body, user_id: grant.userId };
-        // a bot-bound token chats with its bot unless it names its agent
-        if (grant.botId && rewritten.agent_id === undefined) rewritten.bot_id = grant.botId;
-        return rewritten;
-      },
+      rewriteBody: (body) => asTokenUser(grant, body),
+    };
+  }
+
+  const feedback = /^\/v1\/messages\/([^/]+)\/feedback$/.exec(path);
+  if (feedback && (method === 'POST' || method === 'DELETE')) {
+    // feedback on an answer the token's user got (the service checks the message is theirs)
+    requireScope(grant, 'chat:write');
+    if (!MESSAGE_ID.test(feedback[1]!)) throw deny('That is not a message id.', 'message_id');
+    const query = new URLSearchParams();
+    if (method === 'DELETE') {
+      const scope: Record<string, unknown> = {};
+      for (const name of ['bot_id', 'agent_id'] as const) if (search.has(name)) scope[name] = search.get(name);
+      for (const [name, value] of Object.entries(asTokenUser(grant, scope))) query.set(name, String(value));
+    }
+    return {
+      path: `/v1/messages/${feedback[1]}/feedback`,
+      query,
+      hasBody: method === 'POST',
+      rewriteBody: (body) => asTokenUser(grant, body),
     };
   }
 

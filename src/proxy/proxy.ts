@@ -37,7 +37,7 @@ export interface Proxy {
 }
 
 const TOKEN_METHODS = 'POST, OPTIONS';
-const API_METHODS = 'GET, POST, OPTIONS';
+const API_METHODS = 'GET, POST, DELETE, OPTIONS';
 
 export function createProxy(options: ProxyOptions): Proxy {
   const resolved = resolveOptions(options);

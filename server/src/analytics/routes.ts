@@ -1,8 +1,10 @@
-/** `/v1/analytics`: usage (requests, errors, messages, conversations over time), reply performance and topics. */
+/** `/v1/analytics`: usage (requests, errors, messages, conversations over time), reply performance, topics and feedback. */
 import { Hono } from 'hono';
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { readQuery } from '../http/validate.ts';
+import { feedbackReportQuerySchema } from '../feedback/schema.ts';
+import type { FeedbackReportQuery } from '../feedback/report.ts';
 import type { Deps } from '../services.ts';
 import type { PerformanceQuery, TopicsQuery, UsageQuery } from './reports.ts';
 import { performanceQuerySchema, topicsQuerySchema, usageQuerySchema } from './schema.ts';
@@ -20,6 +22,10 @@ export function analyticsRoutes(deps: Deps): Hono<AppEnv> {
   router.get('/topics', async (c) => {
     const query = readQuery<TopicsQuery>(c, topicsQuerySchema);
     return ok(c, await deps.analytics.topicsReport(accountId(c), query));
+  });
+  router.get('/feedback', async (c) => {
+    const query = readQuery<FeedbackReportQuery>(c, feedbackReportQuerySchema);
+    return ok(c, await deps.feedback.report(accountId(c), query));
   });
   return router;
 }

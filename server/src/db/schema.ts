@@ -182,6 +182,24 @@ export interface DeletionsTable {
   created_at: Generated<Date>;
 }
 
+/** Feedback on an assistant message (migration 013), one per message and rater (`user_id` '' for none). */
+export interface MessageFeedbackTable {
+  account_id: string;
+  message_id: string;
+  user_id: string;
+  /** Copied from the message's conversation, so the reports read this table alone. */
+  conversation_id: string;
+  bot_id: string | null;
+  agent_id: string | null;
+  /** md5 of the answer's text: the same answer downvoted in many conversations is one row of the report. */
+  answer_key: string;
+  rating: string;
+  reason: string | null;
+  comment: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -195,4 +213,5 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   api_requests: ApiRequestsTable;
   deletions: DeletionsTable;
+  message_feedback: MessageFeedbackTable;
 }

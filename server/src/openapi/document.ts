@@ -8,6 +8,7 @@ import { performanceQuerySchema, topicsQuerySchema, usageQuerySchema } from '../
 import { listBotsQuerySchema } from '../bots/schema.ts';
 import { historyQuerySchema } from '../chat/schema.ts';
 import { listConversationsQuerySchema } from '../conversations/schema.ts';
+import { feedbackPaths } from '../feedback/openapi.ts';
 import { listKnowledgeQuerySchema, searchKnowledgeQuerySchema } from '../knowledge/schema.ts';
 import { componentHeaders, componentResponses, componentSchemas, pageOf, ref } from './components.ts';
 import { operation } from './operation.ts';
@@ -336,6 +337,7 @@ function paths(): Record<string, Record<string, unknown>> {
         errors: ['NotFound'],
       }),
     },
+    ...feedbackPaths(),
   };
 }
 

@@ -1,0 +1,28 @@
+/**
+ * `/v1/messages/{message_id}/feedback`: give (or change) and take back feedback on an assistant
+ * answer. The report is `GET /v1/analytics/feedback` (mounted with the other reports).
+ */
+import { Hono } from 'hono';
+import type { FeedbackRequest, FeedbackScope } from '../../../src/client/types.ts';
+import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { pathId, readJson, readQuery } from '../http/validate.ts';
+import type { Deps } from '../services.ts';
+import { feedbackRequestSchema, feedbackScopeQuerySchema } from './schema.ts';
+
+export function feedbackRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const messageId = (c: AppContext) => pathId(c, 'message_id', 'msg', 'message');
+
+  router.post('/:message_id/feedback', async (c) => {
+    const id = messageId(c);
+    const body = await readJson<FeedbackRequest>(c, feedbackRequestSchema);
+    return ok(c, await deps.feedback.give(accountId(c), id, body));
+  });
+  router.delete('/:message_id/feedback', async (c) => {
+    const id = messageId(c);
+    const scope = readQuery<FeedbackScope>(c, feedbackScopeQuerySchema);
+    return ok(c, await deps.feedback.remove(accountId(c), id, scope));
+  });
+  return router;
+}
