@@ -6,6 +6,7 @@ import { AnalyticsResource } from './resources/analytics.js';
 import { BotsResource } from './resources/bots.js';
 import { ChatResource } from './resources/chat.js';
 import { ConversationsResource } from './resources/conversations.js';
+import { FeedbackResource } from './resources/feedback.js';
 import { KnowledgeResource } from './resources/knowledge.js';
 import type { RateLimitInfo } from './types.js';
 
@@ -50,4 +51,5 @@ export class AiChatClient extends ClientBase {
   readonly agents = new AgentsResource(this.core);
   readonly knowledge = new KnowledgeResource(this.core);
   readonly analytics = new AnalyticsResource(this.core);
+  readonly feedback = new FeedbackResource(this.core);
 }

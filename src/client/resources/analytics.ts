@@ -1,7 +1,16 @@
-/** `/analytics`: usage and reply-quality reports of the calling account. */
+/** `/analytics`: usage, reply-quality and feedback reports of the calling account. */
 import type { HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
-import type { PerformanceQuery, PerformanceReport, TopicsQuery, TopicsReport, UsageQuery, UsageReport } from '../types.js';
+import type {
+  FeedbackQuery,
+  FeedbackReport,
+  PerformanceQuery,
+  PerformanceReport,
+  TopicsQuery,
+  TopicsReport,
+  UsageQuery,
+  UsageReport,
+} from '../types.js';
 
 export class AnalyticsResource {
   constructor(private readonly core: HttpCore) {}
@@ -17,5 +26,10 @@ export class AnalyticsResource {
   /** The most frequent intents and the most frequent questions that got a fallback reply. */
   topics(query: TopicsQuery = {}, options?: RequestOptions): Promise<ApiResult<TopicsReport>> {
     return this.core.request({ method: 'GET', path: '/analytics/topics', query: { ...query } }, options);
+  }
+
+  /** Thumbs up and down per bucket, per bot and agent, the reasons, and the answers with the most thumbs down. */
+  feedback(query: FeedbackQuery = {}, options?: RequestOptions): Promise<ApiResult<FeedbackReport>> {
+    return this.core.request({ method: 'GET', path: '/analytics/feedback', query: { ...query } }, options);
   }
 }
