@@ -210,32 +210,35 @@ export default css`
     padding: 16px;
   }
 
-  .log {
+  .log,
+  .block {
     display: flex;
     flex-direction: column;
     gap: 10px;
   }
 
   /*
-   * Rows out of view skip style, layout and paint (content-visibility), so a long transcript costs
-   * about what the visible part costs; the estimate is replaced by the row's real height once it
-   * has been rendered. flex-shrink: 0, or skipped rows would shrink to nothing. It also clips a
-   * row's painting to its box: the 4px padding (given back by the margin) leaves room for focus
-   * rings and the failed message's outline.
-   * The inline estimate: a not-yet-rendered row is 0 wide without it, so a layout forced then gave
-   * a (shrink-to-fit) user bubble one character per line. 100vw: as wide as max-width allows.
+   * Rows come in blocks of 50 (transcript-rows.ts). Blocks out of view skip style, layout and paint
+   * (content-visibility), so a long transcript costs about what the visible part costs, and the
+   * browser checks 20 blocks rather than 1,000 rows for visibility each frame; the estimate is
+   * replaced by the block's real height once it has been rendered. flex-shrink: 0, or skipped
+   * blocks would shrink to nothing. It also clips a block's painting to its box: the 4px padding
+   * (given back by the margin) leaves room for focus rings and the failed message's outline.
    */
+  .block {
+    flex-shrink: 0;
+    margin: -4px;
+    padding: 4px;
+    content-visibility: auto;
+    contain-intrinsic-block-size: auto 3000px;
+  }
+
   .message {
     display: flex;
     flex-direction: column;
     flex-shrink: 0;
     align-items: flex-start;
-    max-width: calc(85% + 8px);
-    margin: -4px;
-    padding: 4px;
-    content-visibility: auto;
-    contain-intrinsic-block-size: auto 60px;
-    contain-intrinsic-inline-size: auto 100vw;
+    max-width: 85%;
   }
 
   .message.user {

@@ -16,6 +16,7 @@ import { streamedMarkdown } from './streamed-markdown.js';
 import { renderStatus, renderSuggestions } from './panel-rows.js';
 import { PhoneModal } from './phone-modal.js';
 import { ScrollFollow } from './scroll-follow.js';
+import { transcriptRows } from './transcript-rows.js';
 import type { StorageMode } from './storage.js';
 import { resolveStrings, type WidgetStrings } from './strings.js';
 
@@ -375,7 +376,10 @@ export class AiChatWidget extends LitElement {
                 : html`<div part="welcome" class="message assistant sent">
                     <div part="bubble" class="bubble"><span class="sr-only">${s.assistant}: </span>${s.welcome}</div>
                   </div>`}
-            ${this.chat.messages.map((m, i) => this.renderMessage(m, s, i >= this.chat.liveFrom))}
+            ${transcriptRows(this.chat.messages, (m, i) => this.renderMessage(m, s, i >= this.chat.liveFrom), [
+              this.language,
+              this.strings,
+            ])}
             ${status === 'awaiting-reply'
               ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`
               : nothing}
