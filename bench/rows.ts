@@ -55,7 +55,8 @@ function widgetRows(ours: WidgetResults, deep: WidgetResults, sizes: number[], a
       note: '0 = no long task (> 50 ms) observed' },
     { id: 'browser.stream.main', label: `stream ${n(tokens)} tokens: main-thread time`, unit: 'ms', ours: ours.streamMainThreadMs,
       deepChat: deep.streamMainThreadMs },
-    { id: 'browser.heap', label: `JS heap after ${n(Math.max(...sizes))} messages (after GC)`, unit: 'MB', ours: ours.heapBytes, deepChat: deep.heapBytes },
+    { id: 'browser.heap', label: `JS heap after ${n(Math.max(...sizes))} messages (after GC)`, unit: 'MB', ours: ours.heapBytes, deepChat: deep.heapBytes,
+      goal: '≤ deep-chat', met: ours.heapBytes <= deep.heapBytes },
   ];
 }
 
