@@ -96,6 +96,8 @@ async function storeTraffic(t: Traffic): Promise<{ accountId: string; botIds: st
 async function rollupRows(accountId: string): Promise<Record<string, Record<string, unknown>[]>> {
   const tables = ['request_rollups', 'usage_rollups', 'reply_rollups', 'intent_rollups', 'unanswered_rollups', 'reply_conversation_rollups'];
   const snapshot: Record<string, Record<string, unknown>[]> = {};
+  // Concurrent sessions count into their own shards (migration 015): compare the totals per row key.
+  await sql`select analytics_fold_shards(${accountId})`.execute(service.deps.db);
   for (const table of tables) {
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} as t where account_id = ${accountId} order by t::text`.execute(service.deps.db);
     snapshot[table] = rows
@@ -156,14 +158,16 @@ describe('analytics rollups', () => {
     for (const text of ['hello', 'do you sell hats', 'hi there', 'Do you sell HATS']) {
       assert.equal((await call('/v1/chat', { bot_id: bot.data.id, messages: [{ role: 'user', content: text }] })).status, 200);
     }
-    const snapshot = async () =>
-      Promise.all(
+    const snapshot = async () => {
+      await sql`select analytics_fold_shards(${accountId})`.execute(service.deps.db); // totals per row key, as above
+      return Promise.all(
         ['reply_rollups', 'intent_rollups', 'unanswered_rollups', 'reply_conversation_rollups', 'usage_rollups'].map(
           async (table) =>
             (await sql<Record<string, unknown>>`select * from ${sql.table(table)} as t where account_id = ${accountId} order by t::text`.execute(service.deps.db))
               .rows,
         ),
       );
+    };
     const kept = await snapshot();
     await sql`select analytics_rebuild(${accountId}, g, analytics_start(g, now())) from unnest(array['hour', 'day']) g`.execute(service.deps.db);
     assert.deepEqual(await snapshot(), kept);

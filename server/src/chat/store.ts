@@ -154,77 +154,71 @@ export class ConversationStore {
   }
 
   /**
-   * Appends messages in order, in one transaction, and touches the conversation (or creates it, with
-   * `create`, in the same transaction). A keyed user message that another request already stored
-   * throws a unique violation (`isKeyedTurnConflict`) and nothing of this call is written. A
-   * conversation deleted meanwhile, or a bot or agent deleted before its conversation is created,
-   * answers 404.
+   * Appends messages in order and touches the conversation (or creates it, with `create`), in ONE
+   * statement: a turn is one round trip and one implicit transaction, so the row locks it takes (the
+   * conversation's, and the analytics rollup rows its triggers update) are held for that statement
+   * and its commit only, not across several round trips. A keyed user message that another request
+   * already stored throws a unique violation (`isKeyedTurnConflict`) and nothing of this call is
+   * written. A conversation deleted meanwhile, or a bot or agent deleted before its conversation is
+   * created, answers 404.
    */
   async append(accountId: string, conversationId: string, messages: NewMessage[], options: { create?: ConversationOwner } = {}): Promise<Message[]> {
-    return this.db.transaction().execute(async (trx) => {
-      if (options.create) {
-        if (options.create.id !== conversationId) throw new Error('append: create.id must be the conversation id');
-        await trx
-          .insertInto('conversations')
-          .values({
-            id: conversationId,
-            account_id: accountId,
-            bot_id: options.create.botId ?? null,
-            agent_id: options.create.agentId ?? null,
-            user_id: options.create.userId ?? null,
-          })
-          .execute();
-      } else {
-        // Touch first: the row lock makes concurrent appends to one conversation take turns, so a
-        // turn's messages are adjacent in `seq` and "the reply after a user message" is its reply.
-        const touched = await trx
-          .updateTable('conversations')
-          .set({ updated_at: sql`now()` })
-          .where('account_id', '=', accountId)
-          .where('id', '=', conversationId)
-          .executeTakeFirst();
-        if (touched.numUpdatedRows === 0n) throw notFound('conversation_id', 'conversation');
-      }
-      const stored: Message[] = [];
-      // One insert per message keeps `seq` in the given order.
-      for (const m of messages) {
-        const assistant = m.role === 'assistant' ? m : undefined;
-        const keyed = m.role === 'user' ? m.idempotency : undefined;
-        if (keyed) {
-          // An expired key is free again, like in `idempotency_keys`: let go of its old message.
-          await trx
-            .updateTable('messages')
-            .set({ idempotency_key: null, idempotency_request_hash: null })
-            .where('account_id', '=', accountId)
-            .where('idempotency_key', '=', keyed.key)
-            .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)
-            .execute();
-        }
-        const row = await trx
-          .insertInto('messages')
-          .values({
-            id: newId('msg'),
-            account_id: accountId,
-            conversation_id: conversationId,
-            role: m.role,
-            content: m.content,
-            source: assistant?.source ?? null,
-            intent: assistant?.intent ?? null,
-            confidence: assistant?.confidence ?? null,
-            citations: assistant ? json(assistant.citations) : null,
-            suggestions: assistant ? json(assistant.suggestions) : null,
-            latency_ms: assistant ? Math.round(assistant.latencyMs) : null,
-            entities: assistant?.entities ? json(assistant.entities) : null,
-            stopped: assistant?.stopped ?? false,
-            idempotency_key: keyed?.key ?? null,
-            idempotency_request_hash: keyed?.requestHash ?? null,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        stored.push(toMessage(row));
-      }
-      return stored;
-    }).catch(rethrowMissingOwner);
+    if (options.create && options.create.id !== conversationId) throw new Error('append: create.id must be the conversation id');
+    const owner = options.create;
+    // Touching first takes the row lock that makes concurrent appends to one conversation take turns,
+    // so a turn's messages are adjacent in `seq` and "the reply after a user message" is its reply
+    // (the messages are only produced once `conversation` has its row).
+    const conversation = owner
+      ? sql`insert into conversations (id, account_id, bot_id, agent_id, user_id)
+            values (${conversationId}, ${accountId}, ${owner.botId ?? null}, ${owner.agentId ?? null}, ${owner.userId ?? null}) returning id`
+      : sql`update conversations set updated_at = now() where account_id = ${accountId} and id = ${conversationId} returning id`;
+    const keys = messages.flatMap((m) => (m.role === 'user' && m.idempotency ? [m.idempotency.key] : []));
+    // An expired key is free again, like in `idempotency_keys`: its old message lets go of it. The
+    // insert reads `freed` first (its count), so the key is released before the new row claims it.
+    const freed = keys.length
+      ? sql`, freed as (
+          update messages set idempotency_key = null, idempotency_request_hash = null
+          where account_id = ${accountId} and idempotency_key = any(${keys}::text[])
+            and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+            and exists (select 1 from conversation)
+          returning 1)`
+      : sql``;
+    const rows = messages.map((m) => {
+      const assistant = m.role === 'assistant' ? m : undefined;
+      const keyed = m.role === 'user' ? m.idempotency : undefined;
+      return {
+        id: newId('msg'),
+        role: m.role,
+        content: m.content,
+        source: assistant?.source ?? null,
+        intent: assistant?.intent ?? null,
+        confidence: assistant?.confidence ?? null,
+        citations: assistant ? assistant.citations : null,
+        suggestions: assistant ? assistant.suggestions : null,
+        latency_ms: assistant ? Math.round(assistant.latencyMs) : null,
+        entities: assistant?.entities ?? null,
+        stopped: assistant?.stopped ?? false,
+        idempotency_key: keyed?.key ?? null,
+        idempotency_request_hash: keyed?.requestHash ?? null,
+      };
+    });
+    // The rows travel as one JSON parameter, typed by the table itself (jsonb_populate_recordset), and
+    // are inserted in their given order (`ordinality`), which is the order of `seq`.
+    const inserted = await sql<MessageRow>`
+      with conversation as (${conversation})${freed}
+      insert into messages (id, account_id, conversation_id, role, content, source, intent, confidence, citations,
+                            suggestions, latency_ms, entities, stopped, idempotency_key, idempotency_request_hash)
+      select m.id, ${accountId}, conversation.id, m.role, m.content, m.source, m.intent, m.confidence, m.citations,
+             m.suggestions, m.latency_ms, m.entities, coalesce(m.stopped, false), m.idempotency_key, m.idempotency_request_hash
+      from jsonb_populate_recordset(null::messages, ${json(rows)}::jsonb) with ordinality as m
+      cross join conversation
+      ${keys.length ? sql`where (select count(*) from freed) >= 0` : sql``}
+      order by m.ordinality
+      returning *`
+      .execute(this.db)
+      .catch(rethrowMissingOwner);
+    if (inserted.rows.length === 0) throw notFound('conversation_id', 'conversation');
+    return inserted.rows.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq))).map(toMessage);
   }
 
   /**
