@@ -21,6 +21,7 @@ import { errorResponse } from './http/error-handler.ts';
 import { ServiceError } from './http/errors.ts';
 import { unmatchedRoute } from './http/method-not-allowed.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
+import { isUploadPath, uploadBodyBytes } from './knowledge/import/options.ts';
 import { newId } from './ids.ts';
 import { openapiRoutes } from './openapi/routes.ts';
 import { sameOriginWrites } from './sessions/middleware.ts';
@@ -81,11 +82,15 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/knowledge', knowledgeRoutes(deps));
   v1.route('/analytics', analyticsRoutes(deps));
 
+  // Knowledge imports take uploaded files: their own (larger) limit, the service's elsewhere.
+  const uploadBytes = Math.max(deps.config.maxBodyBytes, uploadBodyBytes(deps.config.imports));
+  const maxBodyBytes = (path: string) => (isUploadPath(path) ? uploadBytes : deps.config.maxBodyBytes);
+
   const authenticated = gate(gateDeps, { requireAuth: true });
   const anonymous = gate(gateDeps, { requireAuth: false });
   app.use('/v1/*', recordUsage('/v1'));
   app.use('/v1/*', (c, next) => (PUBLIC_PATHS.has(c.req.path) ? anonymous(c, next) : authenticated(c, next)));
-  app.use('/v1/*', bodyLimit(deps.config.maxBodyBytes));
+  app.use('/v1/*', bodyLimit(maxBodyBytes));
   app.route('/v1', v1);
 
   // The dashboard's passthrough: the same routes for the signed-in user's account, authenticated by
@@ -93,7 +98,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   // Registered before the rest of /dashboard so its 16 KiB body limit does not apply here.
   app.use(`${DASHBOARD_V1}/*`, dashboardHeaders, recordUsage(DASHBOARD_V1), sameOriginWrites(deps.config.trustedProxies));
   app.use(`${DASHBOARD_V1}/*`, gate(gateDeps, { requireAuth: true, credentials: 'session' }));
-  app.use(`${DASHBOARD_V1}/*`, bodyLimit(deps.config.maxBodyBytes));
+  app.use(`${DASHBOARD_V1}/*`, bodyLimit(maxBodyBytes));
   app.route(DASHBOARD_V1, v1);
 
   // The dashboard's session-authenticated surface (cookies, CSRF, no CORS): outside /v1 on purpose.

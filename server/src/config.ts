@@ -1,6 +1,7 @@
 /** Service configuration: explicit options win, then environment variables, then defaults. */
 import type { RateLimitPlan } from './accounts/service.ts';
 import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.ts';
+import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type ImportOptions } from './knowledge/import/options.ts';
 import type { LogLevel } from './logger.ts';
 
 export interface LlmOptions {
@@ -39,10 +40,12 @@ export interface ServiceOptions {
   llm?: LlmOptions;
   /** Dashboard sign-up policy (`AI_CHAT_SIGNUP`: open, invite, closed) and sign-in limits. */
   dashboard?: DashboardOptions;
+  /** Knowledge imports: private hosts, upload and page sizes, page count, timeout (`AI_CHAT_IMPORT_*`). */
+  imports?: ImportOptions;
 }
 
-export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'>> &
-  Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'>;
+export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'imports'>> &
+  Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'> & { imports: ImportConfig };
 
 const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'info', 'debug'];
 
@@ -67,6 +70,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     corsOrigins: env.AI_CHAT_CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean),
     trustedProxies: int(env.AI_CHAT_TRUSTED_PROXIES),
     dashboard: { signup: signupPolicyFromEnv(env.AI_CHAT_SIGNUP) },
+    imports: importOptionsFromEnv(env),
     llm: env.AI_CHAT_LLM_BASE_URL
       ? {
           baseUrl: env.AI_CHAT_LLM_BASE_URL,
@@ -92,5 +96,6 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     trustedProxies: options.trustedProxies ?? 0,
     llm: options.llm,
     dashboard: options.dashboard ?? {},
+    imports: resolveImportConfig(options.imports),
   };
 }

@@ -13,6 +13,8 @@ import { AgentService } from './agents/service.ts';
 import { AnalyticsReports } from './analytics/reports.ts';
 import { TrainingJobs } from './agents/jobs.ts';
 import { KnowledgeService } from './knowledge/service.ts';
+import { ImportJobs } from './knowledge/import/jobs.ts';
+import { KnowledgeImports } from './knowledge/import/service.ts';
 import { createLlmProvider, type LlmProvider } from './llm/index.ts';
 import type { Logger } from './logger.ts';
 import { BotService } from './bots/service.ts';
@@ -53,6 +55,9 @@ export interface Services {
   llm: LlmProvider | null;
   /** Usage and performance reports. */
   analytics: AnalyticsReports;
+  /** Knowledge imports (files, pages, sitemaps) and their jobs, run in the background of this process. */
+  knowledgeImports: KnowledgeImports;
+  importJobs: ImportJobs;
   /** Feedback on assistant answers, and its report. */
   feedback: FeedbackService;
 }
@@ -70,6 +75,8 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const singleProcess = !core.config.databaseUrl;
   const trainingJobs = new TrainingJobs(core.db, nlu, core.logger, { singleProcess });
   await trainingJobs.recoverInterrupted();
+  const importJobs = new ImportJobs(core.db, core.logger, core.config.imports, { singleProcess });
+  await importJobs.recoverInterrupted();
   if (singleProcess) await releaseInterruptedKeys(core.db);
   const services: Omit<Services, 'turns'> = {
     knowledge: new KnowledgeService(core.db),
@@ -81,6 +88,8 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     trainingJobs,
     llm: createLlmProvider(core.config.llm),
     analytics: new AnalyticsReports(core.db, core.usage),
+    knowledgeImports: new KnowledgeImports(core.db, importJobs, core.config.imports),
+    importJobs,
     feedback: new FeedbackService(core.db),
   };
   return { ...services, turns: new TurnPipeline({ db: core.db, ...services }) };
@@ -89,5 +98,6 @@ export async function createServices(core: CoreDeps): Promise<Services> {
 /** Stops background work (training workers, timers) before the database closes. */
 export async function closeServices(services: Services): Promise<void> {
   await services.trainingJobs.close(); // let running jobs record their outcome before the NLU stops
+  await services.importJobs.close();
   await services.nlu.close();
 }

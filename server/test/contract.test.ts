@@ -190,6 +190,32 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/knowledge/{entry_id}', '/v1/knowledge/kb_missing123456', { method: 'PUT', body: { title: 'x' } }, 404);
   });
 
+  it('knowledge imports', async () => {
+    // An account of its own: the deletions below stay out of the usage totals checked later.
+    const own = caller(service, (await service.createAccount()).apiKey);
+    const file = (name: string, text: string) => ({ name, data: Buffer.from(text).toString('base64') });
+    const queued = await check('/v1/knowledge/imports', '/v1/knowledge/imports', { body: { kind: 'files', files: [file('faq.md', '# FAQ\n\n## Hours\n\nOpen 9 to 5.')] } }, 202, own);
+    ids.import = queued.body.data.id;
+    const finished = await check('/v1/knowledge/imports', '/v1/knowledge/imports?wait=true', { body: { kind: 'files', files: [file('a.txt', 'Plain text.')] } }, 200, own);
+    assert.equal(finished.body.data.job.status, 'succeeded');
+    // Loopback is refused by default: the job fails with the issue's code, the answer still matches.
+    const refused = await check('/v1/knowledge/imports', '/v1/knowledge/imports?wait=true', { body: { kind: 'url', url: 'http://127.0.0.1:9/' } }, 200, own);
+    assert.equal(refused.body.data.job.error.code, 'private_address');
+    await check('/v1/knowledge/imports', '/v1/knowledge/imports', { body: { kind: 'url', url: 'file:///etc/passwd' } }, 400, own);
+    await check('/v1/knowledge/imports', '/v1/knowledge/imports', { body: { kind: 'files', files: [file('x.exe', 'MZ')] } }, 415, own);
+    await check('/v1/knowledge/imports', '/v1/knowledge/imports', { body: { kind: 'files', files: [file('big.txt', 'x'.repeat(11 * 1024 * 1024))] } }, 413, own);
+    await check('/v1/knowledge/imports', '/v1/knowledge/imports', {}, 200, own);
+    await check('/v1/knowledge/imports/{import_id}', `/v1/knowledge/imports/${ids.import}`, {}, 200, own);
+    await check('/v1/knowledge/imports/{import_id}', '/v1/knowledge/imports/kbi_missing123456', {}, 404, own);
+    const synced = await check('/v1/knowledge/imports/{import_id}/sync', `/v1/knowledge/imports/${ids.import}/sync?wait=true`, { body: { files: [file('faq.md', '# FAQ\n\n## Hours\n\nOpen 8 to 5.')] } }, 200, own);
+    assert.equal(synced.body.data.job.progress.entries_updated, 1);
+    await check('/v1/knowledge/imports/{import_id}/sync', `/v1/knowledge/imports/${ids.import}/sync`, { body: {} }, 400, own);
+    const entries = await check('/v1/knowledge', '/v1/knowledge?limit=200', {}, 200, own);
+    assert.ok(entries.body.data.items.some((e: { import_id: string | null; heading_path: string[] }) => e.import_id === ids.import && e.heading_path.join('/') === 'FAQ/Hours'));
+    await check('/v1/knowledge/imports/{import_id}', `/v1/knowledge/imports/${ids.import}`, { method: 'DELETE' }, 200, own);
+    await check('/v1/knowledge/imports/{import_id}', `/v1/knowledge/imports/${ids.import}`, { method: 'DELETE' }, 404, own);
+  });
+
   it('agents and training jobs', async () => {
     const examples = [
       { input: 'how much is it', output: 'From 20 dollars.' },

@@ -181,6 +181,13 @@ export interface Citation {
   snippet: string;
   score: number;
   source?: string | null;
+  /**
+   * The page the cited text is on (`http:`/`https:` only): an imported entry's page, or a typed
+   * entry's `source` when that is such a URL. `null` or absent: nothing to link.
+   */
+  url?: string | null;
+  /** The headings above the cited text in its document, outermost first (imported entries). */
+  heading_path?: string[];
 }
 
 export interface Entity {
@@ -494,6 +501,12 @@ export interface KnowledgeEntry {
   tags: string[];
   language: string;
   source: string | null;
+  /** The page an imported entry came from; `null` for typed entries. */
+  url: string | null;
+  /** The headings above an imported entry's text in its document, outermost first; `[]` for typed entries. */
+  heading_path: string[];
+  /** The import that wrote the entry (its re-sync updates or deletes it); `null` for typed entries. */
+  import_id: string | null;
   version: number;
   created_at: string;
   updated_at: string;
@@ -516,11 +529,98 @@ export interface KnowledgeHit {
   score: number;
   tags: string[];
   source: string | null;
+  /** The page to link (see `Citation.url`), or `null`. */
+  url: string | null;
+  heading_path: string[];
 }
 
 export interface KnowledgeSearchResult {
   query: string;
   items: KnowledgeHit[];
+}
+
+/** What an import reads: uploaded files, one page and the same-host pages it links to, or a sitemap's pages. */
+export type KnowledgeImportKind = 'files' | 'url' | 'sitemap';
+
+/** One uploaded document of a `files` import. */
+export interface KnowledgeImportFile {
+  /** File name, 1–200 characters; unique within the import (re-sync matches documents by it). */
+  name: string;
+  /** `text/markdown`, `text/html`, `text/plain` or `application/pdf`; default from the name's extension. */
+  media_type?: string;
+  /** The file's bytes, base64-encoded. */
+  data: string;
+}
+
+/** `POST /v1/knowledge/imports`. */
+export interface CreateKnowledgeImportRequest {
+  kind: KnowledgeImportKind;
+  /** `url` and `sitemap`: the page or the sitemap (`http:`/`https:`, no credentials). */
+  url?: string;
+  /** `files`: 1–50 documents. */
+  files?: KnowledgeImportFile[];
+  /** A label; default the URL or the first file name. */
+  name?: string;
+  /** `url` and `sitemap`: the most pages read, 1–the service's limit (default 50). */
+  max_pages?: number;
+  /** Tags of every entry the import writes. */
+  tags?: string[];
+  language?: string;
+}
+
+/** `POST /v1/knowledge/imports/{id}/sync`: a `files` import takes the files anew; others re-read their pages. */
+export interface SyncKnowledgeImportRequest {
+  files?: KnowledgeImportFile[];
+}
+
+export type KnowledgeImportJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface KnowledgeImportProgress {
+  /** Documents found so far (pages grow while a site is crawled). */
+  documents_found: number;
+  documents_done: number;
+  entries_created: number;
+  entries_updated: number;
+  entries_deleted: number;
+  entries_unchanged: number;
+}
+
+/** A document the job skipped or could not read (it is not failed for one): why, with a stable code. */
+export interface KnowledgeImportIssue {
+  /** The page URL or file name. */
+  document: string;
+  code: string;
+  message: string;
+}
+
+/** One run of an import; poll `GET /v1/knowledge/imports/{id}` for its progress. */
+export interface KnowledgeImportJob {
+  id: string;
+  status: KnowledgeImportJobStatus;
+  progress: KnowledgeImportProgress;
+  /** Up to 100 issues. */
+  issues: KnowledgeImportIssue[];
+  error: { code: string; message: string } | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface KnowledgeImport {
+  id: string;
+  kind: KnowledgeImportKind;
+  name: string;
+  /** The page or sitemap (`url`, `sitemap`); `null` for files. */
+  url: string | null;
+  max_pages: number;
+  tags: string[];
+  language: string;
+  /** Entries this import holds now. */
+  entries: number;
+  /** The latest job (the running one while it runs). */
+  job: KnowledgeImportJob | null;
+  created_at: string;
+  updated_at: string;
 }
 
 // ---------------------------------------------------------------- analytics

@@ -3,7 +3,7 @@
  * and limited to the knowledge scope of whoever answers (agent, bot, or the caller).
  */
 import type { Kysely } from 'kysely';
-import type { KnowledgeHit, KnowledgeScope } from '../../../src/client/types.ts';
+import type { Citation, KnowledgeHit, KnowledgeScope } from '../../../src/client/types.ts';
 import type { Database } from '../db/schema.ts';
 
 /** What chat needs from the knowledge service (`deps.knowledge`). */
@@ -73,6 +73,15 @@ export function sameTextKey(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-export function toCitation(hit: KnowledgeHit): { entry_id: string; title: string; snippet: string; score: number; source: string | null } {
-  return { entry_id: hit.entry_id, title: hit.title, snippet: hit.snippet, score: Math.round(hit.score * 1000) / 1000, source: hit.source };
+/** A stored citation: the hit plus where it links (`url`) and its headings, for the widget to show as a source. */
+export function toCitation(hit: KnowledgeHit): Citation {
+  return {
+    entry_id: hit.entry_id,
+    title: hit.title,
+    snippet: hit.snippet,
+    score: Math.round(hit.score * 1000) / 1000,
+    source: hit.source,
+    url: hit.url,
+    heading_path: hit.heading_path,
+  };
 }

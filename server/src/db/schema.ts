@@ -6,6 +6,8 @@ export type Timestamp = ColumnType<Date, Date | string | undefined, Date | strin
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** jsonb: read parsed; written as a JSON string (see `json()` in db/json.ts — pg would send arrays as PG arrays). */
 export type Json<T> = ColumnType<T, string, string>;
+/** A nullable text column that inserts may leave out. */
+type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
 
 export interface AccountsTable {
   id: string;
@@ -138,6 +140,44 @@ export interface KnowledgeEntriesTable {
   version: Generated<number>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Migration 012: the page an imported entry came from and the headings above its text (citations). */
+  url: OptionalText;
+  heading_path: ColumnType<string[], string | undefined, string>;
+  /** Migration 012: the import that wrote the entry, its document there, its section key and content hash (re-sync). */
+  import_id: OptionalText;
+  import_document: OptionalText;
+  import_key: OptionalText;
+  content_hash: OptionalText;
+}
+
+/** A knowledge import (migration 012): uploaded files, a page and its same-host links, or a sitemap. */
+export interface KnowledgeImportsTable {
+  id: string;
+  account_id: string;
+  kind: string;
+  name: string;
+  url: string | null;
+  max_pages: number;
+  tags: Json<string[]>;
+  language: string;
+  latest_job_id: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+/** One run of an import (migration 012), a job like agent training (`knowledge/import/jobs.ts`). */
+export interface KnowledgeImportJobsTable {
+  id: string;
+  account_id: string;
+  import_id: string;
+  status: string;
+  progress: Json<unknown>;
+  issues: Json<unknown[]>;
+  error: Json<unknown> | null;
+  created_at: Generated<Date>;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  heartbeat_at: NullableTimestamp;
 }
 
 /** One knowledge write (migration 010): a search index at an older revision applies it (knowledge/index-cache.ts). */
@@ -210,6 +250,8 @@ export interface Database {
   messages: MessagesTable;
   knowledge_entries: KnowledgeEntriesTable;
   knowledge_changes: KnowledgeChangesTable;
+  knowledge_imports: KnowledgeImportsTable;
+  knowledge_import_jobs: KnowledgeImportJobsTable;
   idempotency_keys: IdempotencyKeysTable;
   api_requests: ApiRequestsTable;
   deletions: DeletionsTable;

@@ -13,9 +13,11 @@ import { readLimited } from '../../../src/proxy/json-body.ts';
 import type { AppEnv } from './context.ts';
 import { ServiceError } from './errors.ts';
 
-export function bodyLimit(maxBytes: number): MiddlewareHandler<AppEnv> {
-  const tooLarge = () => new ServiceError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
+/** `limit`: one for every request, or one per request path (larger for file uploads). */
+export function bodyLimit(limit: number | ((path: string) => number)): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const maxBytes = typeof limit === 'number' ? limit : limit(c.req.path);
+    const tooLarge = () => new ServiceError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
     const declared = c.req.header('content-length');
     if (declared !== undefined && !c.req.header('transfer-encoding')) {
       if (Number(declared) > maxBytes) throw tooLarge();

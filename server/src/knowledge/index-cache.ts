@@ -35,11 +35,11 @@ interface Slot {
   refreshing: Promise<void> | null;
 }
 
-const ENTRY_COLUMNS = ['id', 'title', 'content', 'tags', 'language', 'source'] as const;
+const ENTRY_COLUMNS = ['id', 'title', 'content', 'tags', 'language', 'source', 'url', 'heading_path'] as const;
 
 /** Just the indexed fields (a row may carry more). */
-function indexed({ id, title, content, tags, language, source }: IndexedEntry): IndexedEntry {
-  return { id, title, content, tags, language, source };
+function indexed({ id, title, content, tags, language, source, url, heading_path }: IndexedEntry): IndexedEntry {
+  return { id, title, content, tags, language, source, url, heading_path: heading_path ?? [] };
 }
 
 /** Runs `work` over `items`, yielding to the event loop whenever a slice has run `SLICE_MS`. */
@@ -145,7 +145,7 @@ export class IndexCache {
       const rows = await this.db
         .selectFrom('knowledge_changes as c')
         .leftJoin('knowledge_entries as e', (join) => join.onRef('e.id', '=', 'c.entry_id').onRef('e.account_id', '=', 'c.account_id'))
-        .select(['c.revision', 'c.entry_id', 'e.id', 'e.title', 'e.content', 'e.tags', 'e.language', 'e.source'])
+        .select(['c.revision', 'c.entry_id', 'e.id', 'e.title', 'e.content', 'e.tags', 'e.language', 'e.source', 'e.url', 'e.heading_path'])
         .where('c.account_id', '=', accountId)
         .where('c.revision', '>', String(revision))
         .orderBy('c.revision')

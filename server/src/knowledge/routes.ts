@@ -1,4 +1,4 @@
-/** `/v1/knowledge`: create, list, read, update and search knowledge entries. */
+/** `/v1/knowledge`: create, list, read, update and search knowledge entries; imports under `/imports`. */
 import { Hono } from 'hono';
 import type {
   CreateKnowledgeRequest,
@@ -10,6 +10,7 @@ import { ok } from '../http/envelope.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
+import { importRoutes } from './import/routes.ts';
 import {
   createKnowledgeSchema,
   listKnowledgeQuerySchema,
@@ -30,7 +31,8 @@ export function knowledgeRoutes(deps: Deps): Hono<AppEnv> {
     return ok(c, await deps.knowledge.list(accountId(c), query));
   });
 
-  // Registered before `/:entry_id` so "search" is never taken for an id.
+  // Registered before `/:entry_id` so "imports" and "search" are never taken for an id.
+  router.route('/imports', importRoutes(deps));
   router.get('/search', async (c) => {
     const query = readQuery<{ q: string; limit: number; tags?: string; language?: string }>(c, searchKnowledgeQuerySchema);
     const tags = query.tags?.split(',').map((t) => t.trim()).filter(Boolean);

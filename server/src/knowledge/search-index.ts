@@ -20,6 +20,9 @@ export interface IndexedEntry {
   tags: string[];
   language: string;
   source: string | null;
+  /** The page of an imported entry (migration 012). */
+  url?: string | null;
+  heading_path?: string[];
 }
 
 export interface SearchOptions {
@@ -220,6 +223,14 @@ export class KnowledgeIndex {
       score: Math.round(score * 1000) / 1000,
       tags: entry.tags,
       source: entry.source,
+      url: linkOf(entry),
+      heading_path: entry.heading_path ?? [],
     };
   }
+}
+
+/** What a hit links to: an imported entry's page, else a typed entry's `source` when it is an http(s) URL. */
+function linkOf(entry: IndexedEntry): string | null {
+  const link = entry.url ?? entry.source;
+  return link && /^https?:\/\//i.test(link) && URL.canParse(link) ? link : null;
 }

@@ -4,7 +4,7 @@
  * bumped and the entry logged) in its own transaction, so every process's index applies it before
  * its next search — only that entry, never a rebuild — across restarts and processes.
  */
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type {
   CreateKnowledgeRequest,
   Deletion,
@@ -26,7 +26,7 @@ import type { SearchOptions } from './search-index.ts';
 /** What `search` accepts; `limit` 1–50. */
 export type KnowledgeSearchOptions = SearchOptions;
 
-function toEntry(row: Selectable<KnowledgeEntriesTable>): KnowledgeEntry {
+export function toEntry(row: Selectable<KnowledgeEntriesTable>): KnowledgeEntry {
   return {
     id: row.id,
     title: row.title,
@@ -34,6 +34,9 @@ function toEntry(row: Selectable<KnowledgeEntriesTable>): KnowledgeEntry {
     tags: row.tags,
     language: row.language,
     source: row.source,
+    url: row.url,
+    heading_path: row.heading_path ?? [],
+    import_id: row.import_id,
     version: row.version,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
@@ -119,15 +122,7 @@ export class KnowledgeService {
    */
   async delete(accountId: string, entryId: string): Promise<Deletion> {
     return this.db.transaction().execute(async (trx) => {
-      const deleted = await trx
-        .deleteFrom('knowledge_entries')
-        .where('account_id', '=', accountId)
-        .where('id', '=', entryId)
-        .executeTakeFirst();
-      if (deleted.numDeletedRows === 0n) throw notFound('entry_id', 'knowledge entry');
-      await forgetStoredAnswers(trx, accountId, entryId);
-      await recordChange(trx, accountId, entryId);
-      await recordDeletion(trx, accountId, 'knowledge_entry', NOTHING_REMOVED);
+      if (!(await removeEntry(trx, accountId, entryId))) throw notFound('entry_id', 'knowledge entry');
       return { id: entryId, deleted: true, ...NOTHING_REMOVED };
     });
   }
@@ -143,6 +138,24 @@ export class KnowledgeService {
   }
 }
 
-function unique(values: string[]): string[] {
+/**
+ * Deletes one entry inside `trx` as `delete` does (stored answers forgotten, the change recorded for
+ * every process's index, the deletion counted); false when the account has no such entry. Imports
+ * remove the entries of vanished pages with it.
+ */
+export async function removeEntry(trx: Transaction<Database>, accountId: string, entryId: string): Promise<boolean> {
+  const deleted = await trx
+    .deleteFrom('knowledge_entries')
+    .where('account_id', '=', accountId)
+    .where('id', '=', entryId)
+    .executeTakeFirst();
+  if (deleted.numDeletedRows === 0n) return false;
+  await forgetStoredAnswers(trx, accountId, entryId);
+  await recordChange(trx, accountId, entryId);
+  await recordDeletion(trx, accountId, 'knowledge_entry', NOTHING_REMOVED);
+  return true;
+}
+
+export function unique(values: string[]): string[] {
   return [...new Set(values)];
 }

@@ -29,6 +29,7 @@ import {
 import { chatMessageSchema, chatRequestSchema } from '../chat/schema.ts';
 import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
 import { feedbackComponents } from '../feedback/schema.ts';
+import { knowledgeImportComponents } from '../knowledge/import/schema.ts';
 import type { JsonSchema } from '../http/validate.ts';
 import { schemas } from '../http/validate.ts';
 import { createKnowledgeSchema, updateKnowledgeSchema } from '../knowledge/schema.ts';
@@ -71,6 +72,11 @@ const citation: JsonSchema = {
     snippet: { type: 'string' },
     score: { type: 'number' },
     source: { type: ['string', 'null'] },
+    url: {
+      type: ['string', 'null'],
+      description: 'The page of the cited text (`http:`/`https:` only): an imported entry\'s page, or a typed entry\'s `source` when that is such a URL; `null`: nothing to link.',
+    },
+    heading_path: { type: 'array', items: { type: 'string' }, description: 'The headings above the cited text in its document, outermost first.' },
   },
 };
 
@@ -140,7 +146,7 @@ const botReply: JsonSchema = {
 const knowledgeEntry: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'title', 'content', 'tags', 'language', 'source', 'version', 'created_at', 'updated_at'],
+  required: ['id', 'title', 'content', 'tags', 'language', 'source', 'url', 'heading_path', 'import_id', 'version', 'created_at', 'updated_at'],
   properties: {
     id: schemas.id('kb'),
     title: { type: 'string' },
@@ -148,6 +154,9 @@ const knowledgeEntry: JsonSchema = {
     tags: { type: 'array', items: { type: 'string' } },
     language: { type: 'string' },
     source: { type: ['string', 'null'] },
+    url: { type: ['string', 'null'], description: 'The page an imported entry came from; `null` for typed entries.' },
+    heading_path: { type: 'array', items: { type: 'string' }, description: 'The headings above an imported entry\'s text, outermost first; `[]` for typed entries.' },
+    import_id: { oneOf: [schemas.id('kbi'), { type: 'null' }], description: 'The import that wrote the entry (its re-sync updates or deletes it); `null` for typed entries.' },
     version: { type: 'integer', minimum: 1, description: 'Starts at 1; every update increments it.' },
     created_at: dateTime,
     updated_at: dateTime,
@@ -157,7 +166,7 @@ const knowledgeEntry: JsonSchema = {
 const knowledgeHit: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['entry_id', 'title', 'snippet', 'score', 'tags', 'source'],
+  required: ['entry_id', 'title', 'snippet', 'score', 'tags', 'source', 'url', 'heading_path'],
   properties: {
     entry_id: schemas.id('kb'),
     title: { type: 'string' },
@@ -165,6 +174,8 @@ const knowledgeHit: JsonSchema = {
     score: { type: 'number', description: 'BM25+ relevance of that passage; higher is better (unbounded).' },
     tags: { type: 'array', items: { type: 'string' } },
     source: { type: ['string', 'null'] },
+    url: { type: ['string', 'null'], description: 'The page to link (see `Citation.url`).' },
+    heading_path: { type: 'array', items: { type: 'string' } },
   },
 };
 
@@ -265,6 +276,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   PerformanceReport: performanceReportSchema,
   TopicsReport: topicsReportSchema,
   ...feedbackComponents,
+  ...knowledgeImportComponents,
 };
 
 const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer' } });

@@ -9,6 +9,7 @@ import { listBotsQuerySchema } from '../bots/schema.ts';
 import { historyQuerySchema } from '../chat/schema.ts';
 import { listConversationsQuerySchema } from '../conversations/schema.ts';
 import { feedbackPaths } from '../feedback/openapi.ts';
+import { knowledgeImportPaths } from '../knowledge/import/openapi.ts';
 import { listKnowledgeQuerySchema, searchKnowledgeQuerySchema } from '../knowledge/schema.ts';
 import { componentHeaders, componentResponses, componentSchemas, pageOf, ref } from './components.ts';
 import { operation } from './operation.ts';
@@ -266,6 +267,7 @@ function paths(): Record<string, Record<string, unknown>> {
         errors: [],
       }),
     },
+    ...knowledgeImportPaths(),
     '/v1/knowledge/search': {
       get: operation({
         operationId: 'searchKnowledge',

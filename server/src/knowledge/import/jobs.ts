@@ -1,0 +1,219 @@
+/**
+ * Import jobs, run like agent training jobs (`agents/jobs.ts`): queued → running → succeeded |
+ * failed; a job row is created with its import in one transaction, at most one active per import
+ * (checked there and enforced by a partial unique index, so a second process cannot start one);
+ * the process that created it claims it (`queued` → `running` in one conditional update, so no two
+ * runs of a job ever happen) and runs it in its background, touching `heartbeat_at`; on start-up,
+ * jobs a dead process left behind are marked failed with `interrupted`. Progress is written after
+ * every document, so `GET /v1/knowledge/imports/{id}` shows it while the job runs.
+ */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { KnowledgeImportIssue, KnowledgeImportJob, KnowledgeImportJobStatus, KnowledgeImportProgress } from '../../../../src/client/types.ts';
+import type { Database, KnowledgeImportJobsTable, KnowledgeImportsTable } from '../../db/schema.ts';
+import { iso, json } from '../../db/json.ts';
+import type { Logger } from '../../logger.ts';
+import { crawl, resultOfIssue, type DocumentResult } from './crawler.ts';
+import { parseDocument, type DocumentFormat } from './documents.ts';
+import { removeOtherDocuments, writeDocument, type ImportTarget } from './entries.ts';
+import { ImportIssueError } from './issue.ts';
+import type { ImportConfig } from './options.ts';
+
+/** An uploaded file, decoded. */
+export interface UploadedFile {
+  name: string;
+  format: DocumentFormat;
+  bytes: Buffer;
+}
+
+export interface ImportJobsOptions {
+  /** How often a running job proves its process is alive. Default 5 s. */
+  heartbeatMs?: number;
+  /** A heartbeat older than this means the process died. Default 30 s. */
+  staleMs?: number;
+  /** No other process uses this database: every active job found at start-up was interrupted. */
+  singleProcess?: boolean;
+}
+
+type JobRow = Selectable<KnowledgeImportJobsTable>;
+type ImportRow = Selectable<KnowledgeImportsTable>;
+
+export const ACTIVE_JOB = ['queued', 'running'] as const;
+const MAX_ISSUES = 100;
+
+export const emptyProgress = (): KnowledgeImportProgress => ({
+  documents_found: 0,
+  documents_done: 0,
+  entries_created: 0,
+  entries_updated: 0,
+  entries_deleted: 0,
+  entries_unchanged: 0,
+});
+
+export function toImportJob(row: JobRow): KnowledgeImportJob {
+  return {
+    id: row.id,
+    status: row.status as KnowledgeImportJobStatus,
+    progress: { ...emptyProgress(), ...(row.progress as Partial<KnowledgeImportProgress>) },
+    issues: (row.issues ?? []) as KnowledgeImportIssue[],
+    error: (row.error as KnowledgeImportJob['error']) ?? null,
+    created_at: iso(row.created_at),
+    started_at: iso(row.started_at),
+    finished_at: iso(row.finished_at),
+  };
+}
+
+const INTERRUPTED = { code: 'interrupted', message: 'The service stopped before this import finished; sync it again.' };
+
+export class ImportJobs {
+  private readonly runs = new Map<string, Promise<void>>();
+  private readonly heartbeatMs: number;
+  readonly staleMs: number;
+  private closing = false;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly logger: Logger,
+    private readonly config: ImportConfig,
+    private readonly options: ImportJobsOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? 5_000;
+    this.staleMs = options.staleMs ?? 30_000;
+  }
+
+  get accepting(): boolean {
+    return !this.closing;
+  }
+
+  /** Whether this process is running the job (a stale heartbeat of a job run here is no crash). */
+  isRunningHere(jobId: string): boolean {
+    return this.runs.has(jobId);
+  }
+
+  /** Runs a queued job in the background; `done` settles when it reached its final state (never rejects). */
+  start(job: JobRow, source: ImportRow, files: UploadedFile[] | null): Promise<void> {
+    const done = this.run(job, source, files);
+    this.runs.set(job.id, done);
+    void done.finally(() => this.runs.delete(job.id));
+    return done;
+  }
+
+  /** Marks jobs left active by a dead process as failed (`interrupted`). Returns how many. */
+  async recoverInterrupted(): Promise<number> {
+    let query = this.db.updateTable('knowledge_import_jobs').set({ status: 'failed', finished_at: sql`now()`, error: json(INTERRUPTED) }).where('status', 'in', ACTIVE_JOB);
+    if (!this.options.singleProcess) {
+      query = query.where((eb) =>
+        eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${this.staleMs / 1000})`)]),
+      );
+    }
+    const failed = await query.returning('id').execute();
+    if (failed.length) this.logger.info('interrupted import jobs marked failed', { jobs: failed.map((j) => j.id) });
+    return failed.length;
+  }
+
+  /** Stops accepting jobs; running ones stop after their current document and record `interrupted`. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all(this.runs.values());
+  }
+
+  private async run(job: JobRow, source: ImportRow, files: UploadedFile[] | null): Promise<void> {
+    // The one conditional update that makes this run the job's only run.
+    const claimed = await this.db
+      .updateTable('knowledge_import_jobs')
+      .set({ status: 'running', started_at: sql`now()`, heartbeat_at: sql`now()` })
+      .where('id', '=', job.id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst()
+      .catch((error: unknown) => {
+        this.logger.error('import job not claimed', { job_id: job.id, error: String(error) });
+        return { numUpdatedRows: 0n };
+      });
+    if (claimed.numUpdatedRows === 0n) return;
+    const heartbeat = setInterval(() => {
+      this.db.updateTable('knowledge_import_jobs').set({ heartbeat_at: sql`now()` }).where('id', '=', job.id).execute().catch(() => undefined);
+    }, this.heartbeatMs);
+    heartbeat.unref();
+    const progress = emptyProgress();
+    const issues: KnowledgeImportIssue[] = [];
+    let outcome: { status: 'succeeded' | 'failed'; error: { code: string; message: string } | null };
+    try {
+      outcome = await this.importDocuments(job, source, files, progress, issues);
+    } catch (error) {
+      outcome = { status: 'failed', error: this.toFailure(error, job.id) };
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await this.db
+      .updateTable('knowledge_import_jobs')
+      .set({ status: outcome.status, error: outcome.error ? json(outcome.error) : null, progress: json(progress), issues: json(issues), finished_at: sql`now()` })
+      .where('id', '=', job.id)
+      .execute()
+      .catch((error: unknown) => this.logger.error('import job outcome not recorded', { job_id: job.id, error: String(error) }));
+  }
+
+  private async importDocuments(
+    job: JobRow,
+    source: ImportRow,
+    files: UploadedFile[] | null,
+    progress: KnowledgeImportProgress,
+    issues: KnowledgeImportIssue[],
+  ): Promise<{ status: 'succeeded' | 'failed'; error: { code: string; message: string } | null }> {
+    const target: ImportTarget = { accountId: source.account_id, importId: source.id, tags: source.tags, language: source.language };
+    const keep = new Set<string>();
+    let read = 0;
+    const save = () =>
+      this.db.updateTable('knowledge_import_jobs').set({ progress: json(progress), issues: json(issues) }).where('id', '=', job.id).execute();
+    for await (const result of this.documents(source, files, progress)) {
+      if (this.closing) return { status: 'failed', error: INTERRUPTED };
+      if ('document' in result) {
+        const counts = await writeDocument(this.db, target, result.key, result.url, result.document);
+        progress.entries_created += counts.created;
+        progress.entries_updated += counts.updated;
+        progress.entries_deleted += counts.deleted;
+        progress.entries_unchanged += counts.unchanged;
+        keep.add(result.key);
+        read++;
+      } else {
+        if (result.keepEntries) keep.add(result.key);
+        if (issues.length < MAX_ISSUES) issues.push({ document: result.key, code: result.issue.code, message: result.issue.message });
+      }
+      if ('document' in result || result.issue.code !== 'page_limit') progress.documents_done++;
+      await save();
+    }
+    // Nothing could be read: keep what the import holds rather than delete it all over one bad run.
+    if (read === 0 && issues.length) {
+      const first = issues[0]!;
+      return { status: 'failed', error: { code: first.code, message: `No document could be imported: ${first.message}` } };
+    }
+    progress.entries_deleted += await removeOtherDocuments(this.db, target, keep);
+    return { status: 'succeeded', error: null };
+  }
+
+  private async *documents(source: ImportRow, files: UploadedFile[] | null, progress: KnowledgeImportProgress): AsyncGenerator<DocumentResult> {
+    if (source.kind === 'files') {
+      progress.documents_found = files?.length ?? 0;
+      for (const file of files ?? []) {
+        try {
+          yield { key: file.name, url: null, document: await parseDocument(file.bytes, file.format, file.name) };
+        } catch (error) {
+          if (!(error instanceof ImportIssueError)) throw error;
+          yield resultOfIssue(file.name, null, error);
+        }
+      }
+      return;
+    }
+    yield* crawl({
+      kind: source.kind as 'url' | 'sitemap',
+      url: source.url!,
+      maxPages: source.max_pages,
+      policy: { allowPrivateHosts: this.config.allowPrivateHosts, timeoutMs: this.config.timeoutMs, maxBytes: this.config.pageBytes },
+      onFound: (count) => (progress.documents_found = count),
+    });
+  }
+
+  private toFailure(error: unknown, jobId: string): { code: string; message: string } {
+    if (error instanceof ImportIssueError) return { code: error.code, message: error.message };
+    this.logger.error('import job failed', { job_id: jobId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    return { code: 'internal_error', message: 'The import failed unexpectedly; sync it again or contact support with the job id.' };
+  }
+}
