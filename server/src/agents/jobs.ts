@@ -206,14 +206,9 @@ export class TrainingJobs {
         (error: unknown) => ({ metrics: null, model: null, training: null, failure: this.toFailure(error, job.id) }),
       );
       await this.db.transaction().execute(async (trx) => {
-        // The model and the job's success are recorded together, or not at all.
-        if (outcome.model) {
-          await trx
-            .updateTable('agents')
-            .set({ nlu_model: json(outcome.model), model_job_id: job.id, model_training: json(outcome.training) })
-            .where('id', '=', job.agent_id)
-            .execute();
-        }
+        // The model and the job's success are recorded together, or not at all, and only while the
+        // job is still active: another instance may have failed it as interrupted (its heartbeat
+        // went stale) and started the next one, whose outcome this one must not overwrite.
         const recorded = await trx
           .updateTable('training_jobs')
           .set({
@@ -223,10 +218,22 @@ export class TrainingJobs {
             finished_at: sql`now()`,
           })
           .where('id', '=', job.id)
+          .where('status', 'in', ACTIVE)
           .executeTakeFirst();
-        // The agent was deleted while this ran (its jobs went with it): nothing to record, and the
-        // model this run loaded for its held-out check must not stay cached.
-        if (recorded.numUpdatedRows === 0n) this.nlu.forget(job.agent_id);
+        // The agent was deleted while this ran (its jobs went with it), or the job was ended
+        // elsewhere: nothing to record, and the model this run loaded for its held-out check must
+        // not stay cached.
+        if (recorded.numUpdatedRows === 0n) {
+          this.nlu.forget(job.agent_id);
+          return;
+        }
+        if (outcome.model) {
+          await trx
+            .updateTable('agents')
+            .set({ nlu_model: json(outcome.model), model_job_id: job.id, model_training: json(outcome.training) })
+            .where('id', '=', job.agent_id)
+            .execute();
+        }
         await this.settleAgent(trx, job.agent_id, job.id);
       });
     } catch (error) {
@@ -239,7 +246,14 @@ export class TrainingJobs {
 
   /** Trains and evaluates held-out examples. Throws on any failure. */
   private async train(job: JobRow): Promise<{ metrics: TrainingMetrics; model: unknown; training: TrainingData }> {
-    await this.db.updateTable('training_jobs').set({ status: 'running', started_at: sql`now()` }).where('id', '=', job.id).execute();
+    // The claim: only a job still queued starts running (one ended meanwhile elsewhere is not run).
+    const claimed = await this.db
+      .updateTable('training_jobs')
+      .set({ status: 'running', started_at: sql`now()` })
+      .where('id', '=', job.id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    if (claimed.numUpdatedRows === 0n) throw new JobFailure('interrupted', 'This training job was ended before it started.');
     const agent = await this.db
       .selectFrom('agents')
       .select(['id', 'language', 'examples', 'training'])

@@ -96,7 +96,19 @@ export function toMessage(row: MessageRow): Message {
     message.suggestions = row.suggestions ?? [];
     if (row.stopped) message.stopped = true;
   }
+  if (row.role === 'operator') message.author = operatorOf(row as MessageRow & OperatorColumns);
   return message;
+}
+
+/** The author columns of an operator message (migration 016, handoff/tables.ts). */
+interface OperatorColumns {
+  author_id: string | null;
+  author_name: string | null;
+  author_avatar_url: string | null;
+}
+
+function operatorOf(row: OperatorColumns): NonNullable<Message['author']> {
+  return { id: row.author_id ?? '', name: row.author_name ?? 'Operator', avatar_url: row.author_avatar_url };
 }
 
 export class ConversationStore {
@@ -128,13 +140,12 @@ export class ConversationStore {
 
   /**
    * The open conversation of (account, bot, user): the most recent one, created on first contact.
-   * An advisory lock per triple makes two simultaneous first messages share one conversation.
+   * Once it exists (every message but a user's first) one select finds it; only a first contact
+   * takes an advisory lock per triple, so two simultaneous first messages share one conversation.
    */
   async openForBotUser(accountId: string, botId: string, userId: string): Promise<ConversationRow> {
-    return this.db.transaction().execute(async (trx) => {
-      const lockKey = `conv:${accountId}:${botId}:${userId}`;
-      await sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(trx);
-      const existing = await trx
+    const latest = (db: Kysely<Database>) =>
+      db
         .selectFrom('conversations')
         .selectAll()
         .where('account_id', '=', accountId)
@@ -144,6 +155,12 @@ export class ConversationStore {
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();
+    const open = await latest(this.db);
+    if (open) return open;
+    return this.db.transaction().execute(async (trx) => {
+      const lockKey = `conv:${accountId}:${botId}:${userId}`;
+      await sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(trx);
+      const existing = await latest(trx); // another first message may have created it meanwhile
       if (existing) return existing;
       return trx
         .insertInto('conversations')
