@@ -2,13 +2,16 @@
 import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
 import type {
+  CreateKnowledgeImportRequest,
   CreateKnowledgeRequest,
   Deletion,
   KnowledgeEntry,
+  KnowledgeImport,
   KnowledgeSearchQuery,
   KnowledgeSearchResult,
   Page,
   PageQuery,
+  SyncKnowledgeImportRequest,
   UpdateKnowledgeRequest,
 } from '../types.js';
 
@@ -39,5 +42,32 @@ export class KnowledgeResource {
   /** `GET /knowledge/search`; `tags` go out comma-separated. */
   search(query: KnowledgeSearchQuery, options?: RequestOptions): Promise<ApiResult<KnowledgeSearchResult>> {
     return this.core.request({ method: 'GET', path: '/knowledge/search', query: { ...query } }, options);
+  }
+
+  /**
+   * `POST /knowledge/imports`: files (base64), a page with its same-host links, or a sitemap, as a
+   * job; poll `getImport()` for its progress, or pass `{ wait: true }` to answer once it has finished.
+   */
+  createImport(body: CreateKnowledgeImportRequest, query: { wait?: boolean } = {}, options?: RequestOptions): Promise<ApiResult<KnowledgeImport>> {
+    return this.core.request({ method: 'POST', path: '/knowledge/imports', query: { ...query }, body }, options);
+  }
+
+  /** `GET /knowledge/imports/{id}`: the import with its latest job's progress. */
+  getImport(importId: string, options?: RequestOptions): Promise<ApiResult<KnowledgeImport>> {
+    return this.core.request({ method: 'GET', path: `/knowledge/imports/${segment(importId, 'importId')}` }, options);
+  }
+
+  listImports(query: PageQuery = {}, options?: RequestOptions): Promise<ApiResult<Page<KnowledgeImport>>> {
+    return this.core.request({ method: 'GET', path: '/knowledge/imports', query: { ...query } }, options);
+  }
+
+  /** `POST /knowledge/imports/{id}/sync`: a new job re-reads the source (a files import takes `files` anew). */
+  syncImport(importId: string, body: SyncKnowledgeImportRequest = {}, query: { wait?: boolean } = {}, options?: RequestOptions): Promise<ApiResult<KnowledgeImport>> {
+    return this.core.request({ method: 'POST', path: `/knowledge/imports/${segment(importId, 'importId')}/sync`, query: { ...query }, body }, options);
+  }
+
+  /** `DELETE /knowledge/imports/{id}`: the import and every entry it wrote. */
+  deleteImport(importId: string, options?: RequestOptions): Promise<ApiResult<Deletion>> {
+    return this.core.request({ method: 'DELETE', path: `/knowledge/imports/${segment(importId, 'importId')}` }, options);
   }
 }

@@ -12,6 +12,7 @@ import { formatDate, LANGUAGES, splitList } from '../ui/format.js';
 import { pagedTable, rowActions } from '../ui/paged-table.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './knowledge-page.styles.js';
+import './knowledge-imports.js';
 
 /** The form's fields, named as the body fields the service reports errors against. */
 const FIELDS = ['title', 'content', 'tags', 'source', 'language'] as const;
@@ -21,7 +22,8 @@ const EMPTY: Draft = { title: '', content: '', tags: '', source: '', language: '
 
 /**
  * The knowledge base: every entry (cursor-paged), the service's own search over it, and a form to
- * add or edit one. Titles, tags and snippets are untrusted text (a visitor-facing site may import
+ * add or edit one, and the Import panel (files, pages, sitemaps; `knowledge-imports.ts`). Imported
+ * entries show their page as a link. Titles, tags and snippets are untrusted text (a visitor-facing site may import
  * anything) and only ever reach the DOM through Lit text bindings.
  */
 @customElement('aicd-knowledge-page')
@@ -65,6 +67,7 @@ export class AicdKnowledgePage extends LitElement {
       </form>
       ${this.searchError ? html`<p class="error" role="alert">${this.searchError}</p>` : nothing}
       ${this.hits ? this.renderHits(this.hits) : nothing} ${this.editing !== null ? this.renderForm() : nothing}
+      <aicd-knowledge-imports .client=${this.client} @imports-changed=${() => void this.entries.reload()}></aicd-knowledge-imports>
       <h2>All entries</h2>
       ${this.renderEntries()}
       <aicd-confirm-dialog></aicd-confirm-dialog>
@@ -92,10 +95,11 @@ export class AicdKnowledgePage extends LitElement {
     return pagedTable(this.entries, {
       caption: 'Knowledge entries',
       empty: "No entries yet. Add one to ground your bots' answers.",
-      columns: ['Title', 'Tags', 'Updated', 'Actions'],
+      columns: ['Title', 'Tags', 'Source', 'Updated', 'Actions'],
       row: (entry) => html`<tr>
         <td>${entry.title}</td>
         <td>${entry.tags.join(', ')}</td>
+        <td>${sourceOf(entry)}</td>
         <td>${formatDate(entry.updated_at)}</td>
         ${rowActions(entry.title, () => this.openForm(entry), () => this.confirmDelete(entry))}
       </tr>`,
@@ -214,6 +218,15 @@ export class AicdKnowledgePage extends LitElement {
     this.query = '';
     this.searchError = '';
   }
+}
+
+/** An entry's page as a link (http/https only: the URL is untrusted), else its source label. */
+function sourceOf(entry: KnowledgeEntry) {
+  const link = entry.url ?? entry.source;
+  if (link && /^https?:\/\//i.test(link)) {
+    return html`<a href=${link} target="_blank" rel="noopener noreferrer">${link}</a>`;
+  }
+  return entry.source ?? '';
 }
 
 declare global {
