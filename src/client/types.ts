@@ -256,6 +256,11 @@ export interface CreateBotRequest {
    * visitors reach exactly this scope through the bot.
    */
   knowledge?: KnowledgeScope | null;
+  /**
+   * The avatar the chat widget shows for the bot: an `https:`/`http:` URL or a `data:image/…` URL,
+   * up to 100,000 characters. Absent or `null`: none.
+   */
+  avatar_url?: string | null;
 }
 
 /** `PUT /v1/bots/{bot_id}`: any subset; a new `training` retrains the bot before answering. */
@@ -263,11 +268,6 @@ export type UpdateBotRequest = Partial<CreateBotRequest>;
 
 export interface Bot {
   id: string;
-  /**
-   * The avatar the chat widget shows for the bot: an `https:`/`http:` URL or a `data:image/…` URL,
-   * up to 100,000 characters. Absent or `null`: none.
-   */
-  avatar_url?: string | null;
   name: string;
   description: string;
   language: string;
@@ -277,6 +277,8 @@ export interface Bot {
   channels: Channel[];
   /** The entries its answers may use; `null`: none (see `CreateBotRequest.knowledge`). */
   knowledge: KnowledgeScope | null;
+  /** The avatar the chat widget shows for the bot (see `CreateBotRequest.avatar_url`); `null`: none. */
+  avatar_url: string | null;
   created_at: string;
   updated_at: string;
   trained_at: string | null;
@@ -284,8 +286,6 @@ export interface Bot {
 
 export interface BotMessageRequest {
   /** 1–4,000 characters. */
-  /** The avatar the chat widget shows for the bot (see `CreateBotRequest.avatar_url`); `null`: none. */
-  avatar_url: string | null;
   message: string;
   /** The caller's id for the end user: 1–128 characters of `[A-Za-z0-9._:@-]`. */
   user_id: string;

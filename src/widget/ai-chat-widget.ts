@@ -19,6 +19,11 @@ import { ScrollFollow } from './scroll-follow.js';
 import { transcriptRows } from './transcript-rows.js';
 import type { StorageMode } from './storage.js';
 import { resolveStrings, type WidgetStrings } from './strings.js';
+import chromeStyles from './chat-chrome.styles.js';
+import { renderAvatar, renderConfirm, renderNewButton, renderStop, renderStopped, renderTime, safeAvatar } from './chat-chrome.js';
+import { LauncherInvite } from './launcher-invite.js';
+import { storageScope } from './local-conversation.js';
+import { WidgetStorage } from './storage.js';
 
 /**
  * An embeddable AI chat: a launcher button with a panel, or an inline or full-page chat, talking to
@@ -36,6 +41,8 @@ import { resolveStrings, type WidgetStrings } from './strings.js';
  * @fires {AiChatMessageReceivedEvent} ai-chat-message-received - A reply arrived.
  * @fires {AiChatErrorEvent} ai-chat-error - A request failed.
  * @fires {AiChatRateLimitEvent} ai-chat-rate-limit - The rate limit was hit; the message is queued.
+ * @fires {AiChatStopEvent} ai-chat-stop - The user (or `stop()`) stopped the reply being written; its part so far stays.
+ * @fires {AiChatResetEvent} ai-chat-reset - The user confirmed "New conversation" (or `reset()` was called).
  *
  * @attr {string} lang - BCP 47 language of the built-in strings (en, de, fr, es, ar, ja); default: the page's.
  * @attr {'ltr' | 'rtl' | 'auto'} dir - Text direction; `rtl` mirrors the whole widget.
@@ -66,6 +73,18 @@ import { resolveStrings, type WidgetStrings } from './strings.js';
  * @csspart composer - The form holding the input and the send button.
  * @csspart input - The message textarea.
  * @csspart send-button - The send button.
+ * @csspart stop-button - The Stop button beside Send while a reply is on its way (Escape stops too).
+ * @csspart stopped - The "Stopped" note under a reply the user stopped.
+ * @csspart time - The time above the first message of a group (5 minutes apart, or another day).
+ * @csspart avatar - The bot's avatar in the header (`bot-avatar`, or the bot's own `avatar_url`).
+ * @csspart new-conversation-button - The header's "New conversation" button (once there are messages).
+ * @csspart confirm - Its inline confirmation under the header.
+ * @csspart confirm-button - The confirmation's "New conversation" button.
+ * @csspart cancel-button - The confirmation's "Cancel" button.
+ * @csspart badge - The launcher's count of replies that arrived while the panel was closed.
+ * @csspart teaser - The teaser bubble beside the closed launcher (`teaser`).
+ * @csspart teaser-text - The teaser's text; it opens the chat.
+ * @csspart teaser-close - The teaser's close button; the teaser is not shown to this visitor again.
  *
  * @cssprop --ai-chat-accent - Brand colour: launcher, send button, user bubbles' default.
  * @cssprop --ai-chat-accent-contrast - Text and icons on the accent colour.
@@ -90,7 +109,7 @@ import { resolveStrings, type WidgetStrings } from './strings.js';
  * @cssprop --ai-chat-shadow - Shadow of the launcher and the floating panel.
  */
 export class AiChatWidget extends LitElement {
-  static override styles = [styles, launcherStyles, messageStyles];
+  static override styles = [styles, launcherStyles, messageStyles, chromeStyles];
 
   /** Re-render when `lang` changes: it picks the string table. */
   static override get observedAttributes(): string[] {
@@ -104,6 +123,8 @@ export class AiChatWidget extends LitElement {
   private readonly modal = new PhoneModal(this);
   /** Keeps the newest message in view while the user is at the end of the transcript. */
   private readonly follower = new ScrollFollow(this, () => this.transcript, () => this.log);
+  /** The unread badge and the teaser of the launcher. */
+  private readonly invite = new LauncherInvite(this, () => new WidgetStorage(this.storage, storageScope(this.chatConfig())));
   private ordinal = 0;
 
   @query('textarea') private input?: HTMLTextAreaElement;
@@ -112,6 +133,8 @@ export class AiChatWidget extends LitElement {
   @query('.launcher') private launcher?: HTMLButtonElement;
 
   @state() private draft = '';
+  /** The "New conversation" confirmation is showing. */
+  @state() private confirming = false;
 
   /** `launcher`: a floating button that opens a panel; `inline`: in the page flow; `fullpage`. */
   @property({ reflect: true }) mode: 'launcher' | 'inline' | 'fullpage' = 'launcher';
@@ -167,6 +190,14 @@ export class AiChatWidget extends LitElement {
   @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
   /** Conversation starters shown before the first message (added to the bot's own). */
   @property({ attribute: false }) starters: string[] = [];
+  /** The assistant's name: the header (without `title`) and what screen readers call its replies. Default: the bot's own. */
+  @property({ attribute: 'bot-name' }) botName = '';
+  /** The bot's avatar in the header: an `https:`/`http:` or `data:image/` URL (others are ignored). Default: the bot's own. */
+  @property({ attribute: 'bot-avatar' }) botAvatar = '';
+  /** Launcher mode: a short invitation shown beside the closed launcher; dismissed, it is not shown to the visitor again. */
+  @property() teaser = '';
+  /** Milliseconds after connecting before the teaser shows. */
+  @property({ type: Number, attribute: 'teaser-delay' }) teaserDelay = 3000;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -208,6 +239,13 @@ export class AiChatWidget extends LitElement {
   }
 
   private handleKeydown(event: KeyboardEvent): void {
+    // Escape answers the innermost thing first: the confirmation, then a reply being written
+    if (event.key === 'Escape' && (this.confirming || this.chat.replying)) {
+      event.stopPropagation();
+      if (this.confirming) this.answerConfirm(false);
+      else this.stop();
+      return;
+    }
     if (event.key === 'Escape' && this.mode === 'launcher' && this.opened) {
       event.stopPropagation();
       this.close();
@@ -307,6 +345,32 @@ export class AiChatWidget extends LitElement {
   }
 
   /**
+   * Stops the reply being written: the service stops generating and stores the part it sent; that
+   * part stays in the transcript, marked stopped. Nothing happens when no reply is on its way.
+   */
+  stop(): void {
+    if (!this.chat.replying) return;
+    this.chat.stopReply();
+    // the Stop button goes away: focus must not be lost with it
+    if (this.matches(':focus-within')) void this.updateComplete.then(() => this.input?.focus());
+  }
+
+  /** The inline "New conversation" confirmation was answered. */
+  private answerConfirm(yes: boolean): void {
+    this.confirming = false;
+    if (yes) this.reset();
+    void this.updateComplete.then(() =>
+      (yes ? this.input : this.renderRoot.querySelector<HTMLElement>('.new'))?.focus(),
+    );
+  }
+
+  private askConfirm(): void {
+    this.confirming = true;
+    // the safe answer first
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[part~="cancel-button"]')?.focus());
+  }
+
+  /**
    * Switches to another user: the transcript is cleared at once, and that user's own stored
    * conversation (if any) is restored. Another user's messages are never shown.
    */
@@ -315,13 +379,23 @@ export class AiChatWidget extends LitElement {
     this.chat.sync();
   }
 
-  /** `live`: the message arrived while the widget was showing (it animates in). */
-  private renderMessage(m: TranscriptMessage, s: WidgetStrings, live = false): TemplateResult {
+  /** The assistant's name: `bot-name`, else the bot's own, else the localised "Assistant". */
+  private assistantName(s: WidgetStrings): string {
+    return this.botName || this.chat.bot.name || s.assistant;
+  }
+
+  /**
+   * `live`: the message arrived while the widget was showing (it animates in); `previous`: the
+   * message before it, which decides whether it starts a new time group.
+   */
+  private renderMessage(m: TranscriptMessage, s: WidgetStrings, live = false, previous?: TranscriptMessage): TemplateResult {
     const user = m.role === 'user';
     return html`<div part="message message-${m.role}" class="message ${m.role} ${m.status} ${live ? 'live' : ''}">
-      <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : s.assistant}: </span>${user
+      ${renderTime(m, previous, this.language)}
+      <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : this.assistantName(s)}: </span>${user
         ? m.content
         : streamedMarkdown(m.content)}</div>
+      ${renderStopped(m, s)}
       ${m.citations?.length
         ? html`<div part="citations" class="citations">
             <span>${s.sources}:</span>
@@ -342,7 +416,8 @@ export class AiChatWidget extends LitElement {
   override render(): TemplateResult {
     const s = this.text;
     const launcherMode = this.mode === 'launcher';
-    const title = this.title || s.title;
+    const title = this.title || this.botName || this.chat.bot.name || s.title;
+    const invite = this.invite.render(s, this.language);
     const { status } = this.chat;
     const busy = status !== 'idle' && status !== 'offline';
     const count = characterCount(this.draft);
@@ -357,12 +432,16 @@ export class AiChatWidget extends LitElement {
         ?hidden=${launcherMode && !this.opened}
       >
         <header part="header" class="header">
-          <h2 part="title" id="title" class="title"><slot name="header">${title}</slot></h2>
+          <h2 part="title" id="title" class="title"><slot name="header">${renderAvatar(
+            safeAvatar(this.botAvatar) || safeAvatar(this.chat.bot.avatar_url),
+          )}${title}</slot></h2>
+          ${renderNewButton(this.chat.messages.length > 0 && !this.confirming, s, () => this.askConfirm())}
           ${launcherMode
             ? html`<button part="close-button" class="icon-button" type="button" aria-label=${s.closeChat}
                 @click=${this.close}>${closeIcon}</button>`
             : nothing}
         </header>
+        ${this.confirming ? renderConfirm(s, (yes) => this.answerConfirm(yes)) : nothing}
         <div part="transcript" class="transcript" role="log" aria-live="polite" aria-label=${s.transcript}
           aria-busy=${busy ? 'true' : 'false'} tabindex="0" @scroll=${this.follower.onScroll}>
           <div class="log">
@@ -374,11 +453,12 @@ export class AiChatWidget extends LitElement {
               : this.chat.messages.length
                 ? nothing
                 : html`<div part="welcome" class="message assistant sent">
-                    <div part="bubble" class="bubble"><span class="sr-only">${s.assistant}: </span>${s.welcome}</div>
+                    <div part="bubble" class="bubble"><span class="sr-only">${this.assistantName(s)}: </span>${s.welcome}</div>
                   </div>`}
-            ${transcriptRows(this.chat.messages, (m, i) => this.renderMessage(m, s, i >= this.chat.liveFrom), [
+            ${transcriptRows(this.chat.messages, (m, i) => this.renderMessage(m, s, i >= this.chat.liveFrom, this.chat.messages[i - 1]), [
               this.language,
               this.strings,
+              this.assistantName(s),
             ])}
             ${status === 'awaiting-reply'
               ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`
@@ -393,16 +473,19 @@ export class AiChatWidget extends LitElement {
             aria-describedby=${count >= COUNTER_FROM ? 'counter' : nothing} aria-invalid=${this.tooLong ? 'true' : nothing}
             placeholder=${this.placeholder || s.placeholder} .value=${live(this.draft)}
             @input=${this.handleInput} @keydown=${this.handleInputKeydown}></textarea>
+          ${renderStop(this.chat.replying, s, () => this.stop())}
           <button part="send-button" class="send" type="submit" aria-label=${s.send} ?disabled=${!this.canSend}>
             ${sendIcon}
           </button>
         </form>
       </section>
       <button part="launcher" class="launcher" type="button" aria-controls="panel" ?hidden=${!launcherMode}
-        aria-expanded=${this.opened ? 'true' : 'false'} aria-label=${this.opened ? s.hideChat : s.openChat}
+        aria-expanded=${this.opened ? 'true' : 'false'}
+        aria-label=${this.opened ? s.hideChat : invite.said ? `${s.openChat} (${invite.said})` : s.openChat}
         @click=${this.toggle}><slot name="launcher-icon" ?hidden=${this.opened}>${chatIcon}</slot>${this.opened
           ? closeIcon
           : nothing}</button>
+      ${invite.invite}
     </div>`;
   }
 }

@@ -20,6 +20,8 @@ import {
   AiChatMessageReceivedEvent,
   AiChatMessageSentEvent,
   AiChatReadyEvent,
+  AiChatResetEvent,
+  AiChatStopEvent,
   type TranscriptMessage,
 } from './events.js';
 import { asRestored, fetchHistory } from './transcript.js';
@@ -27,6 +29,7 @@ import { RateLimitWait } from './rate-limit-wait.js';
 import { requestReply } from './reply-request.js';
 import { LocalConversation } from './local-conversation.js';
 import { FrameCoalescer } from './frame-coalescer.js';
+import { withStoppedReply, type ReplyStream } from './stopped-reply.js';
 import type { WidgetClient } from './widget-client.js';
 
 /**
@@ -56,6 +59,12 @@ export class ChatController implements ReactiveController {
   conversationId: string | null = null;
   /** Conversation starters (the bot's `quick_replies`), shown while the transcript is empty. */
   starters: readonly string[] = [];
+  /** The bot's public face from the service (name, avatar), once loaded. */
+  bot: { name?: string; avatar_url?: string | null } = {};
+  /** True while a reply is being asked for (awaited or streaming in): it can be stopped. */
+  replying = false;
+  /** `stopReply()` aborted the reply in flight: it is kept as stopped, not dropped. */
+  private stopping = false;
   /** True while the restored conversation's history loads. */
   private loading = false;
   /** True between sending a message and the first byte of its reply. */
@@ -208,6 +217,17 @@ export class ChatController implements ReactiveController {
     this.replace([]);
     this.conversationId = null;
     this.host.requestUpdate();
+    this.host.dispatchEvent(new AiChatResetEvent());
+  }
+
+  /**
+   * Stops the reply in flight: the request is aborted (the service stops generating and stores the
+   * part it sent, marked stopped) and the part that arrived stays, marked `stopped`.
+   */
+  stopReply(): void {
+    if (!this.replying) return;
+    this.stopping = true;
+    this.abort?.abort();
   }
 
   /** Re-reads the config; restarts when identity changed (base URL, bot, instance, storage, user). */
@@ -281,18 +301,20 @@ export class ChatController implements ReactiveController {
     // With a key, the bot itself; through a token-url proxy, its public face (name, quick replies).
     // A host's own `token`/`getToken` may not reach bots at all; there the host passes `starters`.
     const ownCredentials = !config.token && !config.getToken && (config.apiKey || config.tokenUrl);
-    if (config.botId && ownCredentials && !this.messages.length) {
-      void this.loadStarters(generation, config.botId);
-    }
+    if (config.botId && ownCredentials) void this.loadBot(generation, config.botId, !this.messages.length);
     void this.pump();
   }
 
-  /** The bot's conversation starters (`quick_replies`). Best effort: failure just means none. */
-  private async loadStarters(generation: number, botId: string): Promise<void> {
+  /**
+   * The bot's name and avatar, and its conversation starters (`quick_replies`) for an empty
+   * transcript. Best effort: failure just means none.
+   */
+  private async loadBot(generation: number, botId: string, withStarters: boolean): Promise<void> {
     try {
       const { data } = await (await this.getClient()).bots.get(botId, { maxRetries: 0 });
       if (generation !== this.generation) return;
-      this.starters = data.quick_replies ?? [];
+      this.bot = data;
+      if (withStarters) this.starters = data.quick_replies ?? [];
       this.host.requestUpdate();
     } catch {
       // no starters then; sending still works
@@ -317,10 +339,12 @@ export class ChatController implements ReactiveController {
   private async deliver(message: TranscriptMessage): Promise<void> {
     const generation = this.generation;
     const signal = this.newAbort().signal;
-    this.awaitingReply = true;
+    this.awaitingReply = this.replying = true;
+    this.stopping = false;
     this.host.requestUpdate();
-    // the streamed reply so far (held in an object: it is set from a callback), shown once a frame
-    const stream: { partial: TranscriptMessage | null } = { partial: null };
+    // the streamed reply so far (held in an object: it is set from callbacks), shown once a frame;
+    // `text` is ahead of the frames, and `conversationId` is announced before it: a stop keeps both
+    const stream: ReplyStream = { partial: null, text: '' };
     const frames = new FrameCoalescer<string>((content) => {
       if (generation !== this.generation) return;
       if (!stream.partial) {
@@ -341,7 +365,8 @@ export class ChatController implements ReactiveController {
         messages: this.transcript,
         message: this.find(message.id) ?? message,
         isCurrent: () => generation === this.generation,
-        onText: (content) => frames.push(content),
+        onText: (content) => frames.push((stream.text = content)),
+        onConversation: (id) => (stream.conversationId = id),
       });
       if (!outcome) return;
       const { reply } = outcome;
@@ -359,6 +384,7 @@ export class ChatController implements ReactiveController {
       this.resolve(message.id, reply);
     } catch (error) {
       if (generation !== this.generation) return;
+      if (this.stopping) return this.keepStopped(message.id, stream);
       // a half-streamed reply is never kept: the retry (or the resend after an abort) brings it whole
       const partialId = stream.partial?.id;
       if (partialId) this.transcript = this.transcript.filter((m) => m.id !== partialId);
@@ -377,10 +403,21 @@ export class ChatController implements ReactiveController {
     } finally {
       frames.cancel(); // the reply (or nothing, on failure) has taken the streamed text's place
       if (generation === this.generation) {
-        this.awaitingReply = false;
+        this.awaitingReply = this.replying = this.stopping = false;
         this.host.requestUpdate();
       }
     }
+  }
+
+  /** The user stopped the reply: it stays as far as it came, marked stopped (see `withStoppedReply`). */
+  private keepStopped(messageId: string, stream: ReplyStream): void {
+    const { transcript, reply } = withStoppedReply(this.transcript, messageId, stream);
+    this.transcript = transcript;
+    this.conversationId = stream.conversationId ?? this.conversationId;
+    this.persist();
+    this.host.requestUpdate();
+    this.host.dispatchEvent(new AiChatStopEvent({ message: reply, conversationId: this.conversationId }));
+    this.resolve(messageId, reply);
   }
 
   private getClient(): Promise<WidgetClient> {
@@ -396,7 +433,7 @@ export class ChatController implements ReactiveController {
     this.abort?.abort();
     this.abort = null;
     this.active = null;
-    this.awaitingReply = false;
+    this.awaitingReply = this.replying = false;
     this.loading = false;
     this.wait.cancel();
     for (const resolve of this.settle.values()) resolve(null);

@@ -28,6 +28,8 @@ export interface TranscriptMessage {
   source?: ReplySource;
   /** Why a user message failed (`status: 'failed'`). */
   error?: { code: WidgetErrorCode; message: string };
+  /** An assistant reply the user stopped while it streamed: `content` is the part that had arrived. */
+  stopped?: boolean;
 }
 
 /**
@@ -157,6 +159,30 @@ export class AiChatRateLimitEvent extends Event {
   }
 }
 
+export interface StopDetail {
+  /** The stopped reply as the transcript keeps it (`stopped: true`; `content`: what had arrived). */
+  message: TranscriptMessage;
+  conversationId: string | null;
+}
+
+/** The user (or `stop()`) stopped the reply being generated; the part that had arrived stays. */
+export class AiChatStopEvent extends Event {
+  static readonly eventName = 'ai-chat-stop';
+  readonly detail: StopDetail;
+  constructor(detail: StopDetail) {
+    super(AiChatStopEvent.eventName, init);
+    this.detail = detail;
+  }
+}
+
+/** The user confirmed "New conversation" (or `reset()` was called): the transcript was cleared. */
+export class AiChatResetEvent extends Event {
+  static readonly eventName = 'ai-chat-reset';
+  constructor() {
+    super(AiChatResetEvent.eventName, init);
+  }
+}
+
 /**
  * Every event `<ai-chat-widget>` dispatches, in the order the README lists them: the one list the
  * event map below, the framework typings (`ai-chat-widget/jsx`, `/vue`, `/svelte`) and the React
@@ -171,6 +197,8 @@ export const aiChatEvents = [
   AiChatMessageReceivedEvent,
   AiChatErrorEvent,
   AiChatRateLimitEvent,
+  AiChatStopEvent,
+  AiChatResetEvent,
 ] as const;
 
 /** Every event `<ai-chat-widget>` dispatches, by name. */

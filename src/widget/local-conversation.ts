@@ -10,6 +10,10 @@ import { randomId } from './error-detail.js';
 import type { TranscriptMessage } from './events.js';
 import { WidgetStorage, type StoredConversation } from './storage.js';
 
+/** What a widget instance's stored state is kept under: its base URL, bot and instance. */
+export const storageScope = (config: ChatConfig): string =>
+  `${config.baseUrl || defaultBaseUrl()}|${config.botId}|${config.instanceId}`;
+
 export class LocalConversation {
   /** Whether there is something worth keeping; nothing is written to storage before that. */
   interacted = false;
@@ -26,8 +30,7 @@ export class LocalConversation {
 
   /** Switches to the storage of `config`'s scope (base URL, bot, instance) and its anonymous id. */
   open(config: ChatConfig): void {
-    const scope = `${config.baseUrl || defaultBaseUrl()}|${config.botId}|${config.instanceId}`;
-    this.storage = new WidgetStorage(config.storage, scope);
+    this.storage = new WidgetStorage(config.storage, storageScope(config));
     this.anonymousId = this.storage.loadAnonymousId() ?? randomId('anon');
   }
 

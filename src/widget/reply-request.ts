@@ -23,6 +23,8 @@ export interface ReplyRequest {
   isCurrent: () => boolean;
   /** Streaming only: the reply's text so far, after each delta. */
   onText: (text: string) => void;
+  /** Streaming only: the conversation the service announced (`meta`), for a reply that is stopped. */
+  onConversation: (conversationId: string) => void;
 }
 
 export interface ReplyOutcome {
@@ -88,10 +90,12 @@ async function answer<Reply>(r: ReplyRequest, endpoint: Endpoint<Reply>): Promis
     let streamed = '';
     for await (const event of endpoint.stream(options)) {
       if (!r.isCurrent()) return null;
-      // `meta` names the conversation too, but it is adopted only with the final message: a
-      // retry after a broken stream must send the very body the Idempotency-Key was used with
+      // `meta` names the conversation too, but it is adopted only with the final message (or a
+      // stop, whose turn the service stores): a retry after a broken stream must send the very
+      // body the Idempotency-Key was used with
       if (event.type === 'done') final = event.data.data;
-      else if (event.type !== 'meta') r.onText((streamed += event.data.text));
+      else if (event.type === 'meta') r.onConversation(event.data.conversation_id);
+      else r.onText((streamed += event.data.text));
     }
   } else {
     final = (await endpoint.send(options)).data;

@@ -94,6 +94,15 @@ export class WidgetStorage {
     remove(this.store, this.conversationKey(userId));
   }
 
+  /** Whether this visitor dismissed the instance's teaser (kept for the visitor, whoever signs in). */
+  loadTeaserDismissed(): boolean {
+    return read(this.store, `${PREFIX}teaser:${this.scope}`) === 1;
+  }
+
+  saveTeaserDismissed(): void {
+    write(this.store, `${PREFIX}teaser:${this.scope}`, 1);
+  }
+
   private conversationKey(userId: string): string {
     return `${PREFIX}conv:${this.scope}|${userId}`;
   }

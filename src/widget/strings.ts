@@ -46,6 +46,19 @@ export interface WidgetStrings {
   errorGeneric: string;
   /** The first assistant bubble when the `welcome-message` attribute is not set. */
   welcome: string;
+  /** The button that stops the reply being written (in place of Send). */
+  stop: string;
+  /** Under a reply the user stopped. */
+  stopped: string;
+  /** The header's action that clears the conversation (after a confirmation). */
+  newConversation: string;
+  /** The inline confirmation of `newConversation` (its confirming button says `newConversation`). */
+  confirmReset: string;
+  cancel: string;
+  /** The launcher's unread badge, said politely. `{n}`: replies that arrived while the panel was closed. */
+  unread: string;
+  /** The teaser bubble's close button. */
+  dismiss: string;
 }
 
 export const en: WidgetStrings = {
@@ -76,6 +89,13 @@ export const en: WidgetStrings = {
   errorUnavailable: 'The chat service cannot be reached.',
   errorGeneric: 'Something went wrong.',
   welcome: 'Hi! How can I help you?',
+  stop: 'Stop',
+  stopped: 'Stopped',
+  newConversation: 'New conversation',
+  confirmReset: 'Clear this conversation and start over?',
+  cancel: 'Cancel',
+  unread: 'New replies: {n}',
+  dismiss: 'Dismiss',
 };
 
 const de: WidgetStrings = {
@@ -106,6 +126,13 @@ const de: WidgetStrings = {
   errorUnavailable: 'Der Chat-Dienst ist nicht erreichbar.',
   errorGeneric: 'Etwas ist schiefgelaufen.',
   welcome: 'Hallo! Wie kann ich Ihnen helfen?',
+  stop: 'Stopp',
+  stopped: 'Angehalten',
+  newConversation: 'Neue Unterhaltung',
+  confirmReset: 'Diese Unterhaltung löschen und neu beginnen?',
+  cancel: 'Abbrechen',
+  unread: 'Neue Antworten: {n}',
+  dismiss: 'Schließen',
 };
 
 const fr: WidgetStrings = {
@@ -136,6 +163,13 @@ const fr: WidgetStrings = {
   errorUnavailable: 'Le service de discussion est injoignable.',
   errorGeneric: 'Une erreur est survenue.',
   welcome: 'Bonjour ! Comment puis-je vous aider ?',
+  stop: 'Arrêter',
+  stopped: 'Arrêté',
+  newConversation: 'Nouvelle conversation',
+  confirmReset: 'Effacer cette conversation et recommencer ?',
+  cancel: 'Annuler',
+  unread: 'Nouvelles réponses : {n}',
+  dismiss: 'Fermer',
 };
 
 const es: WidgetStrings = {
@@ -166,6 +200,13 @@ const es: WidgetStrings = {
   errorUnavailable: 'No se puede conectar con el servicio de chat.',
   errorGeneric: 'Algo salió mal.',
   welcome: '¡Hola! ¿En qué puedo ayudarte?',
+  stop: 'Detener',
+  stopped: 'Detenido',
+  newConversation: 'Nueva conversación',
+  confirmReset: '¿Borrar esta conversación y empezar de nuevo?',
+  cancel: 'Cancelar',
+  unread: 'Respuestas nuevas: {n}',
+  dismiss: 'Cerrar',
 };
 
 const ar: WidgetStrings = {
@@ -196,6 +237,13 @@ const ar: WidgetStrings = {
   errorUnavailable: 'تعذّر الوصول إلى خدمة المحادثة.',
   errorGeneric: 'حدث خطأ ما.',
   welcome: 'مرحبًا! كيف يمكنني مساعدتك؟',
+  stop: 'إيقاف',
+  stopped: 'تم الإيقاف',
+  newConversation: 'محادثة جديدة',
+  confirmReset: 'مسح هذه المحادثة والبدء من جديد؟',
+  cancel: 'إلغاء',
+  unread: 'ردود جديدة: {n}',
+  dismiss: 'إغلاق',
 };
 
 const ja: WidgetStrings = {
@@ -226,6 +274,13 @@ const ja: WidgetStrings = {
   errorUnavailable: 'チャットサービスに接続できません。',
   errorGeneric: 'エラーが発生しました。',
   welcome: 'こんにちは！ご用件をどうぞ。',
+  stop: '停止',
+  stopped: '停止しました',
+  newConversation: '新しい会話',
+  confirmReset: 'この会話を消去して、最初からやり直しますか？',
+  cancel: 'キャンセル',
+  unread: '新しい返信: {n} 件',
+  dismiss: '閉じる',
 };
 
 /**

@@ -21,6 +21,7 @@ export function fromServer(m: Message, suggestions = m.suggestions): TranscriptM
     suggestions: suggestions?.length ? suggestions : undefined,
     citations: m.citations?.length ? m.citations.map(({ title, source }) => ({ title, source })) : undefined,
     source: m.source,
+    stopped: m.stopped,
   };
 }
 

@@ -6,6 +6,9 @@
 // Test-only routes (never part of the product) live under `/__test__/`:
 //   POST /__test__/accounts  {rate_limit?: {points, duration_seconds}}  -> {account_id, api_key}
 //        a fresh tenant per test, so tests never see each other's data.
+//   POST /__test__/llm/accounts  -> {account_id, api_key}, and /__test__/llm/v1/*: another instance of the service
+//        whose LLM is fake-openai (server/test/support/fake-openai.ts) streaming four words 600 ms apart
+//        (`slow-stream`), started on first use: for replies that are still being written (Stop).
 //   GET  /__test__/cross-origin  -> {url, cross_site_url}: a second loopback origin serving the same service behind
 //        token proxies (cross-origin.mjs), and /__test__/via-dev-server/* reaching it through this
 //        server as a Vite or Next dev server's proxy would.
@@ -39,8 +42,32 @@ export function testServicePlugin() {
   let listener;
   let proxyListener;
   let crossOrigin;
+  let slowLlm; // {service, listener, fake}, started by the first /__test__/llm request
+  const startSlowLlm = async () => {
+    const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
+    const { startFakeOpenAi } = await tsImport('../../server/test/support/fake-openai.ts', import.meta.url);
+    const fake = await startFakeOpenAi();
+    const llmService = await createService({
+      dataDir: 'memory://',
+      logLevel: 'silent',
+      llm: { baseUrl: fake.baseUrl, model: 'slow-stream', timeoutMs: 30_000 },
+    });
+    return { service: llmService, fake, listener: getRequestListener(llmService.fetch, { overrideGlobalObjects: false }) };
+  };
   const routes = async (ctx, next) => {
     if (!service) return next();
+    if (ctx.path.startsWith('/__test__/llm/')) {
+      slowLlm ??= startSlowLlm();
+      const llm = await slowLlm;
+      if (ctx.path === '/__test__/llm/accounts' && ctx.method === 'POST') {
+        const account = await llm.service.createAccount({});
+        return sendJson(ctx, 201, { account_id: account.accountId, api_key: account.apiKey });
+      }
+      ctx.respond = false;
+      ctx.req.url = ctx.req.url.replace('/__test__/llm', '');
+      await llm.listener(ctx.req, ctx.res);
+      return;
+    }
     if (ctx.path === '/__test__/cross-origin' && ctx.method === 'GET') {
       return sendJson(ctx, 200, { url: crossOrigin.url, cross_site_url: crossOrigin.crossSiteUrl });
     }
@@ -82,6 +109,8 @@ export function testServicePlugin() {
         logLevel: 'silent',
         // Dashboard tests sign up a fresh account each (open sign-up), many from this one address.
         dashboard: { signup: 'open', signInLimits: { perAddress: { points: 10_000, durationSeconds: 60 } } },
+        // Knowledge imports may read this dev server's own pages (loopback is refused by default).
+        imports: { allowPrivateHosts: ['127.0.0.0/8', '::1/128'] },
       });
       listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
       const proxy = await createDemoProxy(service);
@@ -89,6 +118,9 @@ export function testServicePlugin() {
       crossOrigin = await startCrossOrigin(service, `http://${config.hostname}:${config.port}`);
     },
     async serverStop() {
+      const llm = await slowLlm;
+      await llm?.service.close();
+      await llm?.fake.close();
       await crossOrigin?.close();
       await service?.close();
     },

@@ -124,10 +124,10 @@ export interface MessagesTable {
   content_words: ColumnType<string, never, never>;
   /** Entities a bot reply extracted (migration 004), on the assistant message, for replays. */
   entities: ColumnType<unknown[] | null, string | null | undefined, string | null>;
-  created_at: Generated<Date>;
-}
   /** The user stopped this assistant reply while it streamed (migration 014): `content` is what was sent. */
   stopped: Generated<boolean>;
+  created_at: Generated<Date>;
+}
 
 export interface KnowledgeEntriesTable {
   id: string;
