@@ -177,12 +177,14 @@ describe('aicd-app (dashboard shell)', () => {
     const app = await mountApp('overview');
     await signUpInUi(app, email('overview'), 'Overview account');
     const api = (app as unknown as { api: DashboardApi }).api;
-    await api.client.chat.send({ messages: [{ role: 'user', content: 'hello there' }] });
+    const { data: reply } = await api.client.chat.send({ messages: [{ role: 'user', content: 'hello there' }] });
+    // a visitor's thumbs down (the conversation has no user: rated without user_id)
+    await api.client.feedback.give(reply.message.id, { rating: 'down', reason: 'not_helpful' });
     // Reload the page so it reads the conversation just made.
     location.hash = '#/account';
     await until(() => deep(app, 'aicd-account-page'), 'another page');
     const page = await openPage(app, 'overview', 'aicd-overview-page');
-    const charts = await until(() => (deepAll(page, 'aicd-chart').length === 3 ? deepAll(page, 'aicd-chart') : null), 'three charts');
+    const charts = await until(() => (deepAll(page, 'aicd-chart').length === 4 ? deepAll(page, 'aicd-chart') : null), 'four charts');
     await until(() => charts.every((chart) => deep(chart, 'canvas')), 'the canvases');
     for (const chart of charts) {
       const rows = deepAll(chart, 'tbody tr');
@@ -196,6 +198,11 @@ describe('aicd-app (dashboard shell)', () => {
     await until(() => toggle.getAttribute('aria-expanded') === 'true', 'the table shown');
     expect(deep(charts[0]!, 'table')!.classList.contains('visually-hidden')).to.equal(false);
     expect(deepText(page)).to.include('Feedback');
+    const feedback = deepAll(charts[3]!, 'tbody tr td').map((td) => Number(td.textContent));
+    expect(feedback.reduce((a, b) => a + b, 0)).to.equal(1, 'the thumbs down in the feedback chart');
+    const downvoted = deepAll(page, 'section[aria-labelledby="downvoted-title"] td').map((td) => td.textContent);
+    expect(downvoted.slice(0, 4)).to.deep.equal([reply.message.content.slice(0, 500), '1', '0', reply.conversation_id]);
+    expect(deepText(page)).to.include('Not helpful');
     // The question the shell asked got a fallback (a new account has no bot trained for it).
     await until(() => deepAll(page, 'section[aria-labelledby="unanswered-title"] td').some((td) => td.textContent === 'hello there'), 'the unanswered question');
     await expect(page).to.be.accessible();

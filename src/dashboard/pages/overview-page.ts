@@ -1,6 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { AiChatClient, PerformanceReport, TopicsReport, UsageReport } from '../../client/index.js';
+import type { AiChatClient, FeedbackReason, FeedbackReport, PerformanceReport, TopicsReport, UsageReport } from '../../client/index.js';
 import '../ui/chart.js';
 import { errorMessage } from '../ui/errors.js';
 import { formatDate } from '../ui/format.js';
@@ -25,12 +25,21 @@ interface Overview {
   /** The whole range at once, for the tiles. */
   total: PerformanceReport;
   topics: TopicsReport;
+  feedback: FeedbackReport;
 }
+
+const REASON_LABELS: Record<FeedbackReason, string> = {
+  incorrect: 'Incorrect',
+  not_helpful: 'Not helpful',
+  incomplete: 'Incomplete',
+  other: 'Other',
+};
 
 /**
  * How the bots are doing, from the /v1 analytics reports: conversations and messages per day,
- * answered vs fallback replies, reply latency p50/p95 (a table behind every chart), the top
- * intents and the top unanswered questions.
+ * answered vs fallback replies, reply latency p50/p95, thumbs up and down (a table behind every
+ * chart), the top intents, the top unanswered questions, and the feedback visitors gave in the
+ * widget: per bot and agent, the reasons, and the answers with the most thumbs down.
  */
 @customElement('aicd-overview-page')
 export class AicdOverviewPage extends LitElement {
@@ -53,13 +62,21 @@ export class AicdOverviewPage extends LitElement {
     const from = days[0]!;
     const to = days.at(-1)!;
     try {
-      const [usage, topics, total, ...daily] = await Promise.all([
+      const [usage, topics, feedback, total, ...daily] = await Promise.all([
         this.client.analytics.usage({ from, to, granularity: 'day' }),
         this.client.analytics.topics({ from, to, limit: 10 }),
+        this.client.analytics.feedback({ from, to, granularity: 'day', limit: 10 }),
         this.client.analytics.performance({ from, to }),
         ...days.map((day) => this.client.analytics.performance({ from: day, to: day })),
       ]);
-      this.data = { days, usage: usage.data, topics: topics.data, total: total.data, daily: daily.map((r) => r.data) };
+      this.data = {
+        days,
+        usage: usage.data,
+        topics: topics.data,
+        feedback: feedback.data,
+        total: total.data,
+        daily: daily.map((r) => r.data),
+      };
       this.error = '';
     } catch (error) {
       this.error = errorMessage(error);
@@ -73,7 +90,7 @@ export class AicdOverviewPage extends LitElement {
       ${this.data ? this.renderData(this.data) : this.error ? nothing : html`<p class="status" role="status">Loading…</p>`}`;
   }
 
-  private renderData({ days, usage, daily, total, topics }: Overview) {
+  private renderData({ days, usage, daily, total, topics, feedback }: Overview) {
     const bucket = new Map(usage.series.map((b) => [b.start.slice(0, 10), b]));
     const count = (key: 'conversations' | 'messages') => days.map((day) => bucket.get(day)?.[key] ?? 0);
     const ms = (v: number) => `${Math.round(v)} ms`;
@@ -138,8 +155,56 @@ export class AicdOverviewPage extends LitElement {
             : html`<p>Every question got an answer in this period.</p>`}
         </section>
       </div>
-      <h2>Feedback</h2>
-      <p>Not available yet: the widget does not send visitor feedback (thumbs up or down) to the service.</p>`;
+      ${this.renderFeedback(days, feedback)}`;
+  }
+
+  /** Thumbs up and down per day (a chart with its table), per bot and agent, the reasons and the most downvoted answers. */
+  private renderFeedback(days: string[], feedback: FeedbackReport) {
+    const bucket = new Map(feedback.series.map((b) => [b.start.slice(0, 10), b]));
+    const per = (key: 'up' | 'down') => days.map((day) => bucket.get(day)?.[key] ?? 0);
+    return html`<h2>Feedback</h2>
+      <p class="hint">Thumbs up and down that visitors gave answers in the widget: ${feedback.totals.up} up, ${feedback.totals.down} down.</p>
+      <div class="charts">
+        <aicd-chart
+          caption="Feedback per day"
+          .days=${days}
+          .series=${[
+            { label: 'Thumbs up', values: per('up'), color: '#0e7c66' },
+            { label: 'Thumbs down', values: per('down'), color: '#b3261e' },
+          ]}
+        ></aicd-chart>
+        <section aria-labelledby="feedback-owners-title">
+          <h2 id="feedback-owners-title">Feedback per bot and agent</h2>
+          ${feedback.owners.length
+            ? html`<table>
+                <thead><tr><th scope="col">Bot</th><th scope="col">Agent</th><th scope="col">Up</th><th scope="col">Down</th></tr></thead>
+                <tbody>${feedback.owners.map(
+                  (row) => html`<tr><td>${row.bot_id ?? '—'}</td><td>${row.agent_id ?? '—'}</td><td>${row.up}</td><td>${row.down}</td></tr>`,
+                )}</tbody>
+              </table>`
+            : html`<p>No feedback in this period.</p>`}
+          ${feedback.reasons.length
+            ? html`<h3>Reasons given with a thumbs down</h3>
+                <table>
+                  <thead><tr><th scope="col">Reason</th><th scope="col">Times</th></tr></thead>
+                  <tbody>${feedback.reasons.map((row) => html`<tr><td>${REASON_LABELS[row.reason]}</td><td>${row.count}</td></tr>`)}</tbody>
+                </table>`
+            : nothing}
+        </section>
+      </div>
+      <section aria-labelledby="downvoted-title">
+        <h2 id="downvoted-title">Most downvoted answers</h2>
+        ${feedback.most_downvoted.length
+          ? html`<table>
+              <thead><tr><th scope="col">Answer</th><th scope="col">Down</th><th scope="col">Up</th><th scope="col">Latest conversation</th><th scope="col">Last downvoted</th></tr></thead>
+              <tbody>
+                ${feedback.most_downvoted.map(
+                  (row) => html`<tr><td>${row.answer}</td><td>${row.down}</td><td>${row.up}</td><td>${row.conversation_id}</td><td>${formatDate(row.last_down_at)}</td></tr>`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p>No answer got a thumbs down in this period.</p>`}
+      </section>`;
   }
 }
 
