@@ -9,6 +9,7 @@
 export { AiChatWidget } from './widget/ai-chat-widget.js';
 export { ChatController, type ChatConfig, type ChatStatus } from './widget/chat-controller.js';
 export * from './widget/events.js';
-export { renderMarkdown, safeHref } from './widget/markdown.js';
+export { renderMarkdown, safeHref, type MarkdownOptions } from './widget/markdown.js';
+export type { Highlighter, HighlightToken } from './widget/code-block.js';
 export type { StorageMode } from './widget/storage.js';
 export { resolveStrings, type WidgetStrings } from './widget/strings.js';

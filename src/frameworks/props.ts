@@ -39,7 +39,7 @@ export interface AiChatWidgetAttributes {
  * DOM properties, so the element must be defined first (`import 'ai-chat-widget'`).
  */
 export type AiChatWidgetProperties = Partial<
-  Pick<AiChatWidget, 'opened' | 'token' | 'getToken' | 'strings' | 'starters'>
+  Pick<AiChatWidget, 'opened' | 'token' | 'getToken' | 'strings' | 'starters' | 'highlight'>
 >;
 
 /** `on` + the event name (`onai-chat-ready`): React 19 and Svelte 5 listen to that event. */

@@ -13,6 +13,8 @@ import { chatIcon, closeIcon, sendIcon } from './icons.js';
 import { characterCount, COUNTER_FROM, fillCount, MESSAGE_LIMIT, renderCounter } from './input-limit.js';
 import { LauncherStack } from './launcher-stack.js';
 import { streamedMarkdown } from './streamed-markdown.js';
+import { renderCitations, sourceIds } from './citations.js';
+import type { Highlighter } from './code-block.js';
 import { renderStatus, renderSuggestions } from './panel-rows.js';
 import { PhoneModal } from './phone-modal.js';
 import { ScrollFollow } from './scroll-follow.js';
@@ -62,7 +64,12 @@ import { WidgetStorage } from './storage.js';
  * @csspart message-assistant - An assistant message row.
  * @csspart welcome - The localised greeting shown in an empty panel when `welcome-message` is not set.
  * @csspart bubble - The bubble holding a message's text.
- * @csspart citations - The sources listed under a knowledge-base answer.
+ * @csspart citations - The numbered sources under a knowledge-base answer (`[1]` in the answer links to source 1).
+ * @csspart source-link - A source's link to its page (sources without an http(s) page show their title).
+ * @csspart code-block - A fenced code block in an answer: its language, Copy button and code.
+ * @csspart copy-button - The Copy button of a code block.
+ * @csspart token - A piece of code coloured by `highlight`; also `token-<type>` (`token-keyword`…).
+ * @csspart table - The horizontally scrolling, focusable region around a table in an answer.
  * @csspart error - The "not sent" note under a failed message.
  * @csspart retry-button - The Retry button of a failed message.
  * @csspart typing - The typing indicator.
@@ -190,6 +197,11 @@ export class AiChatWidget extends LitElement {
   @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
   /** Conversation starters shown before the first message (added to the bot's own). */
   @property({ attribute: false }) starters: string[] = [];
+  /**
+   * Colours the code blocks of answers: `(code, language) => HighlightToken[] | Node | null`. Tokens
+   * `{text, type}` are styled from the page with `::part(token-<type>)`. None by default.
+   */
+  @property({ attribute: false }) highlight?: Highlighter;
   /** The assistant's name: the header (without `title`) and what screen readers call its replies. Default: the bot's own. */
   @property({ attribute: 'bot-name' }) botName = '';
   /** The bot's avatar in the header: an `https:`/`http:` or `data:image/` URL (others are ignored). Default: the bot's own. */
@@ -394,14 +406,9 @@ export class AiChatWidget extends LitElement {
       ${renderTime(m, previous, this.language)}
       <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : this.assistantName(s)}: </span>${user
         ? m.content
-        : streamedMarkdown(m.content)}</div>
+        : streamedMarkdown(m.content, { strings: s, highlight: this.highlight, sources: sourceIds(m) })}</div>
       ${renderStopped(m, s)}
-      ${m.citations?.length
-        ? html`<div part="citations" class="citations">
-            <span>${s.sources}:</span>
-            <ul>${m.citations.map((c) => html`<li>${c.title}</li>`)}</ul>
-          </div>`
-        : nothing}
+      ${renderCitations(m, s)}
       ${m.status === 'failed'
         ? html`<div part="error" class="error">
             ${s.notSent} ${errorText(m.error?.code ?? 'unknown_error', s)}
@@ -458,6 +465,7 @@ export class AiChatWidget extends LitElement {
             ${transcriptRows(this.chat.messages, (m, i) => this.renderMessage(m, s, i >= this.chat.liveFrom, this.chat.messages[i - 1]), [
               this.language,
               this.strings,
+              this.highlight,
               this.assistantName(s),
             ])}
             ${status === 'awaiting-reply'

@@ -23,8 +23,8 @@ export interface TranscriptMessage {
   serverId?: string;
   /** Quick replies offered with an assistant message. */
   suggestions?: string[];
-  /** Knowledge-base sources of an assistant message. */
-  citations?: Pick<Citation, 'title' | 'source'>[];
+  /** Knowledge-base sources of an assistant message; `url`: the page to link, when there is one. */
+  citations?: Pick<Citation, 'title' | 'source' | 'url'>[];
   source?: ReplySource;
   /** Why a user message failed (`status: 'failed'`). */
   error?: { code: WidgetErrorCode; message: string };

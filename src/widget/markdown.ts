@@ -9,11 +9,36 @@
  *   has to be right. Links are the only attribute built from bot text, and `safeHref` admits only
  *   absolute http(s) and mailto URLs.
  *
- * Supported: paragraphs, line breaks, `#` headings (rendered as bold lines), **bold**, *em*,
- * `inline code`, fenced code blocks, bulleted and numbered lists (one level), `[text](url)` links
- * and bare http(s) URLs.
+ * Supported (the blocks: markdown-blocks.ts): paragraphs, line breaks, headings, blockquotes,
+ * bulleted, numbered and task lists (nested), GFM tables, rules, fenced code blocks with a language
+ * label and a Copy button (code-block.ts); **bold**, *em*, `inline code`, `[text](url)` links, bare
+ * http(s) URLs, and `[n]` markers linked to the reply's sources.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { renderCode, type Highlighter } from './code-block.js';
+import { parseBlocks, type Block } from './markdown-blocks.js';
+import { en } from './strings.js';
+
+export { blockWork, openBlocks, parseBlocks, splitBlocks, type Block, type PlacedBlock } from './markdown-blocks.js';
+
+/** What a rendering needs besides the text. Each field is optional: without, plain defaults. */
+export interface MarkdownOptions {
+  /** The labels the renderer shows (see `WidgetStrings`); English without. */
+  strings?: { copy: string; copied: string; table: string };
+  /** Colours code blocks (the element's `highlight` property). */
+  highlight?: Highlighter;
+  /**
+   * The element ids of the reply's sources, in order: `[n]` in the text links to the `n`th. A
+   * marker without a source stays text.
+   */
+  sources?: readonly string[];
+  /**
+   * The level of the last heading rendered (the panel's title is 2). Rendering moves it on: a
+   * heading is at most one level below the one before (`###` first is level 3), as screen readers
+   * and axe's heading-order rule expect, whatever the bot wrote.
+   */
+  level?: number;
+}
 
 type Inline = string | TemplateResult;
 
@@ -35,6 +60,21 @@ const MAX_NESTING = 8;
 const LINK_URL = /([^()\s]*(?:\([^()\s]*\)[^()\s]*)*)\)/y;
 const BARE_URL = /https?:\/\/[^\s<>]*[^\s<>.,;:!?'")\]]/y;
 const SPACE = /\s/;
+/** A source marker, `[1]`. */
+const CITE = /\[(\d{1,3})\]/y;
+
+/**
+ * A source marker's click: to the source in the list under the reply, without following the
+ * `#id` link, which would change the host page's URL (its router may act on it) and cannot reach
+ * into the shadow root anyway.
+ */
+function toSource(event: Event): void {
+  event.preventDefault();
+  const marker = event.currentTarget as Element;
+  const root = marker.getRootNode() as ParentNode;
+  const source = root.querySelector<HTMLElement>(`#${CSS.escape(marker.getAttribute('aria-describedby')!)}`);
+  (source?.querySelector('a') ?? source)?.focus();
+}
 
 /** Work done by the inline scanner (characters visited), for tests that it stays linear. */
 export const inlineWork = { steps: 0 };
@@ -95,7 +135,7 @@ const opens = (c: string | undefined) => c !== undefined && !SPACE.test(c);
  * the nearest closer closes. Linear in the length of `text`. `inLink`: the text is a link's (see
  * `showBidiControls`).
  */
-export function renderInline(text: string, depth = 0, inLink = false): Inline[] {
+export function renderInline(text: string, depth = 0, inLink = false, o: MarkdownOptions = {}): Inline[] {
   const out: Inline[] = [];
   const shown = inLink ? showBidiControls : (s: string) => s;
   const pushText = (s: string) => {
@@ -111,7 +151,7 @@ export function renderInline(text: string, depth = 0, inLink = false): Inline[] 
   const n = text.length;
   const next = closers(text);
   const linkUrls = new Map<number, string | null>(); // by the `]` index: many `[` may share one
-  const inner = (from: number, to: number, linkText = inLink) => renderInline(text.slice(from, to), depth + 1, linkText);
+  const inner = (from: number, to: number, linkText = inLink) => renderInline(text.slice(from, to), depth + 1, linkText, o);
   let last = 0;
   let p = 0;
   while (p < n) {
@@ -153,6 +193,13 @@ export function renderInline(text: string, depth = 0, inLink = false): Inline[] 
           end = close + 2 + url.length + 1;
         }
       }
+      CITE.lastIndex = p;
+      const cite = !token && !inLink && CITE.exec(text);
+      const id = cite && o.sources?.[Number(cite[1]) - 1];
+      if (id) {
+        token = html`<a class="cite" href="#${id}" aria-describedby=${id} @click=${toSource}>${cite[0]}</a>`;
+        end = p + cite[0].length;
+      }
     }
     if (!token && c === 'h' && (text.startsWith('http://', p) || text.startsWith('https://', p))) {
       BARE_URL.lastIndex = p;
@@ -174,133 +221,46 @@ export function renderInline(text: string, depth = 0, inLink = false): Inline[] 
   return out;
 }
 
-const FENCE = /^\s*(```|~~~)/;
-const BULLET = /^\s*[-*+]\s+(.*)$/;
-const ORDERED = /^\s*(\d{1,9})[.)]\s+(.*)$/;
-const HEADING = /^\s*#{1,6}\s+(.*)$/;
-
-export type Block =
-  | { kind: 'p'; text: string }
-  | { kind: 'h'; text: string }
-  | { kind: 'code'; text: string }
-  | { kind: 'ul' | 'ol'; items: string[]; start: number };
-
-/** A block and the offset in the source where its first line starts. */
-export interface PlacedBlock {
-  block: Block;
-  from: number;
-}
-
-/** Characters the block splitter was given, for tests that streaming parses each part about once. */
-export const blockWork = { chars: 0 };
-
-const LINE_BREAK = /\r\n?|\n/g;
-
-/**
- * Splits markdown into blocks, each with where it starts. Only the last block can still change
- * when text is appended: the others never become `prev` again (see `streamedMarkdown`). So a
- * stream re-parses from the last block's start, and a new kind of block must keep to that.
- */
-export function splitBlocks(source: string): PlacedBlock[] {
-  blockWork.chars += source.length;
-  const lines: string[] = [];
-  const starts: number[] = [];
-  let at = 0;
-  for (const m of source.matchAll(LINE_BREAK)) {
-    lines.push(source.slice(at, m.index));
-    starts.push(at);
-    at = m.index + m[0].length;
-  }
-  lines.push(source.slice(at));
-  starts.push(at);
-  const placed: PlacedBlock[] = [];
-  const push = (block: Block, line: number) => placed.push({ block, from: starts[line] });
-  let para: string[] = [];
-  let paraLine = 0;
-  const flush = () => {
-    if (para.length) push({ kind: 'p', text: para.join('\n') }, paraLine);
-    para = [];
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const fence = FENCE.exec(line);
-    if (fence) {
-      flush();
-      const first = i;
-      const body: string[] = [];
-      // An unclosed fence runs to the end, as CommonMark does.
-      while (++i < lines.length && !lines[i].trim().startsWith(fence[1])) body.push(lines[i]);
-      push({ kind: 'code', text: body.join('\n') }, first);
-      continue;
-    }
-    const bullet = BULLET.exec(line);
-    const ordered = bullet ? null : ORDERED.exec(line);
-    if (bullet || ordered) {
-      flush();
-      const kind = bullet ? 'ul' : 'ol';
-      const prev = placed[placed.length - 1]?.block;
-      const item = (bullet ? bullet[1] : ordered![2]) ?? '';
-      if (prev && prev.kind === kind && lines[i - 1]?.trim()) prev.items.push(item);
-      else push({ kind, items: [item], start: ordered ? Number(ordered[1]) : 1 }, i);
-      continue;
-    }
-    if (!line.trim()) {
-      flush();
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading) {
-      flush();
-      push({ kind: 'h', text: heading[1] }, i);
-      continue;
-    }
-    const prev = placed[placed.length - 1]?.block;
-    if (!para.length && /^\s{2,}\S/.test(line) && prev && (prev.kind === 'ul' || prev.kind === 'ol')) {
-      // an indented line right after a list item continues that item
-      prev.items[prev.items.length - 1] += '\n' + line.trim();
-      continue;
-    }
-    if (!para.length) paraLine = i;
-    para.push(line);
-  }
-  flush();
-  return placed;
-}
-
-/** Splits markdown into blocks. Exported for tests. */
-export function parseBlocks(source: string): Block[] {
-  return splitBlocks(source).map((p) => p.block);
-}
-
 /** One block as a template; `streamedMarkdown` renders each finished block through here once. */
-export function renderBlock(block: Block): TemplateResult {
+export function renderBlock(block: Block, o: MarkdownOptions = {}): TemplateResult {
+  const inline = (text: string) => renderInline(text, 0, false, o);
+  const blocks = (list: Block[]) => list.map((b) => renderBlock(b, o));
   switch (block.kind) {
     case 'p':
-      return html`<p>${renderInline(block.text)}</p>`;
-    case 'h':
-      return html`<p><strong>${renderInline(block.text)}</strong></p>`;
+    case 'h': {
+      // one template: the paragraph `#` a stream starts with keeps its element as it becomes a heading
+      const level = block.kind === 'h' && (o.level = Math.min(block.level + 2, (o.level ?? 2) + 1));
+      return html`<p role=${level ? 'heading' : nothing} aria-level=${level || nothing}>${inline(block.text)}</p>`;
+    }
     case 'code':
-      return html`<pre><code>${block.text}</code></pre>`;
-    case 'ul':
-      return html`<ul>${block.items.map((item) => html`<li>${renderInline(item)}</li>`)}</ul>`;
-    case 'ol':
-      return html`<ol start=${block.start === 1 ? nothing : block.start}>
-        ${block.items.map((item) => html`<li>${renderInline(item)}</li>`)}
-      </ol>`;
+      return renderCode(block.text, block.lang ?? '', o);
+    case 'hr':
+      return html`<hr />`;
+    case 'quote':
+      return html`<blockquote>${blocks(block.blocks)}</blockquote>`;
+    case 'table': {
+      const { align, head, rows } = block;
+      const cell = (text: string, i: number, th: boolean) =>
+        th ? html`<th class=${align[i] || nothing}>${inline(text)}</th>` : html`<td class=${align[i] || nothing}>${inline(text)}</td>`;
+      // a short row gets empty cells, a long one keeps its extra cells
+      const row = (r: string[], th = false) => html`<tr>${head.map((_, i) => r[i] ?? '').concat(r.slice(head.length)).map((c, i) => cell(c, i, th))}</tr>`;
+      // scrolls sideways on its own (a phone), so it is a labelled region a keyboard can scroll
+      return html`<div part="table" class="table" role="region" aria-label=${(o.strings ?? en).table} tabindex="0"><table>
+        <thead>${row(head, true)}</thead><tbody>${rows.map((r) => row(r))}</tbody></table></div>`;
+    }
+    default: {
+      // a tight item's first paragraph is the item's own text, as before lists could nest
+      const items = block.items.map(({ blocks: [first, ...rest], checked }) => {
+        const text = first?.kind === 'p' ? inline(first.text) : first ? renderBlock(first, o) : nothing;
+        return html`<li>${checked === undefined
+          ? text
+          : html`<label><input type="checkbox" disabled ?checked=${checked} />${text}</label>`}${blocks(rest)}</li>`;
+      });
+      return block.kind === 'ul'
+        ? html`<ul>${items}</ul>`
+        : html`<ol start=${block.start === 1 ? nothing : block.start}>${items}</ol>`;
+    }
   }
-}
-
-/**
- * How many of the last blocks may still change when text is appended. The last one always may. So
- * may the one before when the last starts on the unfinished last line: a partial line can be taken
- * for a paragraph and end the block before it, then turn out to be an item of that block's list
- * (`-` → `- b`). Whether a block has ended depends only on the lines before the next block's first
- * line, so a block followed by one that starts on a complete line is finished.
- */
-export function openBlocks(text: string, blocks: readonly PlacedBlock[]): number {
-  if (blocks.length < 2) return blocks.length;
-  const lastLine = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1;
-  return blocks[blocks.length - 1].from >= lastLine ? 2 : 1;
 }
 
 /**
@@ -311,11 +271,13 @@ export function openBlocks(text: string, blocks: readonly PlacedBlock[]): number
 export const GROUP_SIZE = 32;
 
 /** Renders bot text (the markdown subset above) as a Lit template. Safe for any input. */
-export function renderMarkdown(source: string): TemplateResult {
+export function renderMarkdown(source: string, options: MarkdownOptions = {}): TemplateResult {
   const blocks = parseBlocks(source);
+  const o = { ...options };
   const groups: Block[][] = [];
+  const render = (b: Block) => renderBlock(b, o);
   for (let i = GROUP_SIZE; i < blocks.length; i += GROUP_SIZE) groups.push(blocks.slice(i, i + GROUP_SIZE));
-  return html`${blocks.slice(0, GROUP_SIZE).map(renderBlock)}${groups.map(
-    (group) => html`<div class="md-group">${group.map(renderBlock)}</div>`,
+  return html`${blocks.slice(0, GROUP_SIZE).map(render)}${groups.map(
+    (group) => html`<div class="md-group">${group.map(render)}</div>`,
   )}`;
 }

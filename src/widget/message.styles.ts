@@ -7,11 +7,61 @@ export default css`
     margin-block-start: 0;
   }
 
-  .bubble p,
-  .bubble ul,
-  .bubble ol,
-  .bubble pre {
+  .bubble :is(p, ul, ol, blockquote, hr, .table, .code) {
     margin: 0.5em 0 0;
+  }
+
+  .bubble [role='heading'] {
+    font-weight: 600;
+  }
+
+  .bubble blockquote {
+    margin-inline: 0;
+    padding-inline-start: 10px;
+    border-inline-start: 3px solid var(--_muted);
+  }
+
+  /* a task item's checkbox stands in for its bullet */
+  .bubble li:has(> label) {
+    list-style: none;
+  }
+
+  .table {
+    overflow-x: auto;
+  }
+
+  .bubble table {
+    border-collapse: collapse;
+  }
+
+  .bubble :is(th, td) {
+    padding: 4px 8px;
+    border: 1px solid rgb(127 127 127 / 0.4);
+    text-align: start;
+  }
+
+  .bubble .center {
+    text-align: center;
+  }
+
+  .bubble .right {
+    text-align: right;
+  }
+
+  .code {
+    border-radius: 8px;
+    background: rgb(127 127 127 / 0.15);
+  }
+
+  .bar {
+    display: flex;
+    gap: 8px;
+    padding: 4px 6px 0 10px;
+    font-size: 0.8em;
+  }
+
+  .bar > :first-child {
+    flex: 1;
   }
 
   .bubble ul,
@@ -40,10 +90,9 @@ export default css`
   }
 
   .bubble pre {
-    padding: 8px 10px;
+    margin: 0;
+    padding: 6px 10px 8px;
     overflow-x: auto;
-    border-radius: 8px;
-    background: rgb(127 127 127 / 0.15);
   }
 
   .bubble pre code {
@@ -51,7 +100,8 @@ export default css`
     background: none;
   }
 
-  .bubble a {
+  .bubble a,
+  .citations a {
     color: inherit;
     text-decoration: underline;
     text-underline-offset: 2px;
@@ -63,7 +113,7 @@ export default css`
     color: var(--_muted);
   }
 
-  .citations ul {
+  .citations ol {
     display: inline;
     margin: 0;
     padding: 0;
@@ -88,7 +138,8 @@ export default css`
     color: var(--_error);
   }
 
-  .error button {
+  .error button,
+  .bar button {
     padding: 2px 10px;
     border: 1px solid currentColor;
     border-radius: 999px;

@@ -6,6 +6,7 @@
  */
 import type { ApiResult, BotReply, ChatReply, Citation, RequestOptions, TurnStreamEvent } from '../client/index.js';
 import type { ChatConfig } from './chat-config.js';
+import { toSources } from './citations.js';
 import type { TranscriptMessage } from './events.js';
 import { chatMessages, fromServer } from './transcript.js';
 import type { WidgetClient } from './widget-client.js';
@@ -69,7 +70,7 @@ function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> 
 }
 
 function withCitations(reply: TranscriptMessage, citations: readonly Citation[]): TranscriptMessage {
-  if (citations.length) reply.citations = citations.map(({ title, source }) => ({ title, source }));
+  if (citations.length) reply.citations = toSources(citations);
   return reply;
 }
 

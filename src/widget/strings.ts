@@ -17,6 +17,12 @@ export interface WidgetStrings {
   typing: string;
   suggestions: string;
   sources: string;
+  /** The Copy button of a code block (and of an answer). */
+  copy: string;
+  /** Said (and shown) once something is copied. */
+  copied: string;
+  /** The name of the scrolling region around a table in an answer. */
+  table: string;
   retry: string;
   /** Shown under a user message that could not be delivered. */
   notSent: string;
@@ -74,6 +80,9 @@ export const en: WidgetStrings = {
   typing: 'Assistant is typing…',
   suggestions: 'Suggested replies',
   sources: 'Sources',
+  copy: 'Copy',
+  copied: 'Copied',
+  table: 'Table',
   retry: 'Retry',
   notSent: 'Not sent.',
   rateLimited: 'Too many messages. Sending in {n} s…',
@@ -111,6 +120,9 @@ const de: WidgetStrings = {
   typing: 'Assistent schreibt…',
   suggestions: 'Antwortvorschläge',
   sources: 'Quellen',
+  copy: 'Kopieren',
+  copied: 'Kopiert',
+  table: 'Tabelle',
   retry: 'Erneut senden',
   notSent: 'Nicht gesendet.',
   rateLimited: 'Zu viele Nachrichten. Senden in {n} s…',
@@ -148,6 +160,9 @@ const fr: WidgetStrings = {
   typing: 'L’assistant écrit…',
   suggestions: 'Réponses suggérées',
   sources: 'Sources',
+  copy: 'Copier',
+  copied: 'Copié',
+  table: 'Tableau',
   retry: 'Réessayer',
   notSent: 'Non envoyé.',
   rateLimited: 'Trop de messages. Envoi dans {n} s…',
@@ -185,6 +200,9 @@ const es: WidgetStrings = {
   typing: 'El asistente está escribiendo…',
   suggestions: 'Respuestas sugeridas',
   sources: 'Fuentes',
+  copy: 'Copiar',
+  copied: 'Copiado',
+  table: 'Tabla',
   retry: 'Reintentar',
   notSent: 'No enviado.',
   rateLimited: 'Demasiados mensajes. Enviando en {n} s…',
@@ -222,6 +240,9 @@ const ar: WidgetStrings = {
   typing: 'المساعد يكتب…',
   suggestions: 'ردود مقترحة',
   sources: 'المصادر',
+  copy: 'نسخ',
+  copied: 'تم النسخ',
+  table: 'جدول',
   retry: 'إعادة المحاولة',
   notSent: 'لم تُرسل.',
   rateLimited: 'رسائل كثيرة جدًا. الإرسال خلال {n} ث…',
@@ -259,6 +280,9 @@ const ja: WidgetStrings = {
   typing: 'アシスタントが入力中…',
   suggestions: '返信の候補',
   sources: '出典',
+  copy: 'コピー',
+  copied: 'コピーしました',
+  table: '表',
   retry: '再送信',
   notSent: '送信されませんでした。',
   rateLimited: 'メッセージが多すぎます。{n} 秒後に送信します…',

@@ -1,5 +1,6 @@
 /** Pure helpers between the wire's messages and the widget's transcript. */
 import type { ChatMessage, HistoryQuery, Message } from '../client/index.js';
+import { toSources } from './citations.js';
 import type { TranscriptMessage } from './events.js';
 import type { WidgetClient } from './widget-client.js';
 
@@ -19,7 +20,7 @@ export function fromServer(m: Message, suggestions = m.suggestions): TranscriptM
     time: m.created_at,
     status: 'sent',
     suggestions: suggestions?.length ? suggestions : undefined,
-    citations: m.citations?.length ? m.citations.map(({ title, source }) => ({ title, source })) : undefined,
+    citations: toSources(m.citations),
     source: m.source,
     stopped: m.stopped,
   };

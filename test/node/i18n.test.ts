@@ -8,7 +8,7 @@ import { locales, resolveStrings, type WidgetStrings } from '../../src/widget/st
 const KEYS: Record<keyof WidgetStrings, true> = {
   title: true, openChat: true, closeChat: true, transcript: true, inputLabel: true, placeholder: true,
   hideChat: true, characterCount: true, tooLong: true,
-  send: true, you: true, assistant: true, typing: true, suggestions: true, sources: true, retry: true,
+  send: true, you: true, assistant: true, typing: true, suggestions: true, sources: true, copy: true, copied: true, table: true, retry: true,
   notSent: true, rateLimited: true, offline: true, errorNetwork: true, errorTimeout: true,
   errorServer: true, errorAuth: true, errorSetup: true, errorUnavailable: true, errorGeneric: true, welcome: true,
   stop: true, stopped: true, newConversation: true, confirmReset: true, cancel: true, unread: true, dismiss: true,

@@ -41,8 +41,8 @@ describe('markdown', () => {
       expect(parseBlocks('```\nline')).to.deep.equal([{ kind: 'code', text: 'line' }]);
     });
 
-    it('renders headings as bold lines', () => {
-      expect(clean(md('## Title'))).to.equal('<p><strong>Title</strong></p>');
+    it('renders headings as headings below the panel title (issue #13: they were bold lines)', () => {
+      expect(clean(md('## Title'))).to.equal('<p role="heading" aria-level="3">Title</p>');
     });
   });
 

@@ -1,0 +1,38 @@
+/**
+ * A reply's sources: numbered under the answer, each a link to its page when it has an http(s)
+ * one (`url`, or a `source` that is such a URL, as older replies stored it), its title otherwise.
+ * `[n]` in the answer links to source `n` (see `MarkdownOptions.sources`).
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Citation } from '../client/types.js';
+import type { TranscriptMessage } from './events.js';
+import { safeHref, showBidiControls } from './markdown.js';
+import type { WidgetStrings } from './strings.js';
+
+export type Source = Pick<Citation, 'title' | 'source' | 'url'>;
+
+/** What the transcript keeps of a reply's citations (`url` only when there is one). */
+export function toSources(citations: readonly Citation[] | undefined): Source[] | undefined {
+  return citations?.length ? citations.map(({ title, source, url }) => ({ title, source, ...(url && { url }) })) : undefined;
+}
+
+/** The element ids of a message's sources, in order: unique in the transcript, as message ids are. */
+export const sourceIds = (m: TranscriptMessage): string[] => (m.citations ?? []).map((_, i) => `${m.id}-source-${i + 1}`);
+
+const pageOf = (c: Source): string | null => {
+  const href = safeHref(c.url ?? c.source ?? '');
+  return href && /^https?:/.test(href) ? href : null;
+};
+
+export function renderCitations(m: TranscriptMessage, s: WidgetStrings): TemplateResult | typeof nothing {
+  const ids = sourceIds(m);
+  return m.citations?.length
+    ? html`<div part="citations" class="citations"><span>${s.sources}:</span><ol>${m.citations.map((c, i) => {
+        const href = pageOf(c);
+        // tabindex: a marker's click focuses the source, also one without a link
+        return html`<li id=${ids[i]} tabindex="-1">[${i + 1}] ${href
+          ? html`<a part="source-link" href=${href} target="_blank" rel="noopener noreferrer" dir="auto">${showBidiControls(c.title)}</a>`
+          : c.title}</li>`;
+      })}</ol></div>`
+    : nothing;
+}
