@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { Service } from '../src/index.ts';
+import { createService, type Service } from '../src/index.ts';
 import { caller, memoryService, type Caller } from './support/api.ts';
+import { sharedServices, TEST_DATABASE_URL, type SharedServices } from './support/test-database.ts';
 import { minimalPdf } from './support/pdf.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -272,7 +273,7 @@ describe('importing web pages', () => {
 
   it('refuses hostile pages: huge, endless, other content types, redirects to other addresses', async () => {
     site.text('/robots.txt', 'text/plain', '');
-    site.html('/hostile/', '<h1>Index</h1><p>Hostile index.</p>' + ['huge', 'endless', 'image', 'redirect', 'fine'].map((p) => `<a href="/hostile/${p}">${p}</a>`).join(' '));
+    site.html('/hostile/', '<h1>Index</h1><p>Hostile index.</p>' + ['huge', 'flood', 'endless', 'image', 'redirect', 'fine'].map((p) => `<a href="/hostile/${p}">${p}</a>`).join(' '));
     site.text('/hostile/huge', 'text/html', `<p>${'x'.repeat(50_000)}</p>`);
     site.pages.set('/hostile/endless', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -283,11 +284,17 @@ describe('importing web pages', () => {
     site.text('/hostile/image', 'image/png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     site.pages.set('/hostile/redirect', (_req, res) => res.writeHead(302, { location: `http://127.0.0.2:${new URL(site.origin).port}/x` }).end());
     site.html('/hostile/fine', '<h1>Fine</h1><p>A fine page.</p>');
+    site.pages.set('/hostile/flood', (_req, res) => {
+      // No Content-Length: the cap has to count the bytes as they arrive.
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const timer = setInterval(() => res.write(`<p>${'y'.repeat(8_000)}</p>`), 5);
+      res.on('close', () => clearInterval(timer));
+    });
 
     const item = await importAndWait({ kind: 'url', url: `${site.origin}/hostile/` });
     assert.equal(item.job.status, 'succeeded', JSON.stringify(item.job));
     const codes = Object.fromEntries(item.job.issues.map((i: { code: string; document: string }) => [i.document.replace(`${site.origin}/hostile/`, ''), i.code]));
-    assert.deepEqual(codes, { huge: 'page_too_large', endless: 'fetch_timeout', image: 'unsupported_content_type', redirect: 'private_address' });
+    assert.deepEqual(codes, { huge: 'page_too_large', flood: 'page_too_large', endless: 'fetch_timeout', image: 'unsupported_content_type', redirect: 'private_address' });
     assert.equal(item.entries, 2);
   });
 
@@ -334,6 +341,67 @@ describe('private addresses', () => {
       assert.equal(item.job.status, 'failed', url);
       assert.equal(item.job.error.code, 'private_address', `${url}: ${JSON.stringify(item.job.error)}`);
       assert.equal(item.entries, 0);
+    }
+  });
+});
+
+describe('import jobs on two instances of one database', () => {
+  const skip = TEST_DATABASE_URL ? false : 'needs a shared PostgreSQL: set AI_CHAT_TEST_DATABASE_URL';
+  let shared: SharedServices;
+  let calls: Caller[];
+  before(async () => {
+    if (skip) return;
+    shared = await sharedServices(2, { imports: { allowPrivateHosts: ['127.0.0.1/32'], timeoutMs: 10_000 } });
+    const { apiKey } = await shared.instances[0]!.createAccount();
+    calls = shared.instances.map((instance) => caller(instance, apiKey));
+  });
+  after(() => shared?.close());
+
+  it('runs one job of an import at a time: the other instance answers 409 while it runs', { skip }, async () => {
+    site.text('/robots.txt', 'text/plain', '');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let served = 0;
+    site.pages.set('/two/', (_req, res) => {
+      served++;
+      void held.then(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Two</h1><p>Two instances.</p>'));
+    });
+    const started = await calls[0]!('/v1/knowledge/imports', { body: { kind: 'url', url: `${site.origin}/two/` } });
+    assert.equal(started.status, 202);
+    const id = started.body.data.id;
+    const refused = await calls[1]!(`/v1/knowledge/imports/${id}/sync`, { method: 'POST' });
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.body.error.code, 'conflict');
+    release();
+    let item = started.body.data;
+    while (item.job.status === 'queued' || item.job.status === 'running') item = (await calls[1]!(`/v1/knowledge/imports/${id}`)).body.data;
+    assert.equal(item.job.status, 'succeeded');
+    assert.equal(served, 1);
+
+    // Both instances asked at once: one job starts, the other request is refused.
+    const both = await Promise.all(calls.map((call) => call(`/v1/knowledge/imports/${id}/sync?wait=true`, { method: 'POST' })));
+    assert.deepEqual(both.map((r) => r.status).sort(), [200, 409]);
+    assert.equal(served, 2);
+  });
+
+  it('fails a job a dead process left behind, and lets the import sync again', { skip }, async () => {
+    site.html('/left/', '<h1>Left</h1><p>Left behind.</p>');
+    const item = (await calls[0]!('/v1/knowledge/imports?wait=true', { body: { kind: 'url', url: `${site.origin}/left/` } })).body.data;
+    // As a crashed process leaves it: running, its heartbeat long stale.
+    await shared.database.execute(`update knowledge_import_jobs set status = 'running', finished_at = null, heartbeat_at = now() - interval '1 hour' where id = '${item.job.id}'`);
+    const synced = await calls[1]!(`/v1/knowledge/imports/${item.id}/sync?wait=true`, { method: 'POST' });
+    assert.equal(synced.status, 200, JSON.stringify(synced.body));
+    assert.equal(synced.body.data.job.status, 'succeeded');
+    assert.equal(synced.body.data.job.progress.entries_unchanged, 1);
+    await shared.database.execute(`update knowledge_import_jobs set status = 'running', finished_at = null, heartbeat_at = now() - interval '1 hour' where id = '${synced.body.data.job.id}'`);
+    // Recovery runs in every instance's start-up.
+    const restarted = await createService({ seed: false, logLevel: 'silent', ...shared.database.options });
+    try {
+      const job = (await calls[0]!(`/v1/knowledge/imports/${item.id}`)).body.data.job;
+      assert.equal(job.status, 'failed');
+      assert.equal(job.error.code, 'interrupted');
+    } finally {
+      await restarted.close();
     }
   });
 });

@@ -10,6 +10,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Page, TrainingData, TrainingJob, TrainingJobStatus, TrainingMetrics } from '../../../src/client/types.ts';
 import type { Database, TrainingJobsTable } from '../db/schema.ts';
+import { BackgroundRuns, type JobTimingOptions } from '../jobs/background.ts';
 import { iso, json } from '../db/json.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
 import { createdKey, newestFirstPage } from '../http/pagination.ts';
@@ -20,17 +21,7 @@ import { buildTrainingSet } from './training-set.ts';
 
 export const DEFAULT_HOLDOUT = 0.2;
 
-export interface TrainingJobsOptions {
-  /** How often a running job proves its process is alive. Default 5 s. */
-  heartbeatMs?: number;
-  /** A heartbeat older than this means the process died. Default 30 s. */
-  staleMs?: number;
-  /**
-   * True when no other process can use this database (embedded PGlite owns its data directory):
-   * then every active job found at start-up is from a crashed run, however fresh its heartbeat.
-   */
-  singleProcess?: boolean;
-}
+export type TrainingJobsOptions = JobTimingOptions;
 
 type JobRow = Selectable<TrainingJobsTable>;
 
@@ -59,19 +50,15 @@ class JobFailure extends Error {
 }
 
 export class TrainingJobs {
-  private readonly runs = new Map<string, Promise<void>>();
-  private readonly heartbeatMs: number;
-  private readonly staleMs: number;
-  private closing = false;
+  private readonly runs: BackgroundRuns;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly nlu: NluEngine,
     private readonly logger: Logger,
-    private readonly options: TrainingJobsOptions = {},
+    options: TrainingJobsOptions = {},
   ) {
-    this.heartbeatMs = options.heartbeatMs ?? 5_000;
-    this.staleMs = options.staleMs ?? 30_000;
+    this.runs = new BackgroundRuns(options);
   }
 
   /**
@@ -79,7 +66,7 @@ export class TrainingJobs {
    * never rejects: failures are recorded in the job). 409 `conflict` while another job is active.
    */
   async start(accountId: string, agentId: string, holdout = DEFAULT_HOLDOUT): Promise<{ job: TrainingJob; done: Promise<void> }> {
-    if (this.closing) throw new ServiceError('service_unavailable', 'The service is shutting down; retry shortly.');
+    if (this.runs.closed) throw new ServiceError('service_unavailable', 'The service is shutting down; retry shortly.');
     let job: JobRow;
     try {
       job = await this.db.transaction().execute(async (trx) => {
@@ -105,9 +92,8 @@ export class TrainingJobs {
       if ((error as { code?: string }).code === '23505') throw conflict();
       throw error;
     }
-    const done = this.run(job);
-    this.runs.set(job.id, done);
-    void done.finally(() => this.runs.delete(job.id));
+    const beat = () => this.db.updateTable('training_jobs').set({ heartbeat_at: sql`now()` }).where('id', '=', job.id).execute();
+    const done = this.runs.start(job.id, beat, () => this.run(job));
     return { job: toJob(job), done };
   }
 
@@ -141,20 +127,17 @@ export class TrainingJobs {
 
   /** Marks jobs left active by a dead process as failed (`interrupted`). Returns how many. */
   async recoverInterrupted(): Promise<number> {
-    let query = this.db
+    const failed = await this.db
       .updateTable('training_jobs')
       .set({
         status: 'failed',
         finished_at: sql`now()`,
         error: json({ code: 'interrupted', message: 'The service stopped before this training finished; train again.' }),
       })
-      .where('status', 'in', ACTIVE);
-    if (!this.options.singleProcess) {
-      query = query.where((eb) =>
-        eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${this.staleMs / 1000})`)]),
-      );
-    }
-    const failed = await query.returning(['id', 'agent_id']).execute();
+      .where('status', 'in', ACTIVE)
+      .where(this.runs.abandoned())
+      .returning(['id', 'agent_id'])
+      .execute();
     for (const job of failed) await this.settleAgent(this.db, job.agent_id, job.id);
     if (failed.length) this.logger.info('interrupted training jobs marked failed', { jobs: failed.map((j) => j.id) });
     return failed.length;
@@ -162,14 +145,13 @@ export class TrainingJobs {
 
   /** Stops accepting jobs and waits for the running ones to record their outcome. */
   async close(): Promise<void> {
-    this.closing = true;
-    await Promise.all(this.runs.values());
+    await this.runs.close();
   }
 
   private async refuseIfActive(trx: Transaction<Database>, agentId: string): Promise<void> {
     const active = await trx
       .selectFrom('training_jobs')
-      .select(['id', sql<boolean>`heartbeat_at < now() - make_interval(secs => ${this.staleMs / 1000})`.as('stale')])
+      .select(['id', this.runs.staleHeartbeat().as('stale')])
       .where('agent_id', '=', agentId)
       .where('status', 'in', ACTIVE)
       .executeTakeFirst();
@@ -191,15 +173,6 @@ export class TrainingJobs {
   }
 
   private async run(job: JobRow): Promise<void> {
-    const heartbeat = setInterval(() => {
-      this.db
-        .updateTable('training_jobs')
-        .set({ heartbeat_at: sql`now()` })
-        .where('id', '=', job.id)
-        .execute()
-        .catch(() => undefined);
-    }, this.heartbeatMs);
-    heartbeat.unref();
     try {
       const outcome = await this.train(job).then(
         (result) => ({ ...result, failure: null }),
@@ -239,8 +212,6 @@ export class TrainingJobs {
     } catch (error) {
       // The database went away (shutdown): the job stays active and start-up recovery fails it.
       this.logger.error('training job outcome not recorded', { job_id: job.id, error: String(error) });
-    } finally {
-      clearInterval(heartbeat);
     }
   }
 
@@ -298,7 +269,7 @@ export class TrainingJobs {
     if (error instanceof NluTrainingError) {
       if (error.kind === 'invalid') return new JobFailure('invalid_training', error.message);
       if (error.kind === 'timeout') return new JobFailure('training_timeout', error.message);
-      if (this.closing) return new JobFailure('interrupted', 'The service stopped before this training finished; train again.');
+      if (this.runs.closed) return new JobFailure('interrupted', 'The service stopped before this training finished; train again.');
     }
     this.logger.error('training job failed', { job_id: jobId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     return new JobFailure('internal_error', 'Training failed unexpectedly; train again or contact support with the job id.');

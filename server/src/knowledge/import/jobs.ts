@@ -1,16 +1,18 @@
 /**
- * Import jobs, run like agent training jobs (`agents/jobs.ts`): queued → running → succeeded |
- * failed; a job row is created with its import in one transaction, at most one active per import
- * (checked there and enforced by a partial unique index, so a second process cannot start one);
- * the process that created it claims it (`queued` → `running` in one conditional update, so no two
- * runs of a job ever happen) and runs it in its background, touching `heartbeat_at`; on start-up,
- * jobs a dead process left behind are marked failed with `interrupted`. Progress is written after
- * every document, so `GET /v1/knowledge/imports/{id}` shows it while the job runs.
+ * Import jobs, run as agent training jobs are (both on `jobs/background.ts`): queued → running →
+ * succeeded | failed; a job row is created with its import in one transaction, at most one active
+ * per import (checked there and enforced by a partial unique index, so a second process cannot
+ * start one); the process that created it claims it (`queued` → `running` in one conditional
+ * update, so no two runs of a job ever happen) and runs it in its background, touching
+ * `heartbeat_at`; on start-up, jobs a dead process left behind are marked failed with
+ * `interrupted`. Progress is written after every document, so `GET /v1/knowledge/imports/{id}`
+ * shows it while the job runs.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { KnowledgeImportIssue, KnowledgeImportJob, KnowledgeImportJobStatus, KnowledgeImportProgress } from '../../../../src/client/types.ts';
 import type { Database, KnowledgeImportJobsTable, KnowledgeImportsTable } from '../../db/schema.ts';
 import { iso, json } from '../../db/json.ts';
+import { BackgroundRuns, type JobTimingOptions } from '../../jobs/background.ts';
 import type { Logger } from '../../logger.ts';
 import { crawl, resultOfIssue, type DocumentResult } from './crawler.ts';
 import { parseDocument, type DocumentFormat } from './documents.ts';
@@ -25,14 +27,6 @@ export interface UploadedFile {
   bytes: Buffer;
 }
 
-export interface ImportJobsOptions {
-  /** How often a running job proves its process is alive. Default 5 s. */
-  heartbeatMs?: number;
-  /** A heartbeat older than this means the process died. Default 30 s. */
-  staleMs?: number;
-  /** No other process uses this database: every active job found at start-up was interrupted. */
-  singleProcess?: boolean;
-}
 
 type JobRow = Selectable<KnowledgeImportJobsTable>;
 type ImportRow = Selectable<KnowledgeImportsTable>;
@@ -62,58 +56,45 @@ export function toImportJob(row: JobRow): KnowledgeImportJob {
   };
 }
 
+type Outcome = { status: 'succeeded' | 'failed'; error: { code: string; message: string } | null };
+
 const INTERRUPTED = { code: 'interrupted', message: 'The service stopped before this import finished; sync it again.' };
 
 export class ImportJobs {
-  private readonly runs = new Map<string, Promise<void>>();
-  private readonly heartbeatMs: number;
-  readonly staleMs: number;
-  private closing = false;
+  /** This process's runs, their heartbeats and shutdown (shared with the import service's checks). */
+  readonly runs: BackgroundRuns;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly logger: Logger,
     private readonly config: ImportConfig,
-    private readonly options: ImportJobsOptions = {},
+    options: JobTimingOptions = {},
   ) {
-    this.heartbeatMs = options.heartbeatMs ?? 5_000;
-    this.staleMs = options.staleMs ?? 30_000;
-  }
-
-  get accepting(): boolean {
-    return !this.closing;
-  }
-
-  /** Whether this process is running the job (a stale heartbeat of a job run here is no crash). */
-  isRunningHere(jobId: string): boolean {
-    return this.runs.has(jobId);
+    this.runs = new BackgroundRuns(options);
   }
 
   /** Runs a queued job in the background; `done` settles when it reached its final state (never rejects). */
   start(job: JobRow, source: ImportRow, files: UploadedFile[] | null): Promise<void> {
-    const done = this.run(job, source, files);
-    this.runs.set(job.id, done);
-    void done.finally(() => this.runs.delete(job.id));
-    return done;
+    const beat = () => this.db.updateTable('knowledge_import_jobs').set({ heartbeat_at: sql`now()` }).where('id', '=', job.id).execute();
+    return this.runs.start(job.id, beat, () => this.run(job, source, files));
   }
 
   /** Marks jobs left active by a dead process as failed (`interrupted`). Returns how many. */
   async recoverInterrupted(): Promise<number> {
-    let query = this.db.updateTable('knowledge_import_jobs').set({ status: 'failed', finished_at: sql`now()`, error: json(INTERRUPTED) }).where('status', 'in', ACTIVE_JOB);
-    if (!this.options.singleProcess) {
-      query = query.where((eb) =>
-        eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${this.staleMs / 1000})`)]),
-      );
-    }
-    const failed = await query.returning('id').execute();
+    const failed = await this.db
+      .updateTable('knowledge_import_jobs')
+      .set({ status: 'failed', finished_at: sql`now()`, error: json(INTERRUPTED) })
+      .where('status', 'in', ACTIVE_JOB)
+      .where(this.runs.abandoned())
+      .returning('id')
+      .execute();
     if (failed.length) this.logger.info('interrupted import jobs marked failed', { jobs: failed.map((j) => j.id) });
     return failed.length;
   }
 
   /** Stops accepting jobs; running ones stop after their current document and record `interrupted`. */
   async close(): Promise<void> {
-    this.closing = true;
-    await Promise.all(this.runs.values());
+    await this.runs.close();
   }
 
   private async run(job: JobRow, source: ImportRow, files: UploadedFile[] | null): Promise<void> {
@@ -129,24 +110,22 @@ export class ImportJobs {
         return { numUpdatedRows: 0n };
       });
     if (claimed.numUpdatedRows === 0n) return;
-    const heartbeat = setInterval(() => {
-      this.db.updateTable('knowledge_import_jobs').set({ heartbeat_at: sql`now()` }).where('id', '=', job.id).execute().catch(() => undefined);
-    }, this.heartbeatMs);
-    heartbeat.unref();
     const progress = emptyProgress();
     const issues: KnowledgeImportIssue[] = [];
-    let outcome: { status: 'succeeded' | 'failed'; error: { code: string; message: string } | null };
+    let outcome: Outcome | null;
     try {
       outcome = await this.importDocuments(job, source, files, progress, issues);
     } catch (error) {
       outcome = { status: 'failed', error: this.toFailure(error, job.id) };
-    } finally {
-      clearInterval(heartbeat);
     }
+    if (!outcome) return; // ended elsewhere: its outcome is recorded already
+    // Only while still running: another instance may have failed it as interrupted (its heartbeat
+    // went stale) and started the next one, whose record this one must not overwrite.
     await this.db
       .updateTable('knowledge_import_jobs')
       .set({ status: outcome.status, error: outcome.error ? json(outcome.error) : null, progress: json(progress), issues: json(issues), finished_at: sql`now()` })
       .where('id', '=', job.id)
+      .where('status', '=', 'running')
       .execute()
       .catch((error: unknown) => this.logger.error('import job outcome not recorded', { job_id: job.id, error: String(error) }));
   }
@@ -157,14 +136,22 @@ export class ImportJobs {
     files: UploadedFile[] | null,
     progress: KnowledgeImportProgress,
     issues: KnowledgeImportIssue[],
-  ): Promise<{ status: 'succeeded' | 'failed'; error: { code: string; message: string } | null }> {
+  ): Promise<Outcome | null> {
     const target: ImportTarget = { accountId: source.account_id, importId: source.id, tags: source.tags, language: source.language };
     const keep = new Set<string>();
     let read = 0;
-    const save = () =>
-      this.db.updateTable('knowledge_import_jobs').set({ progress: json(progress), issues: json(issues) }).where('id', '=', job.id).execute();
+    /** Records the progress; false when the job is no longer this run's (ended elsewhere, or its import deleted). */
+    const save = async () => {
+      const saved = await this.db
+        .updateTable('knowledge_import_jobs')
+        .set({ progress: json(progress), issues: json(issues) })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      return saved.numUpdatedRows > 0n;
+    };
     for await (const result of this.documents(source, files, progress)) {
-      if (this.closing) return { status: 'failed', error: INTERRUPTED };
+      if (this.runs.closed) return { status: 'failed', error: INTERRUPTED };
       if ('document' in result) {
         const counts = await writeDocument(this.db, target, result.key, result.url, result.document);
         progress.entries_created += counts.created;
@@ -178,7 +165,7 @@ export class ImportJobs {
         if (issues.length < MAX_ISSUES) issues.push({ document: result.key, code: result.issue.code, message: result.issue.message });
       }
       if ('document' in result || result.issue.code !== 'page_limit') progress.documents_done++;
-      await save();
+      if (!(await save())) return null;
     }
     // Nothing could be read: keep what the import holds rather than delete it all over one bad run.
     if (read === 0 && issues.length) {

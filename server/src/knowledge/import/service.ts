@@ -139,7 +139,7 @@ export class KnowledgeImports {
   }
 
   private assertAccepting(): void {
-    if (!this.jobs.accepting) throw new ServiceError('service_unavailable', 'The service is shutting down; retry shortly.');
+    if (this.jobs.runs.closed) throw new ServiceError('service_unavailable', 'The service is shutting down; retry shortly.');
   }
 
   private async queueJob(trx: Transaction<Database>, source: ImportRow) {
@@ -155,13 +155,13 @@ export class KnowledgeImports {
   private async refuseIfActive(trx: Transaction<Database>, importId: string): Promise<void> {
     const active = await trx
       .selectFrom('knowledge_import_jobs')
-      .select(['id', sql<boolean>`heartbeat_at < now() - make_interval(secs => ${this.jobs.staleMs / 1000})`.as('stale')])
+      .select(['id', this.jobs.runs.staleHeartbeat().as('stale')])
       .where('import_id', '=', importId)
       .where('status', 'in', ACTIVE_JOB)
       .executeTakeFirst();
     if (!active) return;
     // A job whose process died (stale heartbeat, not run here) must not block the import forever.
-    if (active.stale && !this.jobs.isRunningHere(active.id)) {
+    if (active.stale && !this.jobs.runs.has(active.id)) {
       await trx
         .updateTable('knowledge_import_jobs')
         .set({ status: 'failed', finished_at: sql`now()`, error: json({ code: 'interrupted', message: 'The process running this import stopped; it was not finished.' }) })
