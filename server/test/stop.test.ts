@@ -118,6 +118,31 @@ describe('stopping a streamed answer', () => {
     assert.equal(fake.requests.length, requestsBefore + 1);
   });
 
+  it('a JSON (not streamed) turn whose client goes away is stopped and stored alike', async () => {
+    fake.scenarioOverride = 'stall';
+    const requestsBefore = fake.requests.length;
+    const controller = new AbortController();
+    const answer = fetch(`${origin}/v1/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', content: 'Never mind' }], user_id: 'json-stopper' }),
+      signal: controller.signal,
+    }).catch((error: Error) => error);
+    await eventually(async () => (fake.requests.length > requestsBefore ? true : undefined), 'the LLM is asked');
+    controller.abort();
+    assert.equal((await answer as Error).name, 'AbortError');
+    const upstream = fake.requests[requestsBefore]!;
+    await eventually(async () => (upstream.aborted ? true : undefined), 'the fake LLM request is aborted');
+    const stored = await eventually(async () => {
+      const { body } = await api.json('/v1/chat/history?user_id=json-stopper');
+      return body.data.items.length === 2 ? body.data.items : undefined;
+    }, 'the stopped turn is stored');
+    assert.equal(stored[0].content, 'Never mind');
+    assert.equal(stored[1].stopped, true);
+    // the stall sends one word first: whether it was read before the client left is a race
+    assert.ok(['', 'Partial '].includes(stored[1].content), stored[1].content);
+  });
+
   it('an answer read to its end is not marked stopped', async () => {
     fake.scenarioOverride = 'stream';
     const res = await api.call('/v1/chat', { method: 'POST', body: { messages: [{ role: 'user', content: 'Hi' }], stream: true } });
