@@ -1,8 +1,13 @@
 /**
  * `GET /v1/analytics/feedback`: thumbs up and down per bucket, per bot and agent, the reasons, and
- * the answers with the most thumbs down. Everything is read from `message_feedback` alone, through
- * its (account_id, updated_at) index: the conversation's bot and agent and the answer's text hash
- * were copied in when the feedback was given (migration 013).
+ * the answers with the most thumbs down. Everything is read from `message_feedback` alone (the
+ * conversation's bot and agent and the answer's text hash were copied in when the feedback was
+ * given, migration 013) in three steps that stay cheap on large accounts:
+ *
+ * 1. one index-only scan of the range, grouped by bucket, bot, agent, rating and reason: a few rows
+ *    from which the series, the totals, the owners and the reasons are summed here;
+ * 2. one index-only scan grouped by answer: the answers with the most thumbs down;
+ * 3. per listed answer, one probe of the partial index of thumbs down for its latest message.
  */
 import { sql, type Kysely } from 'kysely';
 import type { FeedbackCounts, FeedbackQuery, FeedbackReason, FeedbackReport } from '../../../src/client/types.ts';
@@ -14,9 +19,10 @@ import { ANSWER_PREVIEW } from './schema.ts';
 
 export type FeedbackReportQuery = FeedbackQuery & Required<Pick<FeedbackQuery, 'limit' | 'granularity'>>;
 
+type Owner = FeedbackCounts & { bot_id: string | null; agent_id: string | null };
+
 const ups = sql<string>`count(*) filter (where f.rating = 'up')`;
 const downs = sql<string>`count(*) filter (where f.rating = 'down')`;
-const counts = (row: { up: string; down: string }): FeedbackCounts => ({ up: Number(row.up), down: Number(row.down) });
 
 /** The feedback rows of one account and range (and bot or agent): what every part of the report reads. */
 function feedbackInRange(db: Kysely<Database>, accountId: string, range: TimeRange, query: FeedbackQuery) {
@@ -32,43 +38,45 @@ function feedbackInRange(db: Kysely<Database>, accountId: string, range: TimeRan
 
 type FeedbackInRange = ReturnType<typeof feedbackInRange>;
 
+/** As SQL orders text ascending: nulls last. */
+const byId = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+
 export async function feedbackReport(db: Kysely<Database>, accountId: string, query: FeedbackReportQuery): Promise<FeedbackReport> {
   const range = resolveRange(query);
   const starts = bucketStarts(range, query.granularity);
   if (query.bot_id) await assertOwned(db, accountId, 'bots', query.bot_id, 'bot_id', 'bot');
   if (query.agent_id) await assertOwned(db, accountId, 'agents', query.agent_id, 'agent_id', 'agent');
-
   const inRange = feedbackInRange(db, accountId, range, query);
 
   const unit = sql.lit(query.granularity);
-  const [buckets, owners, reasons, answers] = await Promise.all([
+  const [groups, answers] = await Promise.all([
     inRange
-      .select([sql<Date>`date_trunc(${unit}, f.updated_at at time zone 'UTC') at time zone 'UTC'`.as('start'), ups.as('up'), downs.as('down')])
-      .groupBy(sql`1`)
+      .select([
+        sql<Date>`date_trunc(${unit}, f.updated_at at time zone 'UTC') at time zone 'UTC'`.as('start'),
+        'f.bot_id',
+        'f.agent_id',
+        'f.rating',
+        'f.reason',
+        sql<string>`count(*)`.as('count'),
+      ])
+      .groupBy([sql`1`, 'f.bot_id', 'f.agent_id', 'f.rating', 'f.reason'])
       .execute(),
-    inRange
-      .select(['f.bot_id', 'f.agent_id', ups.as('up'), downs.as('down')])
-      .groupBy(['f.bot_id', 'f.agent_id'])
-      .orderBy(sql`count(*)`, 'desc')
-      .orderBy('f.bot_id')
-      .orderBy('f.agent_id')
-      .limit(query.limit)
-      .execute(),
-    inRange
-      .select(['f.reason', sql<string>`count(*)`.as('count')])
-      .where('f.rating', '=', 'down')
-      .where('f.reason', 'is not', null)
-      .groupBy('f.reason')
-      .orderBy(sql`count(*)`, 'desc')
-      .orderBy('f.reason')
-      .execute(),
-    mostDownvoted(inRange, query.limit),
+    mostDownvoted(db, inRange, accountId, range, query),
   ]);
 
   const series = new Map(starts.map((start) => [start.getTime(), { start: start.toISOString(), up: 0, down: 0 }]));
-  for (const row of buckets) {
+  const owners = new Map<string, Owner>();
+  const reasons = new Map<FeedbackReason, number>();
+  for (const row of groups) {
+    const count = Number(row.count);
+    const rating = row.rating as 'up' | 'down';
     const bucket = series.get(new Date(row.start).getTime());
-    if (bucket) Object.assign(bucket, counts(row));
+    if (bucket) bucket[rating] += count;
+    const key = `${row.bot_id}\u0000${row.agent_id}`;
+    const owner = owners.get(key) ?? { bot_id: row.bot_id, agent_id: row.agent_id, up: 0, down: 0 };
+    owner[rating] += count;
+    owners.set(key, owner);
+    if (rating === 'down' && row.reason) reasons.set(row.reason as FeedbackReason, (reasons.get(row.reason as FeedbackReason) ?? 0) + count);
   }
   const totals = { up: 0, down: 0 };
   for (const bucket of series.values()) {
@@ -83,17 +91,18 @@ export async function feedbackReport(db: Kysely<Database>, accountId: string, qu
     bot_id: query.bot_id ?? null,
     totals,
     series: [...series.values()],
-    owners: owners.map((row) => ({ bot_id: row.bot_id, agent_id: row.agent_id, ...counts(row) })),
-    reasons: reasons.map((row) => ({ reason: row.reason as FeedbackReason, count: Number(row.count) })),
+    owners: [...owners.values()]
+      .sort((a, b) => b.up + b.down - (a.up + a.down) || byId(a.bot_id, b.bot_id) || byId(a.agent_id, b.agent_id))
+      .slice(0, query.limit),
+    reasons: [...reasons]
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
+      .map(([reason, count]) => ({ reason, count })),
     most_downvoted: answers,
   };
 }
 
-/**
- * Answers grouped by their text (its md5), most thumbs down first; each with its latest downvoted
- * message (for the text and a link to the conversation).
- */
-async function mostDownvoted(inRange: FeedbackInRange, limit: number) {
+/** Answers grouped by their text (its md5), most thumbs down first; each with its latest downvoted message. */
+async function mostDownvoted(db: Kysely<Database>, inRange: FeedbackInRange, accountId: string, range: TimeRange, query: FeedbackReportQuery) {
   const top = await inRange
     .select(['f.answer_key', ups.as('up'), downs.as('down'), sql<Date>`max(f.updated_at) filter (where f.rating = 'down')`.as('last_down_at')])
     .groupBy('f.answer_key')
@@ -101,26 +110,36 @@ async function mostDownvoted(inRange: FeedbackInRange, limit: number) {
     .orderBy(downs, 'desc')
     .orderBy(sql`4`, 'desc')
     .orderBy('f.answer_key')
-    .limit(limit)
+    .limit(query.limit)
     .execute();
   if (top.length === 0) return [];
-  const latest = await inRange
-    .innerJoin('messages as m', 'm.id', 'f.message_id')
-    .distinctOn('f.answer_key')
-    .select(['f.answer_key', 'f.message_id', 'f.conversation_id', sql<string>`left(m.content, ${sql.lit(ANSWER_PREVIEW)})`.as('answer')])
-    .where('f.rating', '=', 'down')
-    .where('f.answer_key', 'in', top.map((row) => row.answer_key))
-    .orderBy('f.answer_key')
-    .orderBy('f.updated_at', 'desc')
-    .execute();
-  const byKey = new Map(latest.map((row) => [row.answer_key, row]));
+  const owner = sql.join(
+    [
+      sql`true`,
+      ...(query.bot_id ? [sql`f.bot_id = ${query.bot_id}`] : []),
+      ...(query.agent_id ? [sql`f.agent_id = ${query.agent_id}`] : []),
+    ],
+    sql` and `,
+  );
+  // the newest thumbs down in range of each answer: one probe each of message_feedback_latest_down
+  const latest = await sql<{ answer_key: string; message_id: string; conversation_id: string; answer: string }>`
+    select k.answer_key, l.message_id, l.conversation_id, left(m.content, ${sql.lit(ANSWER_PREVIEW)}) as answer
+    from unnest(${top.map((row) => row.answer_key)}::text[]) as k(answer_key)
+    cross join lateral (
+      select f.message_id, f.conversation_id from message_feedback f
+      where f.account_id = ${accountId} and f.answer_key = k.answer_key and f.rating = 'down'
+        and f.updated_at >= ${range.from} and f.updated_at < ${range.before} and ${owner}
+      order by f.updated_at desc limit 1) l
+    join messages m on m.id = l.message_id`.execute(db);
+  const byKey = new Map(latest.rows.map((row) => [row.answer_key, row]));
   return top.flatMap((row) => {
     const message = byKey.get(row.answer_key);
     if (!message) return []; // its message was deleted between the two reads
     return [
       {
         answer: message.answer,
-        ...counts(row),
+        up: Number(row.up),
+        down: Number(row.down),
         message_id: message.message_id,
         conversation_id: message.conversation_id,
         last_down_at: iso(row.last_down_at),

@@ -23,5 +23,9 @@ create table message_feedback (
 );
 
 -- Every report reads one account's feedback of a time range (when it was last given); the included
--- columns answer the counts from the index alone.
-create index message_feedback_account_updated on message_feedback (account_id, updated_at) include (rating, bot_id, agent_id);
+-- columns answer its counts and its grouping by answer from the index alone.
+create index message_feedback_account_updated on message_feedback (account_id, updated_at)
+  include (rating, reason, bot_id, agent_id, answer_key);
+
+-- The latest thumbs down of one answer (the report's link to its conversation): one probe per answer.
+create index message_feedback_latest_down on message_feedback (account_id, answer_key, updated_at) where rating = 'down';
