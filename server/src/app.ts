@@ -13,6 +13,7 @@ import { chatRoutes } from './chat/routes.ts';
 import { dashboardHeaders, dashboardRoutes } from './dashboard/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
 import { feedbackRoutes } from './feedback/routes.ts';
+import { botHandoffRoutes, conversationHandoffRoutes } from './handoff/routes.ts';
 import { gate } from './http/auth.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import type { AppEnv } from './http/context.ts';
@@ -75,8 +76,10 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   const v1 = new Hono<AppEnv>();
   v1.route('/', openapiRoutes(deps));
   v1.route('/bots', botRoutes(deps));
+  v1.route('/bots', botHandoffRoutes(deps));
   v1.route('/chat', chatRoutes(deps));
   v1.route('/conversations', conversationRoutes(deps));
+  v1.route('/conversations', conversationHandoffRoutes(deps));
   v1.route('/messages', feedbackRoutes(deps));
   v1.route('/agents', agentRoutes(deps));
   v1.route('/knowledge', knowledgeRoutes(deps));

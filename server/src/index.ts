@@ -9,6 +9,7 @@ import { UsageRecorder } from './analytics/recorder.ts';
 import { createApp } from './app.ts';
 import { resolveConfig, type ServiceOptions } from './config.ts';
 import { createDashboardServices } from './dashboard/services.ts';
+import { HandoffBus } from './handoff/bus.ts';
 import { openDatabase } from './db/database.ts';
 import type { AppEnv } from './http/context.ts';
 import { KeyCache } from './keys/cache.ts';
@@ -46,6 +47,9 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const keyCache = new KeyCache<AuthenticatedKey>(logger, redis);
   await keyCache.listen();
   const accounts = new AccountService(database.db, keyCache);
+  // Handoff events reach streams on every instance through Redis; in process without it.
+  const handoffBus = new HandoffBus(logger, redis);
+  await handoffBus.listen();
   const core: CoreDeps = {
     config,
     logger,
@@ -53,6 +57,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     accounts,
     rateLimits: new RateLimits(redis),
     usage: new UsageRecorder(database.db, logger),
+    handoffBus,
   };
   const services = await createServices(core);
   const dev = await ensureDevAccount(accounts, config.apiKey, logger);
@@ -73,6 +78,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       await closeServices(services);
       await core.usage.flush();
       keyCache.close();
+      handoffBus.close();
       redis?.disconnect();
       await database.close();
     },

@@ -22,6 +22,11 @@ import { ConversationStore } from './chat/store.ts';
 import { TurnPipeline } from './turns/pipeline.ts';
 import { ConversationService } from './conversations/service.ts';
 import { FeedbackService } from './feedback/service.ts';
+import type { HandoffBus } from './handoff/bus.ts';
+import { InboxService } from './handoff/inbox.ts';
+import { HandoffService } from './handoff/service.ts';
+import { HandoffSettingsService } from './handoff/settings.ts';
+import { HandoffTurns } from './handoff/turns.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
 import type { RateLimits } from './rate-limit/limiter.ts';
 
@@ -32,6 +37,8 @@ export interface CoreDeps {
   accounts: AccountService;
   rateLimits: RateLimits;
   usage: UsageRecorder;
+  /** Live handoff events between streams and instances (Redis pub/sub when REDIS_URL is set). */
+  handoffBus: HandoffBus;
 }
 
 /** Resource services (each resource folder adds its own here). */
@@ -60,12 +67,17 @@ export interface Services {
   importJobs: ImportJobs;
   /** Feedback on assistant answers, and its report. */
   feedback: FeedbackService;
+  /** Human handoff: conversation status, operator messages, live events (handoff/). */
+  handoff: HandoffService;
+  /** The operator inbox's reads. */
+  inbox: InboxService;
 }
 
 /** `dashboard`: users, sessions, invites and key management behind /dashboard/api (built in index.ts). */
 export type Deps = CoreDeps & Services & { dashboard: DashboardServices };
 
 export async function createServices(core: CoreDeps): Promise<Services> {
+  // Handoff first: the turn pipeline asks it whether a person has the conversation.
   const nlu = createNluEngine({
     // A message whose entity regexes ran past their deadline was answered without them: say so.
     onPatternError: (error) => core.logger.error('entity regexes not matched', { error: error instanceof Error ? error.message : String(error) }),
@@ -78,12 +90,14 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const importJobs = new ImportJobs(core.db, core.logger, core.config.imports, { singleProcess });
   await importJobs.recoverInterrupted();
   if (singleProcess) await releaseInterruptedKeys(core.db);
+  const bots = new BotService(core.db, nlu, core.logger);
+  const handoff = new HandoffService(core.db, core.handoffBus, new HandoffSettingsService(core.db, bots));
   const services: Omit<Services, 'turns'> = {
     knowledge: new KnowledgeService(core.db),
     nlu,
     conversations: new ConversationStore(core.db),
     conversationAdmin: new ConversationService(core.db),
-    bots: new BotService(core.db, nlu, core.logger),
+    bots,
     agents: new AgentService(core.db, nlu),
     trainingJobs,
     llm: createLlmProvider(core.config.llm),
@@ -91,8 +105,10 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     knowledgeImports: new KnowledgeImports(core.db, importJobs, core.config.imports),
     importJobs,
     feedback: new FeedbackService(core.db),
+    handoff,
+    inbox: new InboxService(core.db, handoff),
   };
-  return { ...services, turns: new TurnPipeline({ db: core.db, ...services }) };
+  return { ...services, turns: new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff) }) };
 }
 
 /** Stops background work (training workers, timers) before the database closes. */

@@ -8,6 +8,8 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ERROR_STATUS } from '../../src/client/types.ts';
 import type { Service } from '../src/index.ts';
 import { caller, memoryService, type CallOptions, type CallResult, type Caller } from './support/api.ts';
+import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
+import { openStream } from './support/handoff.ts';
 
 type Doc = {
   openapi: string;
@@ -144,7 +146,10 @@ describe('the OpenAPI document', () => {
     }
     // Every response schema compiles.
     for (const [path, item] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(item)) for (const status of Object.keys(op.responses)) responseValidator(path, method, Number(status));
+      for (const [method, op] of Object.entries(item)) {
+        // JSON, or the one media type of a stream-only answer (the handoff events)
+        for (const [status, response] of Object.entries(op.responses)) responseValidator(path, method, Number(status), Object.keys(response.content ?? {})[0]);
+      }
     }
     // The validators really bite: wrong shapes fail.
     const agentCreated = responseValidator('/v1/agents', 'post', 201);
@@ -306,6 +311,50 @@ describe('every endpoint answers as documented', () => {
     await check(template, `${feedback}?user_id=user-4`, { method: 'DELETE' }, 200);
     await check(template, `${feedback}?user_id=user-4`, { method: 'DELETE' }, 404);
     await check(template, `${feedback}?nope=1`, { method: 'DELETE' }, 400);
+  });
+
+  it('human handoff: settings, state, asking, offline messages, the events stream', async () => {
+    // The install's account: its first sign-up is the operator whose open inbox makes a person available.
+    const dev = caller(service, service.devApiKey!);
+    const operator = new DashboardClient(service);
+    assert.equal((await operator.signUp(uniqueEmail('contract'))).status, 201);
+    const inbox = await openStream(service.fetch, 'http://127.0.0.1/dashboard/api/inbox/events', { cookie: `aicw_session=${operator.cookie}` });
+    try {
+      const bot = (await dev('/v1/bots', { body: { name: 'Handoff' } })).body.data.id;
+      const settings = '/v1/bots/{bot_id}/handoff';
+      await check(settings, `/v1/bots/${bot}/handoff`, {}, 200, dev);
+      await check(settings, `/v1/bots/${bot}/handoff`, { method: 'PUT', body: { enabled: true, after_fallbacks: 3, intents: ['x'], hours: null } }, 200, dev);
+      await check(settings, `/v1/bots/${bot}/handoff`, { method: 'PUT', body: { enabled: 'yes' } }, 400, dev);
+      await check(settings, '/v1/bots/bot_missing123456/handoff', {}, 404, dev);
+      const conversation = (await dev('/v1/chat', { body: { messages: [{ role: 'user', content: 'hi' }], bot_id: bot, user_id: 'user-h' } })).body.data.conversation_id;
+      const state = '/v1/conversations/{conversation_id}/handoff';
+      await check(state, `/v1/conversations/${conversation}/handoff?user_id=user-h`, {}, 200, dev);
+      await check(state, `/v1/conversations/${conversation}/handoff?user_id=user-x`, {}, 404, dev);
+      await check(state, `/v1/conversations/${conversation}/handoff`, { body: { user_id: 'user-h' } }, 200, dev);
+      await check(state, `/v1/conversations/${conversation}/handoff`, { body: { nope: 1 } }, 400, dev);
+      // a held turn's reply, documented like any chat reply
+      const held = await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'still there?' }], conversation_id: conversation, user_id: 'user-h' } }, 200, dev);
+      assert.equal(held.body.data.handoff.held, true);
+      await check('/v1/chat/history', `/v1/chat/history?conversation_id=${conversation}`, {}, 200, dev);
+      const offline = '/v1/conversations/{conversation_id}/handoff/offline-messages';
+      await check(offline, `/v1/conversations/${conversation}/handoff/offline-messages`, { body: { email: 'a@b.example', message: 'Call me' } }, 201, dev);
+      await check(offline, `/v1/conversations/${conversation}/handoff/offline-messages`, { body: { email: 'a@b.example' } }, 400, dev);
+      const events = '/v1/conversations/{conversation_id}/events';
+      const stream = await dev(`/v1/conversations/${conversation}/events?max_seconds=1&last_event_id=0`);
+      assert.equal(stream.status, 200);
+      assertMatches(events, 'get', { ...stream, body: String(stream.body) }, 'text/event-stream');
+      const sseSchemas = (doc.paths[events]!.get!.responses['200']!.content!['text/event-stream'] as unknown as { 'x-sse-events': Record<string, unknown> })['x-sse-events'];
+      const frames = String(stream.body).split(/\n\n/).map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: /^data: (.*)$/m.exec(block)?.[1] })).filter((e) => e.event);
+      assert.deepEqual(frames.map((f) => f.event), ['ready', 'status', 'message']);
+      for (const frame of frames) {
+        const validate = ajv.compile({ $ref: `api#/${pointer('paths', events, 'get', 'responses', '200', 'content', 'text/event-stream', 'x-sse-events', frame.event!)}` });
+        assert.ok(sseSchemas[frame.event!] && validate(JSON.parse(frame.data!)), `SSE ${frame.event}: ${ajv.errorsText(validate.errors)}`);
+      }
+      await check(events, `/v1/conversations/${conversation}/events?max_seconds=0`, {}, 400, dev);
+      await check(events, '/v1/conversations/conv_missing123456/events', {}, 404, dev);
+    } finally {
+      inbox.close();
+    }
   });
 
   it('the conversation list, and every DELETE (then 404 on the second)', async () => {

@@ -51,6 +51,8 @@ export type ErrorCode =
   | 'conflict'
   | 'idempotency_key_reused'
   | 'request_in_progress'
+  | 'invalid_status_transition'
+  | 'handoff_unavailable'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -89,6 +91,10 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   conflict: 409,
   idempotency_key_reused: 409,
   request_in_progress: 409,
+  /** Handoff: the conversation's status does not allow this (e.g. taking one another operator took). */
+  invalid_status_transition: 409,
+  /** Handoff: a person cannot be asked for now (handoff off, outside hours, nobody online). */
+  handoff_unavailable: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -156,7 +162,8 @@ export interface ChatMessage {
 export interface Message {
   id: string;
   conversation_id: string;
-  role: Role;
+  /** `operator`: written by a person in the dashboard inbox (see `author`). */
+  role: Role | 'operator';
   content: string;
   created_at: string;
   /** Present on assistant messages. */
@@ -170,6 +177,8 @@ export interface Message {
    * `content` is the text sent before the stop. Absent otherwise.
    */
   stopped?: true;
+  /** Present on operator messages: who wrote it, as the visitor saw it. */
+  author?: OperatorProfile;
 }
 
 /** Where an assistant reply came from. */
@@ -305,6 +314,8 @@ export interface BotReply {
   suggestions: string[];
   /** True when no intent reached the confidence threshold. */
   fallback: boolean;
+  /** Human handoff, as on `ChatReply.handoff` (`held`: the bot did not answer; `message` is the visitor's). */
+  handoff?: HandoffState & { held?: true };
 }
 
 // ---------------------------------------------------------------- chat
@@ -331,6 +342,12 @@ export interface ChatReply {
   confidence: number | null;
   citations: Citation[];
   suggestions: string[];
+  /**
+   * Human handoff (docs/handoff.md): present when this turn changed or met the conversation's handoff
+   * status. `held: true`: a person is involved, so the bot did not answer: `message` is the stored
+   * visitor message, and replies arrive on the events stream.
+   */
+  handoff?: HandoffState & { held?: true };
 }
 
 /**
@@ -815,3 +832,6 @@ export interface RateLimitInfo {
   /** UTC epoch seconds at which the window resets. */
   reset: number;
 }
+
+export * from './handoff-types.js';
+import type { HandoffState, OperatorProfile } from './handoff-types.js';

@@ -14,7 +14,7 @@ import { respondWithTurn, wantsStream } from '../turns/respond.ts';
 import { botMessageSchema } from './schema.ts';
 
 /** A stored turn as the bot endpoint answers it. */
-export function toBotReply({ user, reply, entities }: StoredTurn): BotReply {
+export function toBotReply({ user, reply, entities, handoff }: StoredTurn): BotReply {
   return {
     conversation_id: reply.conversation_id,
     user_message: user,
@@ -24,6 +24,7 @@ export function toBotReply({ user, reply, entities }: StoredTurn): BotReply {
     entities,
     suggestions: reply.suggestions ?? [],
     fallback: reply.source === 'fallback',
+    ...(handoff && { handoff }),
   };
 }
 

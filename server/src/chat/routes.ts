@@ -25,7 +25,7 @@ function callerOf(c: AppContext): TurnCaller {
 }
 
 /** A stored turn as `/v1/chat` answers it. */
-export function toChatReply({ reply }: StoredTurn): ChatReply {
+export function toChatReply({ reply, handoff }: StoredTurn): ChatReply {
   return {
     conversation_id: reply.conversation_id,
     message: reply,
@@ -34,6 +34,7 @@ export function toChatReply({ reply }: StoredTurn): ChatReply {
     confidence: reply.confidence ?? null,
     citations: reply.citations ?? [],
     suggestions: reply.suggestions ?? [],
+    ...(handoff && { handoff }),
   };
 }
 

@@ -55,7 +55,7 @@ export const conversationSchema: JsonSchema = {
           required: ['id', 'role', 'preview', 'created_at'],
           properties: {
             id: schemas.id('msg'),
-            role: { enum: ['system', 'user', 'assistant'] },
+            role: { enum: ['system', 'user', 'assistant', 'operator'] },
             preview: { type: 'string', maxLength: PREVIEW_LENGTH },
             created_at: dateTime,
           },

@@ -9,6 +9,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from '../http/body-limit.ts';
 import type { AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
+import { inboxRoutes } from '../handoff/inbox-routes.ts';
 import { keyRoutes } from '../keys/routes.ts';
 import { requireSession, sameOriginWrites, signedIn } from '../sessions/middleware.ts';
 import type { Deps } from '../services.ts';
@@ -60,6 +61,7 @@ export function dashboardRoutes(deps: Deps): Hono<AppEnv> {
   router.route('/dashboard/api', authRoutes(deps));
   router.route('/dashboard/api', teamRoutes(deps));
   router.route('/dashboard/api/keys', keyRoutes(deps));
+  router.route('/dashboard/api/inbox', inboxRoutes(deps));
 
   router.use('/dashboard/api/plan', requireSession(deps.dashboard.sessions));
   router.get('/dashboard/api/plan', async (c) => {

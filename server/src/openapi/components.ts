@@ -29,6 +29,7 @@ import {
 import { chatMessageSchema, chatRequestSchema } from '../chat/schema.ts';
 import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
 import { feedbackComponents } from '../feedback/schema.ts';
+import { handoffComponents } from '../handoff/schema.ts';
 import { knowledgeImportComponents } from '../knowledge/import/schema.ts';
 import type { JsonSchema } from '../http/validate.ts';
 import { schemas } from '../http/validate.ts';
@@ -89,7 +90,7 @@ const message: JsonSchema = {
   properties: {
     id: schemas.id('msg'),
     conversation_id: schemas.id('conv'),
-    role: { enum: ['system', 'user', 'assistant'] },
+    role: { enum: ['system', 'user', 'assistant', 'operator'], description: '`operator`: written by a person in the dashboard inbox (human handoff; see `author`).' },
     content: { type: 'string' },
     created_at: dateTime,
     source: replySource,
@@ -101,8 +102,9 @@ const message: JsonSchema = {
       const: true,
       description: 'On an assistant reply the user stopped while it streamed (the client closed the stream): `content` is the text sent before the stop. Absent otherwise.',
     },
+    author: { ...ref('OperatorProfile'), description: 'On an operator message: who wrote it, as the visitor saw it.' },
   },
-  description: '`source`, `intent`, `confidence`, `citations` and `suggestions` are present on assistant messages; `stopped` on a reply the user stopped.',
+  description: '`source`, `intent`, `confidence`, `citations` and `suggestions` are present on assistant messages; `stopped` on a reply the user stopped; `author` on operator messages.',
 };
 
 const entity: JsonSchema = {
@@ -124,6 +126,10 @@ const chatReply: JsonSchema = {
     confidence: { type: ['number', 'null'] },
     citations: { type: 'array', items: ref('Citation') },
     suggestions: { type: 'array', items: { type: 'string' } },
+    handoff: {
+      ...ref('HandoffState'),
+      description: 'Human handoff: present when this turn met or changed the conversation\'s handoff status. With `held: true` a person is involved and the bot did not answer: `message` is the stored visitor message; replies arrive on `GET /v1/conversations/{id}/events`.',
+    },
   },
 };
 
@@ -140,6 +146,10 @@ const botReply: JsonSchema = {
     entities: { type: 'array', items: ref('Entity') },
     suggestions: { type: 'array', items: { type: 'string' } },
     fallback: { type: 'boolean', description: 'True when no intent reached the confidence threshold.' },
+    handoff: {
+      ...ref('HandoffState'),
+      description: 'Human handoff: present when this turn met or changed the conversation\'s handoff status. With `held: true` a person is involved and the bot did not answer: `message` is the stored visitor message; replies arrive on `GET /v1/conversations/{id}/events`.',
+    },
   },
 };
 
@@ -276,6 +286,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   PerformanceReport: performanceReportSchema,
   TopicsReport: topicsReportSchema,
   ...feedbackComponents,
+  ...handoffComponents,
   ...knowledgeImportComponents,
 };
 
@@ -320,7 +331,10 @@ export const errorResponses: Record<
   },
   NotFound: { status: 404, description: '`resource_not_found`: no such id for this account.' },
   MethodNotAllowed: { status: 405, description: '`method_not_allowed`; the `Allow` header lists the methods.' },
-  Conflict: { status: 409, description: '`conflict`, `idempotency_key_reused` or `request_in_progress`.' },
+  Conflict: {
+    status: 409,
+    description: '`conflict`, `idempotency_key_reused` or `request_in_progress`; on handoff routes `invalid_status_transition` (the conversation\'s status does not allow it) or `handoff_unavailable` (no person can be asked for now).',
+  },
   PayloadTooLarge: { status: 413, description: '`payload_too_large`: the body is larger than the limit.' },
   UnsupportedMediaType: { status: 415, description: '`unsupported_media_type`: send `Content-Type: application/json`.' },
   RateLimited: { status: 429, description: '`rate_limited`; wait `Retry-After` seconds.', retryAfter: 'always' },

@@ -9,6 +9,7 @@ import { listBotsQuerySchema } from '../bots/schema.ts';
 import { historyQuerySchema } from '../chat/schema.ts';
 import { listConversationsQuerySchema } from '../conversations/schema.ts';
 import { feedbackPaths } from '../feedback/openapi.ts';
+import { handoffPaths } from '../handoff/openapi.ts';
 import { knowledgeImportPaths } from '../knowledge/import/openapi.ts';
 import { listKnowledgeQuerySchema, searchKnowledgeQuerySchema } from '../knowledge/schema.ts';
 import { componentHeaders, componentResponses, componentSchemas, pageOf, ref } from './components.ts';
@@ -340,6 +341,7 @@ function paths(): Record<string, Record<string, unknown>> {
       }),
     },
     ...feedbackPaths(),
+    ...handoffPaths(),
   };
 }
 
@@ -385,6 +387,13 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
             '`widget`: the token proxy sets it on every call it forwards for a widget visitor. Chat without `bot_id` or ' +
             '`agent_id` then uses no knowledge (a key holder\'s own calls use every entry); with one, its scope applies as always.',
           schema: { enum: ['widget'] },
+        },
+        LastEventId: {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'Resume an events stream after this event id (sent by SSE clients on reconnect): exactly the later events follow.',
+          schema: { type: 'string', pattern: '^[0-9]{1,19}$' },
         },
       },
       securitySchemes: {

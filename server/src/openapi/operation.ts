@@ -36,6 +36,8 @@ export interface OperationSpec {
   isPublic?: boolean;
   /** Also answers `text/event-stream` (the turn endpoints); the component its `done` event carries. */
   sse?: 'ChatEnvelope' | 'BotReplyEnvelope';
+  /** The success answer is ONLY an SSE stream (the handoff events): its events, name → schema. */
+  eventStream?: Record<string, JsonSchema>;
 }
 
 /** Query parameters from a query JSON Schema: one parameter per property. */
@@ -72,7 +74,9 @@ export function operation(spec: OperationSpec): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const success of spec.success) {
     const data = typeof success.data === 'string' ? ref(success.data) : success.data;
-    const content: Record<string, unknown> = { 'application/json': { schema: success.raw ? data : envelopeOf(data) } };
+    const content: Record<string, unknown> = spec.eventStream
+      ? { 'text/event-stream': { schema: { type: 'string', description: success.description }, 'x-sse-events': spec.eventStream } }
+      : { 'application/json': { schema: success.raw ? data : envelopeOf(data) } };
     if (spec.sse) {
       content['text/event-stream'] = {
         schema: { type: 'string', description: sseDescription(spec.sse) },

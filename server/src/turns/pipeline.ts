@@ -26,6 +26,7 @@ import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
 import type { IdempotencyTag } from '../http/idempotency.ts';
 import type { LlmProvider } from '../llm/index.ts';
+import type { HandoffTurns, TurnHandoff } from '../handoff/turns.ts';
 import { newId } from '../ids.ts';
 import type { NluEngine } from '../nlu/index.ts';
 
@@ -37,6 +38,8 @@ export interface TurnDeps {
   agents: AgentService;
   knowledge?: KnowledgeSearch;
   llm: LlmProvider | null;
+  /** Human handoff: a person's conversation is not answered by the bot (handoff/turns.ts). */
+  handoffTurns?: HandoffTurns;
 }
 
 /** What a turn asks; the chat request's fields, whichever endpoint it came through. */
@@ -65,6 +68,8 @@ export interface TurnContext {
 export interface StoredTurn extends KeyedTurn {
   /** True when an earlier request with the same Idempotency-Key stored this turn. */
   replayed: boolean;
+  /** Set when the turn met or changed the conversation's handoff status (`held`: the bot did not answer). */
+  handoff?: TurnHandoff;
 }
 
 export interface FreshTurn {
@@ -77,15 +82,24 @@ export interface FreshTurn {
   startedAt: number;
   idempotency?: IdempotencyTag;
   replay?: undefined;
+  held?: undefined;
 }
 
 /** A request whose Idempotency-Key already stored this turn: `run` answers it as stored. */
 export interface ReplayedTurn {
   conversationId: string;
   replay: StoredTurn;
+  held?: undefined;
 }
 
-export type PreparedTurn = FreshTurn | ReplayedTurn;
+/** A turn in a conversation a person has (or is about to): stored, not answered by the bot. */
+export interface HeldTurn {
+  conversationId: string;
+  held: { accountId: string; question: string };
+  replay?: undefined;
+}
+
+export type PreparedTurn = FreshTurn | ReplayedTurn | HeldTurn;
 
 export type TurnEvent = { type: 'delta'; text: string } | { type: 'done'; turn: StoredTurn };
 
@@ -126,7 +140,13 @@ export class TurnPipeline {
     // Before anything that could answer differently now (a retrained bot, a changed agent).
     const stored = idempotency && (await this.deps.conversations.findKeyedTurn(accountId, idempotency));
     if (stored) return { conversationId: stored.reply.conversation_id, replay: { ...stored, replayed: true } };
-    const conversation = await this.conversationOf(accountId, request);
+    let conversation = await this.conversationOf(accountId, request);
+    const handoff = this.deps.handoffTurns;
+    if (handoff && conversation && handoff.statusOf(conversation) === 'closed') {
+      if (!request.openConversation) throw handoff.refuseClosed();
+      conversation = undefined; // the bot endpoint's open conversation ended: this message starts a new one
+    }
+    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question: last.content } };
 
     // A continued conversation keeps its bot or agent unless the request names one.
     const named = request.bot_id || request.agent_id;
@@ -197,6 +217,11 @@ export class TurnPipeline {
       yield { type: 'done', turn: turn.replay };
       return;
     }
+    if (turn.held) {
+      const { message, handoff } = await this.deps.handoffTurns!.hold(turn.held.accountId, turn.conversationId, turn.held.question);
+      yield { type: 'done', turn: { user: message, reply: message, entities: [], replayed: false, handoff } };
+      return;
+    }
     let sent = '';
     let reply: ResponderReply | undefined;
     try {
@@ -225,7 +250,8 @@ export class TurnPipeline {
         ],
         { create: turn.conversationExists ? undefined : { id: turn.conversationId, ...turn.owner } },
       );
-      yield { type: 'done', turn: { user: user!, reply: message!, entities: reply.entities ?? [], replayed: false } };
+      const handoff = await this.deps.handoffTurns?.afterReply(accountId, turn.conversationId, turn.owner.botId, reply);
+      yield { type: 'done', turn: { user: user!, reply: message!, entities: reply.entities ?? [], replayed: false, ...(handoff && { handoff }) } };
     } catch (error) {
       // Another request with this key stored its turn first: answer with that one.
       if (!turn.idempotency || !isKeyedTurnConflict(error)) throw error;

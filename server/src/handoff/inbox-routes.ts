@@ -1,0 +1,62 @@
+/**
+ * `/dashboard/api/inbox`: the operator inbox on the session-authenticated dashboard surface (see
+ * docs/dashboard-api.md): the list (waiting first, with wait time), take, reply, typing, close, the
+ * offline messages, the operator's profile, and the inbox's live events stream. Any signed-in user
+ * of the account may act as an operator.
+ */
+import { Hono } from 'hono';
+import type { AppContext, AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { pathId, readJson } from '../http/validate.ts';
+import { requireSession, signedIn } from '../sessions/middleware.ts';
+import type { Deps } from '../services.ts';
+import { accountTopic } from './bus.ts';
+import type { Operator } from './service.ts';
+import { closeRequestSchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
+import { eventStream } from './stream.ts';
+
+function operatorOf(c: AppContext): Operator {
+  const session = signedIn(c);
+  return { userId: session.userId, accountId: session.accountId };
+}
+
+export function inboxRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const { handoff, inbox } = deps;
+  const conversationId = (c: AppContext) => pathId(c, 'conversation_id', 'conv', 'conversation');
+  router.use('*', requireSession(deps.dashboard.sessions));
+
+  router.get('/', async (c) => ok(c, { items: await inbox.list(signedIn(c).accountId) }));
+  router.get('/offline-messages', async (c) => ok(c, { items: await handoff.offlineMessages(signedIn(c).accountId) }));
+
+  router.get('/me', async (c) => ok(c, await handoff.operatorProfile(signedIn(c).userId)));
+  router.put('/me', async (c) => {
+    const input = await readJson<{ display_name?: string | null; avatar_url?: string | null }>(c, operatorProfileInputSchema);
+    return ok(c, await inbox.setProfile(signedIn(c).userId, input));
+  });
+
+  router.get('/events', async (c) => {
+    const operator = operatorOf(c);
+    return eventStream(c, handoff, {
+      accountId: operator.accountId,
+      topic: accountTopic(operator.accountId),
+      onHeartbeat: () => handoff.settings.touchPresence(operator.accountId, operator.userId),
+      onClose: () => handoff.settings.leave(operator.userId),
+    });
+  });
+
+  router.post('/:conversation_id/take', async (c) => ok(c, await handoff.take(operatorOf(c), conversationId(c))));
+  router.post('/:conversation_id/messages', async (c) => {
+    const { content } = await readJson<{ content: string }>(c, operatorReplySchema);
+    return ok(c, await handoff.reply(operatorOf(c), conversationId(c), content), 201);
+  });
+  router.post('/:conversation_id/typing', async (c) => {
+    await handoff.typing(operatorOf(c), conversationId(c));
+    return ok(c, { conversation_id: conversationId(c), typing: true });
+  });
+  router.post('/:conversation_id/close', async (c) => {
+    const { to } = await readJson<{ to: 'bot' | 'closed' }>(c, closeRequestSchema);
+    return ok(c, await handoff.close(operatorOf(c), conversationId(c), to));
+  });
+  return router;
+}

@@ -1,0 +1,268 @@
+/**
+ * Human handoff: a conversation's status (`bot` → `waiting` → `with_person` → `closed`), the
+ * messages written while a person is involved, and the events a live stream delivers.
+ *
+ * Every status change is ONE conditional update (`where status in (allowed sources)`): of two
+ * operators taking one conversation, the database lets exactly one update match; the other sees no
+ * row and gets 409 `invalid_status_transition`. Every change and message is stored together with its
+ * event (`handoff_events`, in one transaction) before the event is published (bus.ts), so a stream
+ * that reconnects with `Last-Event-ID` reads from the store what it missed, and nothing twice.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { HandoffAvailability, HandoffState, HandoffStatus, Message, OfflineMessage, OfflineMessageRequest, OperatorProfile } from '../../../src/client/types.ts';
+import { toMessage } from '../chat/store.ts';
+import { iso, json } from '../db/json.ts';
+import type { Database } from '../db/schema.ts';
+import { notFound, ServiceError } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import { accountTopic, conversationTopic, type BusEvent, type HandoffBus } from './bus.ts';
+import type { HandoffSettingsService } from './settings.ts';
+import { withHandoffTables, type HandoffDatabase } from './tables.ts';
+
+/** Which statuses each status may be changed to. `closed` is final: a new message starts a new conversation. */
+const TRANSITIONS: Record<HandoffStatus, HandoffStatus[]> = {
+  bot: ['waiting'],
+  waiting: ['with_person', 'bot', 'closed'],
+  with_person: ['bot', 'closed'],
+  closed: [],
+};
+
+/** Who may see a conversation: the visitor's own (`userId`, and `botId` when a token is bound to one). */
+export interface Visitor {
+  userId?: string;
+  botId?: string;
+}
+
+/** The signed-in dashboard user acting as an operator. */
+export interface Operator {
+  userId: string;
+  accountId: string;
+}
+
+type ConversationRow = { id: string; account_id: string; bot_id: string | null; user_id: string | null; status: HandoffStatus; waiting_since: Date | null; operator_id: string | null };
+
+export class HandoffService {
+  readonly db: Kysely<HandoffDatabase>;
+
+  constructor(
+    db: Kysely<Database>,
+    readonly bus: HandoffBus,
+    readonly settings: HandoffSettingsService,
+  ) {
+    this.db = withHandoffTables(db);
+  }
+
+  /** The conversation as `visitor` may see it; 404 for anyone else's (ids cannot be probed). */
+  async conversation(accountId: string, conversationId: string, visitor: Visitor = {}): Promise<ConversationRow> {
+    const row = await this.db
+      .selectFrom('conversations')
+      .select(['id', 'account_id', 'bot_id', 'user_id', 'status', 'waiting_since', 'operator_id'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
+    if (!row) throw notFound('conversation_id', 'conversation');
+    if (visitor.userId !== undefined && row.user_id !== visitor.userId) throw notFound('conversation_id', 'conversation');
+    if (visitor.botId !== undefined && row.bot_id !== visitor.botId) throw notFound('conversation_id', 'conversation');
+    return row;
+  }
+
+  async state(accountId: string, conversationId: string, visitor: Visitor = {}): Promise<HandoffState> {
+    return this.stateOf(await this.conversation(accountId, conversationId, visitor));
+  }
+
+  /** The visitor asks for a person: `bot` → `waiting`, when the bot hands off and someone can answer. */
+  async request(accountId: string, conversationId: string, visitor: Visitor = {}): Promise<HandoffState> {
+    const conversation = await this.conversation(accountId, conversationId, visitor);
+    if (conversation.status === 'waiting' || conversation.status === 'with_person') return this.stateOf(conversation); // asked twice: no change
+    const availability = await this.settings.availability(accountId, conversation.bot_id);
+    if (!availability.available) {
+      throw new ServiceError('handoff_unavailable', unavailableMessage(availability.unavailable_reason), { param: 'conversation_id' });
+    }
+    return this.transition(accountId, conversationId, 'waiting');
+  }
+
+  /**
+   * Changes the status if the current one allows it, atomically, and stores + publishes the change.
+   * `operatorId`: the operator taking it (`with_person`); `onlyOperator`: the change is refused unless
+   * this operator holds the conversation (an operator's close).
+   */
+  async transition(accountId: string, conversationId: string, to: HandoffStatus, options: { operatorId?: string; onlyOperator?: string } = {}): Promise<HandoffState> {
+    const from = (Object.keys(TRANSITIONS) as HandoffStatus[]).filter((status) => TRANSITIONS[status].includes(to));
+    // Read before the transaction: PGlite has one connection, which the transaction holds.
+    const botId = (await this.conversation(accountId, conversationId)).bot_id;
+    const availability = await this.settings.availability(accountId, botId);
+    const { state, event } = await this.db.transaction().execute(async (trx) => {
+      let update = trx
+        .updateTable('conversations')
+        .set({
+          status: to,
+          waiting_since: to === 'waiting' ? sql`now()` : to === 'with_person' ? sql`waiting_since` : null,
+          operator_id: to === 'with_person' ? (options.operatorId ?? null) : null,
+        })
+        .where('account_id', '=', accountId)
+        .where('id', '=', conversationId)
+        .where('status', 'in', from);
+      if (options.onlyOperator) update = update.where((eb) => eb.or([eb('operator_id', '=', options.onlyOperator!), eb('status', '=', 'waiting')]));
+      const row = await update.returning(['id', 'account_id', 'bot_id', 'user_id', 'status', 'waiting_since', 'operator_id']).executeTakeFirst();
+      if (!row) throw await this.refusal(trx, accountId, conversationId, to);
+      const state = await this.stateOf(row, { db: trx, availability });
+      return { state, event: await this.storeEvent(trx, accountId, conversationId, 'status', state) };
+    });
+    this.publish(accountId, conversationId, event);
+    return state;
+  }
+
+  /** Why a transition matched no row: 404, or 409 with what the status is now. */
+  private async refusal(trx: Transaction<HandoffDatabase>, accountId: string, conversationId: string, to: HandoffStatus): Promise<ServiceError> {
+    const current = await trx.selectFrom('conversations').select(['status', 'operator_id']).where('account_id', '=', accountId).where('id', '=', conversationId).executeTakeFirst();
+    if (!current) return notFound('conversation_id', 'conversation');
+    const why =
+      current.status === 'with_person' && to === 'with_person'
+        ? 'Another operator already took this conversation.'
+        : current.status === 'with_person'
+          ? `The conversation is with another operator; it cannot become ${to}.`
+          : `A ${current.status} conversation cannot become ${to}.`;
+    return new ServiceError('invalid_status_transition', why, { param: 'conversation_id' });
+  }
+
+  /** An operator takes a waiting conversation; of two at once, exactly one wins. */
+  take(operator: Operator, conversationId: string): Promise<HandoffState> {
+    return this.transition(operator.accountId, conversationId, 'with_person', { operatorId: operator.userId });
+  }
+
+  /** An operator ends their part: back to the bot, or the conversation ends. */
+  close(operator: Operator, conversationId: string, to: 'bot' | 'closed'): Promise<HandoffState> {
+    return this.transition(operator.accountId, conversationId, to, { onlyOperator: operator.userId });
+  }
+
+  /** An operator's reply, in a conversation they hold. */
+  async reply(operator: Operator, conversationId: string, content: string): Promise<Message> {
+    const conversation = await this.conversation(operator.accountId, conversationId);
+    if (conversation.status !== 'with_person' || conversation.operator_id !== operator.userId) {
+      throw new ServiceError('invalid_status_transition', 'Take the conversation before replying to it.', { param: 'conversation_id' });
+    }
+    const author = await this.operatorProfile(operator.userId);
+    return this.storeMessage(operator.accountId, conversationId, { role: 'operator', content, author });
+  }
+
+  /** A visitor message while a person is involved: stored, not answered by the bot. */
+  async visitorMessage(accountId: string, conversationId: string, content: string): Promise<{ message: Message; state: HandoffState }> {
+    const message = await this.storeMessage(accountId, conversationId, { role: 'user', content });
+    return { message, state: await this.state(accountId, conversationId) };
+  }
+
+  /** "Typing…" for a few seconds; published only (a reconnect has no use for an old one). */
+  async typing(operator: Operator, conversationId: string): Promise<void> {
+    const conversation = await this.conversation(operator.accountId, conversationId);
+    if (conversation.status !== 'with_person' || conversation.operator_id !== operator.userId) {
+      throw new ServiceError('invalid_status_transition', 'Take the conversation before typing in it.', { param: 'conversation_id' });
+    }
+    const data = { conversation_id: conversationId, from: 'operator', operator: await this.operatorProfile(operator.userId) };
+    this.publish(operator.accountId, conversationId, { type: 'typing', id: null, data });
+  }
+
+  async leaveOfflineMessage(accountId: string, conversationId: string, input: OfflineMessageRequest, visitor: Visitor = {}): Promise<OfflineMessage> {
+    const conversation = await this.conversation(accountId, conversationId, visitor);
+    const row = await this.db
+      .insertInto('offline_messages')
+      .values({ id: newId('ofm'), account_id: accountId, conversation_id: conversationId, bot_id: conversation.bot_id, user_id: conversation.user_id, email: input.email.trim(), message: input.message })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toOfflineMessage(row);
+  }
+
+  async offlineMessages(accountId: string, limit = 100): Promise<OfflineMessage[]> {
+    const rows = await this.db.selectFrom('offline_messages').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toOfflineMessage);
+  }
+
+  /** Stored events after `afterSeq`, oldest first: one conversation's, or a whole account's (the inbox). */
+  async eventsAfter(scope: { accountId: string; conversationId?: string }, afterSeq: string, limit = 500): Promise<BusEvent[]> {
+    let query = this.db.selectFrom('handoff_events').select(['seq', 'type', 'data']).where('account_id', '=', scope.accountId).where('seq', '>', afterSeq);
+    if (scope.conversationId) query = query.where('conversation_id', '=', scope.conversationId);
+    const rows = await query.orderBy('seq').limit(limit).execute();
+    return rows.map((row) => ({ type: row.type, id: String(row.seq), data: row.data }));
+  }
+
+  /** The newest stored event id of a scope ('0' for none): where a stream without Last-Event-ID starts. */
+  async lastEventId(scope: { accountId: string; conversationId?: string }): Promise<string> {
+    let query = this.db.selectFrom('handoff_events').select((eb) => eb.fn.max('seq').as('seq')).where('account_id', '=', scope.accountId);
+    if (scope.conversationId) query = query.where('conversation_id', '=', scope.conversationId);
+    const row = await query.executeTakeFirst();
+    return row?.seq ? String(row.seq) : '0';
+  }
+
+  /** How a dashboard user appears to visitors: their display name, else their email's local part. */
+  operatorProfile(userId: string): Promise<OperatorProfile> {
+    return profileIn(this.db, userId);
+  }
+
+  async stateOf(row: ConversationRow, inTransaction?: { db: Kysely<HandoffDatabase>; availability: HandoffAvailability }): Promise<HandoffState> {
+    const availability = inTransaction?.availability ?? (await this.settings.availability(row.account_id, row.bot_id));
+    const operator = row.operator_id ? await profileIn(inTransaction?.db ?? this.db, row.operator_id) : null;
+    const involved = row.status === 'waiting' || row.status === 'with_person';
+    return {
+      conversation_id: row.id,
+      status: row.status,
+      operator,
+      waiting_since: involved && row.waiting_since ? iso(row.waiting_since) : null,
+      ...availability,
+    };
+  }
+
+  private async storeMessage(accountId: string, conversationId: string, input: { role: 'user' | 'operator'; content: string; author?: OperatorProfile }): Promise<Message> {
+    const { message, event } = await this.db.transaction().execute(async (trx) => {
+      const touched = await trx.updateTable('conversations').set({ updated_at: sql`now()` }).where('account_id', '=', accountId).where('id', '=', conversationId).returning('id').executeTakeFirst();
+      if (!touched) throw notFound('conversation_id', 'conversation');
+      const row = await trx
+        .insertInto('messages')
+        .values({
+          id: newId('msg'),
+          account_id: accountId,
+          conversation_id: conversationId,
+          role: input.role,
+          content: input.content,
+          source: null,
+          intent: null,
+          confidence: null,
+          citations: null,
+          suggestions: null,
+          latency_ms: null,
+          author_id: input.author?.id ?? null,
+          author_name: input.author?.name ?? null,
+          author_avatar_url: input.author?.avatar_url ?? null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const message = toMessage(row);
+      return { message, event: await this.storeEvent(trx, accountId, conversationId, 'message', message) };
+    });
+    this.publish(accountId, conversationId, event);
+    return message;
+  }
+
+  private async storeEvent(trx: Transaction<HandoffDatabase>, accountId: string, conversationId: string, type: string, data: unknown): Promise<BusEvent> {
+    const row = await trx.insertInto('handoff_events').values({ account_id: accountId, conversation_id: conversationId, type, data: json(data) }).returning('seq').executeTakeFirstOrThrow();
+    return { type, id: String(row.seq), data };
+  }
+
+  private publish(accountId: string, conversationId: string, event: BusEvent): void {
+    this.bus.publish([conversationTopic(conversationId), accountTopic(accountId)], event);
+  }
+}
+
+async function profileIn(db: Kysely<HandoffDatabase>, userId: string): Promise<OperatorProfile> {
+  const user = await db.selectFrom('users').select(['id', 'email', 'display_name', 'avatar_url']).where('id', '=', userId).executeTakeFirst();
+  if (!user) return { id: userId, name: 'Operator', avatar_url: null };
+  return { id: user.id, name: user.display_name || user.email.split('@')[0]!, avatar_url: user.avatar_url };
+}
+
+function unavailableMessage(reason: string | null): string {
+  if (reason === 'outside_hours') return 'Nobody answers outside the opening hours; leave an email for a reply.';
+  if (reason === 'nobody_online') return 'Nobody is online to answer; leave an email for a reply.';
+  return 'This bot does not hand conversations to a person.';
+}
+
+function toOfflineMessage(row: { id: string; conversation_id: string; bot_id: string | null; user_id: string | null; email: string; message: string; created_at: Date }): OfflineMessage {
+  return { id: row.id, conversation_id: row.conversation_id, bot_id: row.bot_id, user_id: row.user_id, email: row.email, message: row.message, created_at: iso(row.created_at) };
+}

@@ -1,0 +1,68 @@
+/**
+ * Table types of migration 016 (human handoff), kept apart from `db/schema.ts` and joined with
+ * `withHandoffTables(db)` (as `db/dashboard-schema.ts` does for the dashboard's tables), so only the
+ * handoff code knows these columns.
+ */
+import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { DashboardDatabase } from '../db/dashboard-schema.ts';
+import type { Database, Json } from '../db/schema.ts';
+
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
+
+export type HandoffStatus = 'bot' | 'waiting' | 'with_person' | 'closed';
+
+export interface HandoffEventsTable {
+  seq: Generated<string>;
+  account_id: string;
+  conversation_id: string;
+  type: string;
+  data: Json<unknown>;
+  created_at: Generated<Date>;
+}
+
+export interface BotHandoffTable {
+  bot_id: string;
+  account_id: string;
+  enabled: boolean;
+  after_fallbacks: number | null;
+  intents: Json<string[]>;
+  hours: Json<unknown> | null;
+  updated_at: Generated<Date>;
+}
+
+export interface OfflineMessagesTable {
+  id: string;
+  account_id: string;
+  conversation_id: string;
+  bot_id: string | null;
+  user_id: string | null;
+  email: string;
+  message: string;
+  created_at: Generated<Date>;
+}
+
+export interface OperatorPresenceTable {
+  user_id: string;
+  account_id: string;
+  seen_at: Generated<Date>;
+}
+
+export type HandoffDatabase = Omit<DashboardDatabase, 'conversations' | 'messages' | 'users'> & {
+  conversations: Database['conversations'] & {
+    status: ColumnType<HandoffStatus, HandoffStatus | undefined, HandoffStatus>;
+    waiting_since: NullableTimestamp;
+    operator_id: OptionalText;
+  };
+  messages: Database['messages'] & { author_id: OptionalText; author_name: OptionalText; author_avatar_url: OptionalText };
+  users: DashboardDatabase['users'] & { display_name: OptionalText; avatar_url: OptionalText };
+  handoff_events: HandoffEventsTable;
+  bot_handoff: BotHandoffTable;
+  offline_messages: OfflineMessagesTable;
+  operator_presence: OperatorPresenceTable;
+};
+
+/** The same connection, typed with the tables of migration 016. */
+export function withHandoffTables(db: Kysely<Database>): Kysely<HandoffDatabase> {
+  return db as unknown as Kysely<HandoffDatabase>;
+}

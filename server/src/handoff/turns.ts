@@ -1,0 +1,75 @@
+/**
+ * What handoff changes in a chat turn (called by the turn pipeline, turns/pipeline.ts):
+ *
+ * - `waiting` / `with_person`: the bot does not answer; the visitor's message is stored and goes
+ *   to the operator live (`hold`);
+ * - `closed`: the conversation ended; a new message starts a new conversation (bot endpoint), or is
+ *   refused with 409 when it names the closed one;
+ * - after a bot reply: the bot's settings hand off on a trained intent or after N fallbacks in a row
+ *   (`afterReply`): the conversation becomes `waiting` when someone can answer, else the reply says
+ *   a person is unavailable (so the widget can offer to leave an email).
+ */
+import type { HandoffState, HandoffStatus, Message } from '../../../src/client/types.ts';
+import { ServiceError } from '../http/errors.ts';
+import type { HandoffService } from './service.ts';
+
+export type TurnHandoff = HandoffState & { held?: true };
+
+export class HandoffTurns {
+  constructor(private readonly handoff: HandoffService) {}
+
+  /** The status of a conversation row read by the pipeline (`bot` for rows of older writers). */
+  statusOf(conversation: object | undefined): HandoffStatus {
+    return ((conversation as { status?: HandoffStatus } | undefined)?.status ?? 'bot');
+  }
+
+  /** True when a person is involved, so the bot must not answer. */
+  holds(conversation: object | undefined): boolean {
+    const status = this.statusOf(conversation);
+    return status === 'waiting' || status === 'with_person';
+  }
+
+  /** 409 for a turn that names a closed conversation. */
+  refuseClosed(): ServiceError {
+    return new ServiceError('invalid_status_transition', 'This conversation is closed; start a new one (send no conversation_id).', { param: 'conversation_id' });
+  }
+
+  /** Stores the visitor's message for the person; the bot stays quiet. */
+  async hold(accountId: string, conversationId: string, content: string): Promise<{ message: Message; handoff: TurnHandoff }> {
+    const { message, state } = await this.handoff.visitorMessage(accountId, conversationId, content);
+    return { message, handoff: { ...state, held: true } };
+  }
+
+  /** After a stored bot reply: hand off when the bot's settings say so (see the file comment). */
+  async afterReply(accountId: string, conversationId: string, botId: string | null, reply: { source?: string; intent?: string | null }): Promise<TurnHandoff | undefined> {
+    if (!botId) return undefined;
+    const settings = await this.handoff.settings.row(accountId, botId);
+    if (!settings?.enabled) return undefined;
+    const byIntent = reply.intent != null && settings.intents.includes(reply.intent);
+    const byFallbacks = settings.after_fallbacks !== null && reply.source === 'fallback' && (await this.fallbacksInARow(accountId, conversationId, settings.after_fallbacks));
+    if (!byIntent && !byFallbacks) return undefined;
+    try {
+      return await this.handoff.request(accountId, conversationId);
+    } catch (error) {
+      // Nobody can answer now: the reply says so instead (the conversation stays with the bot).
+      if (error instanceof ServiceError && (error.code === 'handoff_unavailable' || error.code === 'invalid_status_transition')) {
+        return this.handoff.state(accountId, conversationId);
+      }
+      throw error;
+    }
+  }
+
+  /** True when the last `count` bot replies of the conversation were all fallbacks. */
+  private async fallbacksInARow(accountId: string, conversationId: string, count: number): Promise<boolean> {
+    const rows = await this.handoff.db
+      .selectFrom('messages')
+      .select('source')
+      .where('account_id', '=', accountId)
+      .where('conversation_id', '=', conversationId)
+      .where('role', '=', 'assistant')
+      .orderBy('seq', 'desc')
+      .limit(count)
+      .execute();
+    return rows.length === count && rows.every((row) => row.source === 'fallback');
+  }
+}
