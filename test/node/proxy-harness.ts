@@ -18,8 +18,11 @@ export interface RunningService {
 export const SECRET = 'test-secret-for-the-proxy-0123456789abcdef';
 export const SHOP = 'https://shop.example';
 
-/** The service on a fresh test database: in-memory PGlite, or PostgreSQL with `AI_CHAT_TEST_DATABASE_URL`. */
-export async function startService(): Promise<RunningService> {
+/**
+ * The service on a fresh test database: in-memory PGlite, or PostgreSQL with `AI_CHAT_TEST_DATABASE_URL`.
+ * `extra`: more service options (e.g. `llm`).
+ */
+export async function startService(extra: Record<string, unknown> = {}): Promise<RunningService> {
   const entry = new URL('../../server/src/index.ts', import.meta.url).href;
   const { startServer } = (await import(entry)) as {
     startServer(options: Record<string, unknown>): Promise<RunningService>;
@@ -28,7 +31,7 @@ export async function startService(): Promise<RunningService> {
     testDatabase(): Promise<{ options: Record<string, unknown>; cleanup(): Promise<void> }>;
   };
   const database = await testDatabase();
-  const running = await startServer({ ...database.options, seed: false, logLevel: 'silent', port: 0 }).catch(async (error: unknown) => {
+  const running = await startServer({ ...database.options, seed: false, logLevel: 'silent', port: 0, ...extra }).catch(async (error: unknown) => {
     await database.cleanup();
     throw error;
   });
