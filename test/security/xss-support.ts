@@ -36,7 +36,9 @@ export function settleEvents(ms = 150): Promise<void> {
  */
 const ALLOWED_TAGS = new Set([
   'div', 'section', 'header', 'h2', 'slot', 'button', 'svg', 'path', 'textarea', 'form', 'span',
-  'p', 'br', 'strong', 'em', 'code', 'pre', 'ul', 'ol', 'li', 'a',
+  'p', 'br', 'strong', 'em', 'code', 'pre', 'ul', 'ol', 'li', 'a', 'time',
+  // the markdown of issue #13: quotes, rules, tables, task items (a disabled checkbox, checked below)
+  'blockquote', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'label', 'input',
 ]);
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
@@ -51,7 +53,16 @@ export function expectSafeDom(root: ParentNode, context: string): void {
     expect(ALLOWED_TAGS.has(tag), `${context}: unexpected <${tag}>`).to.equal(true);
     const handlers = el.getAttributeNames().filter((name) => name.toLowerCase().startsWith('on'));
     expect(handlers, `${context}: event-handler attribute on <${tag}>`).to.deep.equal([]);
-    if (tag === 'a') {
+    if (tag === 'input') {
+      const box = el as HTMLInputElement;
+      expect(box.type === 'checkbox' && box.disabled && el.parentElement?.localName === 'label', `${context}: <input> that is no task item's checkbox`).to.equal(true);
+    }
+    if (tag === 'a' && el.classList.contains('cite')) {
+      // a source marker, `[1]`: an in-page link to a source listed in the same root, nothing else
+      const id = el.getAttribute('aria-describedby') ?? '';
+      expect(el.getAttribute('href'), `${context}: source marker href`).to.equal(`#${id}`);
+      expect(root.querySelector(`[part~="citations"] li#${CSS.escape(id)}`), `${context}: source marker target`).to.not.equal(null);
+    } else if (tag === 'a') {
       const href = el.getAttribute('href') ?? '';
       let protocol = '';
       try {
@@ -67,8 +78,12 @@ export function expectSafeDom(root: ParentNode, context: string): void {
       expect([...el.children].every((c) => c.localName === 'path'), `${context}: <svg> content`).to.equal(true);
     }
   }
-  // the widget's icons live in the header, composer and launcher; never among the messages
-  expect(root.querySelectorAll('[part~="transcript"] svg, [part~="suggestions"] svg').length, `${context}: svg in messages`).to.equal(0);
+  // the widget's icons live in the header, composer and launcher, and among the messages only as
+  // the icons of an answer's own action row (Copy, thumbs): never inside a bubble or a suggestion
+  const foreignSvg = [...root.querySelectorAll('[part~="transcript"] svg, [part~="suggestions"] svg')].filter(
+    (svg) => !svg.parentElement?.matches('[part~="actions"] > button'),
+  );
+  expect(foreignSvg.length, `${context}: svg in messages`).to.equal(0);
 }
 
 /** `expectSafeDom` on the widget's shadow root, plus the tripwire. */

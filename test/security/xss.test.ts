@@ -57,7 +57,10 @@ describe('XSS corpus', function () {
 
   it('the checks themselves catch a hostile element, handler and link', () => {
     const div = document.createElement('div');
-    for (const bad of ['<img alt="x">', '<b onclick="x">b</b>', '<a href="javascript:void 0" rel="noopener noreferrer">a</a>', '<svg></svg>']) {
+    for (const bad of [
+      '<img alt="x">', '<b onclick="x">b</b>', '<a href="javascript:void 0" rel="noopener noreferrer">a</a>', '<svg></svg>',
+      '<label><input type="text"></label>', '<input type="checkbox">', '<a class="cite" href="javascript:void 0" aria-describedby="x">1</a>',
+    ]) {
       div.innerHTML = `<p>${bad}</p>`;
       expect(() => expectSafeDom(div, bad), bad).to.throw();
     }
