@@ -66,6 +66,35 @@ function asTokenUser(grant: TokenGrant, request: Record<string, unknown>): Recor
 
 /** A message id as a path segment: only the id shape passes (nothing to decode, nothing to smuggle). */
 const MESSAGE_ID = /^msg_[0-9A-Za-z]{8,40}$/;
+/** The same for a conversation id (the handoff routes). */
+const CONVERSATION_ID = /^conv_[0-9A-Za-z]{8,40}$/;
+/** Handoff routes of one conversation: its state + asking for a person, offline messages, its events stream. */
+const HANDOFF_ROUTE = /^\/v1\/conversations\/([^/]+)\/(handoff|handoff\/offline-messages|events)$/;
+
+/** The visitor's scope of a handoff call: the token's user and, for a bot-bound token, its bot. */
+function handoffScope(grant: TokenGrant): Record<string, string> {
+  return grant.botId ? { user_id: grant.userId, bot_id: grant.botId } : { user_id: grant.userId };
+}
+
+/**
+ * The query of the events stream: resume point passed on, `max_seconds` capped at the token's
+ * remaining lifetime, so a stream never outlives its token (the client reconnects with a renewed one).
+ */
+function eventsQuery(grant: TokenGrant, search: URLSearchParams): URLSearchParams {
+  const query = new URLSearchParams(handoffScope(grant));
+  const lastEventId = search.get('last_event_id');
+  if (lastEventId !== null) query.set('last_event_id', lastEventId);
+  const remaining = Math.max(1, Math.min(3600, grant.expiresAt - Math.floor(Date.now() / 1000)));
+  const asked = Number(search.get('max_seconds'));
+  query.set('max_seconds', String(Number.isInteger(asked) && asked >= 1 ? Math.min(asked, remaining) : remaining));
+  return query;
+}
+
+/** What a widget token may read of its bot's handoff settings: whether to offer a person, not the hours or intents. */
+export function handoffProfile(settings: Record<string, unknown>): Record<string, unknown> {
+  const { bot_id, enabled, available, unavailable_reason } = settings;
+  return { bot_id, enabled, available, unavailable_reason };
+}
 
 /**
  * What a widget token may read of its bot: what the widget shows (name, language, quick replies, avatar).
@@ -121,6 +150,38 @@ export function planForward(method: string, path: string, search: URLSearchParam
     // Forced: the upstream then only answers this user's messages, whatever conversation is asked for.
     query.set('user_id', grant.userId);
     return { path, query, hasBody: false, rewriteBody: (body) => body };
+  }
+
+  const handoff = HANDOFF_ROUTE.exec(path);
+  if (handoff) {
+    // the token user's own conversation only: the service answers 404 for anyone else's
+    const [, conversationId, route] = handoff as unknown as [string, string, 'handoff' | 'handoff/offline-messages' | 'events'];
+    if (!CONVERSATION_ID.test(conversationId)) throw deny('That is not a conversation id.', 'conversation_id');
+    const upstream = `/v1/conversations/${conversationId}/${route}`;
+    const scope = handoffScope(grant);
+    if (method === 'GET' && route !== 'handoff/offline-messages') {
+      requireScope(grant, 'chat:read');
+      const query = route === 'events' ? eventsQuery(grant, search) : new URLSearchParams(scope);
+      return { path: upstream, query, hasBody: false, rewriteBody: (body) => body };
+    }
+    if (method === 'POST' && route !== 'events') {
+      requireScope(grant, 'chat:write');
+      return { path: upstream, query: new URLSearchParams(), hasBody: true, rewriteBody: (body) => ({ ...body, ...scope }) };
+    }
+  }
+
+  const botHandoff = /^\/v1\/bots\/([^/]+)\/handoff$/.exec(path);
+  if (botHandoff && method === 'GET') {
+    // whether the widget offers "Talk to a person": the token's own bot, projected
+    requireScope(grant, 'bot:message');
+    const botId = ownBot(grant, botHandoff[1]!);
+    return {
+      path: `/v1/bots/${encodeURIComponent(botId)}/handoff`,
+      query: new URLSearchParams(),
+      hasBody: false,
+      rewriteBody: (body) => body,
+      projectData: handoffProfile,
+    };
   }
 
   const botRead = /^\/v1\/bots\/([^/]+)$/.exec(path);
