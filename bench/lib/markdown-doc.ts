@@ -1,8 +1,8 @@
 /**
  * The streamed-markdown row's reply: a deterministic document of about `bytes` characters with
  * what a long LLM answer holds (headings, paragraphs with inline markup and links, bulleted and
- * numbered lists, fenced code blocks), cut into deltas the size of a few tokens each. Tables come
- * with the markdown that renders them (issue #13).
+ * numbered lists, fenced code blocks, and since the renderer has them (issue #13): GFM tables,
+ * blockquotes, nested task lists and rules), cut into deltas the size of a few tokens each.
  */
 
 const WORDS = ('the widget streams each answer as it is generated so a reader sees the first words at once ' +
@@ -16,7 +16,7 @@ function sentence(seed: number, words: number): string {
 }
 
 function section(i: number): string {
-  switch (i % 5) {
+  switch (i % 8) {
     case 0:
       return `## Part ${i}: ${sentence(i, 4).slice(0, -1)}`;
     case 1:
@@ -26,8 +26,14 @@ function section(i: number): string {
       return [1, 2, 3, 4, 5].map((n) => `- ${sentence(i + n, 8)} **${n}**`).join('\n');
     case 3:
       return '```ts\n' + [0, 1, 2, 3, 4, 5, 6, 7].map((n) => `const value${n} = compute(${i}, ${n}); // ${sentence(n, 5)}`).join('\n') + '\n```';
-    default:
+    case 4:
       return [1, 2, 3, 4].map((n) => `${n}. ${sentence(i * n, 10)} \`step ${n}\``).join('\n');
+    case 5:
+      return ['| Option | Default | Meaning |', '|:--|:-:|--:|', ...[1, 2, 3, 4, 5, 6].map((n) => `| \`opt${n}\` | ${n * i} | ${sentence(i + n, 6)} |`)].join('\n');
+    case 6:
+      return `> ${sentence(i, 12)}\n> **Note:** ${sentence(i + 3, 8)}\n\n---`;
+    default:
+      return [1, 2, 3].map((n) => `- [${n % 2 ? 'x' : ' '}] ${sentence(i + n, 6)}\n  - ${sentence(i * n, 5)}`).join('\n');
   }
 }
 

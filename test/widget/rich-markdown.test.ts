@@ -5,6 +5,7 @@ import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
 import { blockWork, inlineWork, parseBlocks, renderMarkdown, splitBlocks, type MarkdownOptions } from '../../src/widget/markdown.js';
 import { streamedMarkdown } from '../../src/widget/streamed-markdown.js';
+import { deltasOf, markdownDocument } from '../../bench/lib/markdown-doc.js';
 
 function md(source: string, options?: MarkdownOptions): HTMLDivElement {
   const div = document.createElement('div');
@@ -252,6 +253,18 @@ describe('rich markdown (issue #13 item 2)', () => {
         stream(div, prefix);
         expect(clean(div), `prefix of ${end} characters: ${JSON.stringify(prefix.slice(-20))}`).to.equal(clean(md(prefix)));
       }
+    });
+
+    it('streams the bench document (tables, quotes, task lists) in its deltas, ending as a one-shot render', () => {
+      const source = markdownDocument(12_000, 'THE END');
+      expect(parseBlocks(source).map((b) => b.kind)).to.include.members(['table', 'quote', 'hr', 'ul', 'ol', 'code', 'h']);
+      const div = document.createElement('div');
+      let text = '';
+      blockWork.chars = 0;
+      for (const delta of deltasOf(source)) stream(div, (text += delta));
+      expect(clean(div)).to.equal(clean(md(source)));
+      // each block parsed about once per delta while it was open, not the whole text each time
+      expect(blockWork.chars).to.be.below(40 * source.length);
     });
 
     it('grows a table row by row: rows already shown are kept, and the block before it is finished', () => {
