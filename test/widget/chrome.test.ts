@@ -37,7 +37,8 @@ describe('chrome of the widget (issue #13 items 4–6)', () => {
   beforeEach(clearWidgetStorage);
 
   describe('Stop', () => {
-    it('stops a streaming reply: the part that came stays, marked stopped; the service stores it so', async () => {
+    it('stops a streaming reply: the part that came stays, marked stopped; the service stores it so', async function () {
+      this.timeout(60_000); // the first use starts the service with the slow LLM (in-memory database, migrations)
       const apiKey = await slowLlmKey();
       const { el, ready } = await mount({ mode: 'inline', stream: true, 'api-key': apiKey, 'base-url': slowBase });
       await ready;
@@ -75,7 +76,8 @@ describe('chrome of the widget (issue #13 items 4–6)', () => {
       await expect(el).to.be.accessible();
     });
 
-    it('Escape stops the reply (and leaves the open panel open); focus stays in the input', async () => {
+    it('Escape stops the reply (and leaves the open panel open); focus stays in the input', async function () {
+      this.timeout(30_000);
       const apiKey = await slowLlmKey();
       const { el, ready } = await mount({ open: true, stream: true, 'api-key': apiKey, 'base-url': slowBase });
       await ready;
@@ -112,7 +114,7 @@ describe('chrome of the widget (issue #13 items 4–6)', () => {
       await el.updateComplete;
       const confirm = $(el, '[part~="confirm"]');
       expect(confirm.getAttribute('role')).to.equal('alertdialog');
-      expect(confirm.textContent).to.include('Start a new conversation?');
+      expect(confirm.textContent).to.include('Clear this conversation and start over?');
       expect(el.shadowRoot!.activeElement, 'the safe answer has focus').to.equal($(el, '[part~="cancel-button"]'));
       await expect(el).to.be.accessible();
       await sendKeys({ press: 'Escape' });
