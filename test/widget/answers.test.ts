@@ -117,18 +117,41 @@ describe('answers (issue #13 items 1–2)', () => {
       '```html\n<script src="/w.js"></script>\n<ai-chat-widget bot-id="b1"></ai-chat-widget>\n```',
     ].join('\n\n');
 
-    async function botAnswer(): Promise<AiChatWidget> {
+    async function botAnswer(attrs: Record<string, string> = {}, markdown = MARKDOWN, container?: HTMLElement): Promise<AiChatWidget> {
       const apiKey = await newApiKey();
       const botId = await createBot(apiKey, {
-        training: { intents: [{ name: 'install', examples: ['how do I install it', 'install the widget'], responses: [MARKDOWN] }] },
+        training: { intents: [{ name: 'install', examples: ['how do I install it', 'install the widget'], responses: [markdown] }] },
       });
-      const { el, ready } = await mount({ mode: 'inline', 'base-url': baseUrl, 'api-key': apiKey, 'bot-id': botId });
+      const { el, ready } = await mount({ mode: 'inline', 'base-url': baseUrl, 'api-key': apiKey, 'bot-id': botId, ...attrs }, {}, container);
       await ready;
       const reply = await el.send('how do I install it');
-      expect(reply!.content).to.equal(MARKDOWN);
+      expect(reply!.content).to.equal(markdown);
       await el.updateComplete;
       return el;
     }
+
+    it('scrolls a wide table sideways inside its bubble on a phone-wide panel, and is accessible in dark theme', async () => {
+      const container = document.createElement('div');
+      container.style.width = '320px';
+      document.body.append(container);
+      try {
+        const wide = `| ${['Plan', 'Monthly price', 'Seats included', 'Support hours'].join(' | ')} |\n|---|---|---|---|\n` +
+          `| Enterprise-with-a-long-name | 1,000,000 € | unlimited-seats | round-the-clock |`;
+        const el = await botAnswer({ theme: 'dark' }, `Compare:\n\n${wide}`, container);
+        const region = answer(el).querySelector<HTMLElement>('[part="table"]')!;
+        expect(region.scrollWidth, 'the table is wider than its region').to.be.above(region.clientWidth);
+        const transcript = $(el, '[part~="transcript"]');
+        expect(transcript.scrollWidth, 'the transcript itself does not scroll sideways').to.be.at.most(transcript.clientWidth);
+        expect(region.getBoundingClientRect().right).to.be.at.most(answer(el).getBoundingClientRect().right + 0.5);
+        // a keyboard user scrolls it: the region takes focus
+        region.focus();
+        expect(el.shadowRoot!.activeElement).to.equal(region);
+        await animationsFinished(el);
+        await expect(el).to.be.accessible();
+      } finally {
+        container.remove();
+      }
+    });
 
     it('renders the table, heading, quote, nested task list, rule and code block, and is accessible', async () => {
       const el = await botAnswer();
