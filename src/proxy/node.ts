@@ -10,6 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { nodeTransport } from './node-transport.js';
 import type { Proxy } from './proxy.js';
 
 /** A Node listener; as Connect/Express middleware it passes requests outside `basePath` to `next`. */
@@ -36,7 +37,7 @@ export function toNodeHandler(proxy: Proxy): NodeHandler {
     (request, env) => {
       const incoming = env.incoming as MountedRequest;
       const clientIp = incoming.ip ?? incoming.socket?.remoteAddress ?? null;
-      return proxy.handle(request, { clientIp, mountPath: mountPath(incoming) });
+      return proxy.handle(request, { clientIp, mountPath: mountPath(incoming), transport: nodeTransport });
     },
     // A library must not replace its host's global Request/Response.
     { overrideGlobalObjects: false },

@@ -99,6 +99,8 @@ export interface ResolvedOptions {
   getClientIp: ProxyOptions['getClientIp'];
   upstreamTimeoutMs: number;
   fetch: typeof fetch;
+  /** True when the options named a `fetch`: an adapter's own transport (`ProxyRequestContext`) is then not used. */
+  fetchGiven: boolean;
   issuer: string;
   audience: string;
   onError: ProxyOptions['onError'];
@@ -192,6 +194,7 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     upstreamTimeoutMs: timeout,
     // bound: some runtimes (workers) refuse a fetch called with another `this`
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    fetchGiven: options.fetch !== undefined,
     issuer: options.issuer ?? 'ai-chat-widget-proxy',
     audience: options.audience ?? 'ai-chat-widget',
     onError: options.onError,

@@ -9,7 +9,7 @@
  */
 import { checkOrigin, preflightResponse, withCors, type OriginVerdict } from './cors.js';
 import { errorResponse, newRequestId, ProxyError } from './errors.js';
-import { forward } from './forward.js';
+import { forward, viaFetch, type UpstreamCall } from './forward.js';
 import { MemoryRateLimitStore, RateLimiter } from './limits.js';
 import { mintToken } from './mint.js';
 import { resolveOptions, type ProxyOptions, type ResolvedOptions } from './options.js';
@@ -23,6 +23,8 @@ export interface ProxyRequestContext {
   clientIp?: string | null;
   /** The path a framework stripped before handing the request over (Express `app.use('/ai', …)`). */
   mountPath?: string;
+  /** The adapter's own way to the upstream (the Node adapter's keep-alive `node:http`), unless the options name a `fetch`. */
+  transport?: UpstreamCall;
 }
 
 /** The proxy: call it, or use its `fetch`, as a web-standard handler. */
@@ -44,6 +46,7 @@ export function createProxy(options: ProxyOptions): Proxy {
   const tokens = new TokenService(resolved.secrets, resolved.issuer, resolved.audience, resolved.tokenTtlSeconds);
   const limiter = new RateLimiter(resolved.store ?? new MemoryRateLimitStore());
   const base = resolved.basePath;
+  const fetchCall = viaFetch(resolved.fetch);
 
   const matches = (pathname: string) => base === '' || pathname === base || pathname.startsWith(`${base}/`);
 
@@ -84,7 +87,8 @@ export function createProxy(options: ProxyOptions): Proxy {
         body = JSON.stringify(plan.rewriteBody(await readJsonObject(request, { maxBytes: MAX_BODY_BYTES })));
       }
       const upstreamRequest = { method: request.method, path: plan.path, query: plan.query, body, incoming: request };
-      const answer = await forward({ ...upstreamRequest, userId: grant.userId }, resolved, limit);
+      const call = resolved.fetchGiven ? fetchCall : (context.transport ?? fetchCall);
+      const answer = await forward({ ...upstreamRequest, userId: grant.userId }, resolved, limit, call);
       return withCors(plan.projectData ? await projectResponse(answer, plan.projectData) : answer, verdict);
     } catch (error) {
       if (!(error instanceof ProxyError)) resolved.onError?.(error, request);

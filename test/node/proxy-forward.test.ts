@@ -73,6 +73,38 @@ describe('proxy: forwarding', () => {
     assert.deepEqual(await historyAsOwner({ user_id: 'mallory' }), []);
   });
 
+  it('under toNodeHandler reaches the upstream over node:http, not the global fetch, unless given a fetch', async () => {
+    // Issue #15: undici's fetch was most of the proxy's own time per call. The spy passes every call on.
+    const original = globalThis.fetch;
+    const upstreamCalls: string[] = [];
+    const spy: typeof fetch = (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (url.startsWith(service.url)) upstreamCalls.push(url);
+      return original(input, init);
+    };
+    globalThis.fetch = spy;
+    let own: HostedProxy | undefined;
+    let given: HostedProxy | undefined;
+    try {
+      own = await hostProxy({ apiKey, upstream: service.url, botId, allowAnonymous: true });
+      given = await hostProxy({ apiKey, upstream: service.url, botId, allowAnonymous: true, fetch: spy });
+      for (const proxy of [own, given]) {
+        const { token } = await mint(proxy.url, { user: 'dora' });
+        const res = await call(proxy.url, token, '/v1/chat', { body: { messages: [{ role: 'user', content: 'hi there' }] } });
+        const body = await json(res);
+        assert.equal(res.status, 200, JSON.stringify(body));
+        assert.equal(body.data.message.role, 'assistant');
+        assert.equal(res.headers.get('content-type'), 'application/json');
+        assert.ok(res.headers.get('x-request-id'));
+        assert.equal(upstreamCalls.length, proxy === own ? 0 : 1, upstreamCalls.join(', '));
+      }
+    } finally {
+      globalThis.fetch = original;
+      await own?.close();
+      await given?.close();
+    }
+  });
+
   it('answers a user’s own history, and never another user’s', async () => {
     const alice = (await mint(host.url, { user: 'alice' })).token;
     const bob = (await mint(host.url, { user: 'bob' })).token;
