@@ -7,6 +7,7 @@ import { BotsResource } from './resources/bots.js';
 import { ChatResource } from './resources/chat.js';
 import { ConversationsResource } from './resources/conversations.js';
 import { FeedbackResource } from './resources/feedback.js';
+import { HandoffResource } from './resources/handoff.js';
 import { KnowledgeResource } from './resources/knowledge.js';
 import type { RateLimitInfo } from './types.js';
 
@@ -52,4 +53,6 @@ export class AiChatClient extends ClientBase {
   readonly knowledge = new KnowledgeResource(this.core);
   readonly analytics = new AnalyticsResource(this.core);
   readonly feedback = new FeedbackResource(this.core);
+  /** Human handoff: settings, state, asking for a person, and the live events (`events()`). */
+  readonly handoff = new HandoffResource(this.core);
 }

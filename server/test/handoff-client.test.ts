@@ -1,0 +1,89 @@
+// The typed client's handoff methods over a loopback port to the real service (issue #14):
+// settings, state, asking for a person, offline messages, and `events()`, whose iterator reconnects
+// after every stream the service ends (`maxSeconds: 1`) and resumes from the last event id: across
+// several reconnects every operator message arrives once, in order.
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { serve, type ServerType } from '@hono/node-server';
+import { AiChatClient, ApiError, type HandoffEvent } from '../../src/client/index.ts';
+import type { Service } from '../src/index.ts';
+import { handoffSetup, openStream, startConversation, type HandoffSetup, type LiveStream } from './support/handoff.ts';
+import { createTestService } from './support/test-database.ts';
+
+let service: Service;
+let server: ServerType;
+let client: AiChatClient;
+let setup: HandoffSetup;
+let inbox: LiveStream;
+
+before(async () => {
+  service = await createTestService();
+  setup = await handoffSetup(service);
+  inbox = await openStream(service.fetch, 'http://127.0.0.1/dashboard/api/inbox/events', { cookie: `aicw_session=${setup.operator.cookie}` });
+  server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: service.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  client = new AiChatClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: service.devApiKey!, maxRetries: 0 });
+});
+after(async () => {
+  inbox?.close();
+  (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await service.close();
+});
+
+describe('client.handoff', () => {
+  it('settings, state, request, offline message; 409 and 404 as ApiError', async () => {
+    const settings = await client.handoff.updateSettings(setup.botId, { enabled: true, after_fallbacks: 2 });
+    assert.equal(settings.data.after_fallbacks, 2);
+    assert.equal((await client.handoff.settings(setup.botId)).data.available, true);
+    const conversationId = await startConversation(setup.api, setup.botId, 'client-a');
+    assert.equal((await client.handoff.state(conversationId, { user_id: 'client-a' })).data.status, 'bot');
+    assert.equal((await client.handoff.request(conversationId, { user_id: 'client-a' })).data.status, 'waiting');
+    const left = await client.handoff.leaveOfflineMessage(conversationId, { email: 'a@example.test', message: 'later', user_id: 'client-a' });
+    assert.equal(left.status, 201);
+    await assert.rejects(client.handoff.state(conversationId, { user_id: 'client-b' }), (error) => error instanceof ApiError && error.status === 404);
+    await client.handoff.updateSettings(setup.botId, { enabled: false });
+    const other = await startConversation(setup.api, setup.botId, 'client-c');
+    await assert.rejects(client.handoff.request(other, { user_id: 'client-c' }), (error) => error instanceof ApiError && error.code === 'handoff_unavailable' && error.status === 409);
+    await client.handoff.updateSettings(setup.botId, { enabled: true });
+  });
+
+  it('events(): reconnects after each ended stream and resumes, every message once and in order', async () => {
+    const user = 'client-stream';
+    const conversationId = await startConversation(setup.api, setup.botId, user);
+    await client.handoff.request(conversationId, { user_id: user });
+    const controller = new AbortController();
+    const received: HandoffEvent[] = [];
+    const expected = ['m1', 'm2', 'm3', 'm4'];
+    const reading = (async () => {
+      for await (const event of client.handoff.events(conversationId, { user_id: user, maxSeconds: 1, retryDelayMs: 50, signal: controller.signal })) {
+        received.push(event);
+        if (event.type === 'message' && event.data.content === expected.at(-1)) break;
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 300)); // the first connection is open
+    const operator = setup.operator;
+    assert.equal((await operator.call('POST', `/dashboard/api/inbox/${conversationId}/take`)).status, 200);
+    // spread over several connections: each ends after 1 s, the iterator reconnects with the last id
+    for (const content of expected) {
+      assert.equal((await operator.call('POST', `/dashboard/api/inbox/${conversationId}/messages`, { body: { content } })).status, 201);
+      await new Promise((r) => setTimeout(r, 700));
+    }
+    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error('events did not arrive')), 10_000))]);
+    controller.abort();
+    const messages = received.filter((e) => e.type === 'message').map((e) => (e.data as { content: string }).content);
+    assert.deepEqual(messages, expected);
+    assert.equal(received[0]!.type, 'status');
+    const ids = received.map((e) => Number(e.id));
+    assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+    assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('events(): a conversation that is not the visitor’s throws 404 instead of retrying', async () => {
+    const conversationId = await startConversation(setup.api, setup.botId, 'client-owner');
+    const iterator = client.handoff.events(conversationId, { user_id: 'client-intruder' });
+    await assert.rejects(iterator.next(), (error) => error instanceof ApiError && error.status === 404);
+  });
+});
