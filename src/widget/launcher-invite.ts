@@ -59,10 +59,13 @@ export class LauncherInvite implements ReactiveController {
   }
 
   hostUpdate(): void {
-    // opening the panel reads the replies and answers the teaser
+    // opening the panel reads the replies and answers the teaser for this page (a visitor who has
+    // chatted is not invited again when the panel closes; only a dismissal is kept in storage)
     if (this.host.opened) {
       this.unread = 0;
       this.teaserShown = false;
+      this.dismissed = true;
+      clearTimeout(this.timer);
     }
   }
 

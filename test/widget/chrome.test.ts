@@ -227,6 +227,15 @@ describe('chrome of the widget (issue #13 items 4–6)', () => {
     });
 
     it('shows the teaser after its delay, opens the chat from it, and never again once dismissed', async () => {
+      // opened before its delay: the teaser never comes on this page
+      const early = await mount({ id: 'early', open: true, teaser: 'Hello there', 'teaser-delay': '0' });
+      await early.ready;
+      await new Promise((r) => setTimeout(r, 50));
+      early.el.close();
+      await early.el.updateComplete;
+      expect(early.el.shadowRoot!.querySelector('[part~="teaser"]')).to.equal(null);
+      early.el.remove();
+
       const { el, ready } = await mount({ id: 'teased', teaser: 'Questions about shipping?', 'teaser-delay': '0' });
       await ready;
       const teaser = await waitFor(() => el.shadowRoot!.querySelector('[part~="teaser"]'), 8000, 'the teaser');
@@ -238,6 +247,9 @@ describe('chrome of the widget (issue #13 items 4–6)', () => {
       await el.updateComplete;
       expect(el.opened).to.equal(true);
       expect(teaser.isConnected).to.equal(false);
+      el.close();
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[part~="teaser"]'), 'not again on this page once opened').to.equal(null);
       el.remove();
 
       const again = await mount({ id: 'teased', teaser: 'Questions about shipping?', 'teaser-delay': '0' });
