@@ -29,10 +29,12 @@ export function renderCitations(m: TranscriptMessage, s: WidgetStrings): Templat
   return m.citations?.length
     ? html`<div part="citations" class="citations"><span>${s.sources}:</span><ol>${m.citations.map((c, i) => {
         const href = pageOf(c);
+        // direction controls shown, not obeyed: an imported page's title must not reorder the list
+        const title = showBidiControls(c.title);
         // tabindex: a marker's click focuses the source, also one without a link
         return html`<li id=${ids[i]} tabindex="-1">[${i + 1}] ${href
-          ? html`<a part="source-link" href=${href} target="_blank" rel="noopener noreferrer" dir="auto">${showBidiControls(c.title)}</a>`
-          : c.title}</li>`;
+          ? html`<a part="source-link" href=${href} target="_blank" rel="noopener noreferrer" dir="auto">${title}</a>`
+          : title}</li>`;
       })}</ol></div>`
     : nothing;
 }
