@@ -140,6 +140,47 @@ describe('GET /v1/conversations', () => {
     await expectError('/v1/conversations?cursor=garbage', 400, 'cursor');
   });
 
+  it('pages a text filter the same whether its word is common, in between or rare', { timeout: 120_000 }, async () => {
+    // Each plan of the text filter (`list`): the common word finds full pages among the newest
+    // conversations, the in-between one (over 1,000 matching messages, none of them recent) walks
+    // the whole list, the rare one starts from the GIN index. Pairs of conversations start at the
+    // same instant (the id breaks the tie). Stored by SQL: 1,600 conversations through the API are slow.
+    const account = await service.createAccount({ rateLimit: { points: 100_000, durationSeconds: 60 } });
+    const many = caller(service, account.apiKey);
+    const total = 1600;
+    const wordsOf = (i: number) => [i % 2 === 0 && 'common', i < 1100 && 'middle', i % 97 === 3 && 'rare'].filter(Boolean) as string[];
+    await sql`
+      insert into conversations (id, account_id, user_id, created_at, updated_at)
+      select 'conv_words' || lpad(i::text, 4, '0'), ${account.accountId}, 'u', timestamptz '2026-02-01' + make_interval(secs => i / 2), now()
+      from generate_series(0, ${total - 1}) as i`.execute(service.deps.db);
+    const rows = Array.from({ length: total }, (_, i) => ({
+      id: `msg_words${i}`, account_id: account.accountId, conversation_id: `conv_words${String(i).padStart(4, '0')}`,
+      role: 'user', content: ['hello', ...wordsOf(i)].join(' '),
+    }));
+    await service.deps.db.insertInto('messages').values(rows).execute();
+    const newestFirst = rows.map((row) => row.conversation_id).reverse();
+    for (const word of ['common', 'middle', 'rare', 'common middle']) {
+      const expected = newestFirst.filter((id) => word.split(' ').every((w) => wordsOf(Number(id.slice(-4))).includes(w)));
+      for (const limit of [7, 200]) {
+        const seen: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const res = await many(`/v1/conversations?${new URLSearchParams({ q: word, limit: String(limit), ...(cursor ? { cursor } : {}) })}`);
+          assert.equal(res.status, 200, JSON.stringify(res.body));
+          const page = res.body.data as { items: { id: string }[]; next_cursor: string | null; has_more: boolean };
+          seen.push(...page.items.map((c) => c.id));
+          cursor = page.next_cursor;
+          assert.equal(page.has_more, cursor !== null);
+          assert.ok(page.items.length === limit || !page.has_more, 'a page short of its limit is the last');
+          pages += 1;
+        } while (cursor && pages < 40); // 40 pages of 7 are enough to cross from the newest conversations into the rest
+        assert.deepEqual(seen, expected.slice(0, seen.length), `q=${word}, limit ${limit}`);
+        if (!cursor) assert.equal(seen.length, expected.length, `q=${word}, limit ${limit}: every match`);
+      }
+    }
+  });
+
   it('answers 404 for a bot or agent that is not this account\'s, 400 for unknown parameters, 405 for other methods', async () => {
     await expectError('/v1/conversations?bot_id=bot_missing123456', 404, 'bot_id');
     await expectError('/v1/conversations?agent_id=agt_missing123456', 404, 'agent_id');

@@ -13,7 +13,7 @@ import { parseInstant } from '../analytics/range.ts';
 import { iso } from '../db/json.ts';
 import type { ConversationsTable, Database } from '../db/schema.ts';
 import { invalid, notFound } from '../http/errors.ts';
-import { createdKey, newestFirstPage } from '../http/pagination.ts';
+import { createdKey, newestFirst, newestFirstPage } from '../http/pagination.ts';
 import { deleteConversations, forgetStoredAnswers } from './purge.ts';
 import { PREVIEW_LENGTH } from './schema.ts';
 
@@ -31,6 +31,11 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_WORDS = 20;
 /** Up to this many matching messages, the text filter starts from the matches (see `list`). */
 const SPARSE_MATCHES = 1000;
+/**
+ * The text filter first looks for a full page among this many newest conversations per row of the
+ * page (see `list`): a word in about a quarter of the conversations or more finds its page there.
+ */
+const WALK_FIRST_PER_ROW = 4;
 
 function toConversation(row: ConversationRow): Conversation {
   const last = row.last_message;
@@ -78,11 +83,28 @@ export class ConversationService {
     if (query.q !== undefined) {
       const words = textQuery(query.q);
       const matches = sql<boolean>`content_words @@ ${words}`;
+      const walk = select.where(({ exists, selectFrom }) =>
+        exists(selectFrom('messages').select(sql`1`.as('one')).whereRef('messages.conversation_id', '=', 'conversations.id').where(matches)),
+      );
+      // Common words first: a full page is among the newest few hundred conversations of the list,
+      // found by walking them and checking their messages (a few thousand rows). Within that
+      // prefix of the list, a full page (has_more) is the page; so is whatever the walk finds
+      // when the prefix is the whole rest of the list.
+      const boundary = await newestFirst(select.clearSelect().select(['id', createdKey]), query.cursor)
+        .offset(WALK_FIRST_PER_ROW * (query.limit + 1) - 1)
+        .limit(1)
+        .executeTakeFirst();
+      if (!boundary) return newestFirstPage(walk, { limit: query.limit, cursor: query.cursor }, toConversation);
+      const prefix = await newestFirstPage(
+        walk.where(sql<boolean>`(created_at, id) >= (${boundary.created_key}::timestamptz, ${boundary.id})`),
+        { limit: query.limit, cursor: query.cursor },
+        toConversation,
+      );
+      if (prefix.has_more) return prefix;
       // Rare words: every matching message is found through the GIN index (cheap for a few), and
-      // the page is cut from their conversations. Common words: walking the newest conversations
-      // and checking their messages finds a page within a few of them, where collecting every
-      // match would read thousands of rows. The planner cannot tell the two apart (it always walks),
-      // so a bounded look at the index decides.
+      // the page is cut from their conversations. In between (too many matches to collect, too
+      // few for the prefix), the walk goes on through the whole list. The planner cannot tell
+      // these apart (it always walks), so a bounded look at the index decides.
       const hits = await this.db.transaction().execute(async (trx) => {
         // Through the GIN index only. The planner cannot estimate a prefix tsquery, guesses
         // thousands of matches and, with the LIMIT, prefers to walk every message of the account
@@ -91,14 +113,8 @@ export class ConversationService {
         await sql`set local enable_indexscan = off`.execute(trx);
         return trx.selectFrom('messages').select('conversation_id').where('account_id', '=', accountId).where(matches).limit(SPARSE_MATCHES).execute();
       });
-      if (hits.length < SPARSE_MATCHES) {
-        if (hits.length === 0) return { items: [], next_cursor: null, has_more: false };
-        select = select.where('id', 'in', [...new Set(hits.map((hit) => hit.conversation_id))]);
-      } else {
-        select = select.where(({ exists, selectFrom }) =>
-          exists(selectFrom('messages').select(sql`1`.as('one')).whereRef('messages.conversation_id', '=', 'conversations.id').where(matches)),
-        );
-      }
+      if (hits.length === 0) return { items: [], next_cursor: null, has_more: false };
+      select = hits.length < SPARSE_MATCHES ? select.where('id', 'in', [...new Set(hits.map((hit) => hit.conversation_id))]) : walk;
     }
     return newestFirstPage(select, { limit: query.limit, cursor: query.cursor }, toConversation);
   }

@@ -83,6 +83,17 @@ export function decodeSeqCursor(cursor: string): string {
   return seq;
 }
 
+/** `select` after the cursor's row (all of it without one), newest first on (created_at, id). */
+export function newestFirst<DB, TB extends keyof DB, Row>(select: SelectQueryBuilder<DB, TB, Row>, cursor?: string): SelectQueryBuilder<DB, TB, Row> {
+  let query = select;
+  if (cursor) {
+    const { at, id } = decodeCursor<{ at: string; id: string }>(cursor, ['at', 'id']);
+    if (typeof id !== 'string' || typeof at !== 'string' || !isPgTimestamp(at)) throw invalidCursor();
+    query = query.where(sql<boolean>`(created_at, id) < (${at}::timestamptz, ${id})`);
+  }
+  return query.orderBy(sql.ref('created_at'), 'desc').orderBy(sql.ref('id'), 'desc');
+}
+
 /**
  * One page of a list, newest first, keyset-paginated on (created_at, id). The cursor is checked
  * before it reaches SQL, so a forged one is a 400, never a database error.
@@ -92,12 +103,6 @@ export async function newestFirstPage<DB, TB extends keyof DB, Row extends { id:
   page: { limit: number; cursor?: string },
   toItem: (row: Row) => Item,
 ): Promise<Page<Item>> {
-  let query = select;
-  if (page.cursor) {
-    const { at, id } = decodeCursor<{ at: string; id: string }>(page.cursor, ['at', 'id']);
-    if (typeof id !== 'string' || typeof at !== 'string' || !isPgTimestamp(at)) throw invalidCursor();
-    query = query.where(sql<boolean>`(created_at, id) < (${at}::timestamptz, ${id})`);
-  }
-  const rows = await query.orderBy(sql.ref('created_at'), 'desc').orderBy(sql.ref('id'), 'desc').limit(page.limit + 1).execute();
+  const rows = await newestFirst(select, page.cursor).limit(page.limit + 1).execute();
   return toPage(rows, page.limit, toItem, (row) => ({ at: row.created_key, id: row.id }));
 }
