@@ -30,7 +30,7 @@ function highlighted(code: string, lang: string, highlight?: Highlighter): unkno
     if (Array.isArray(out)) return out.map((t: HighlightToken) => html`<span part="token ${parts(t.type)}">${t.text}</span>`);
     if (out instanceof Node) return out;
   } catch (error) {
-    console.warn('ai-chat-widget: highlight failed', error);
+    console.warn(error); // the host's highlighter failed: its code shows plain
   }
   return code;
 }
