@@ -13,6 +13,8 @@
  */
 import { AiChatClient } from '../client/index.js';
 import { HttpCore, type RequestSpec } from '../client/http.js';
+import { followEvents, type HandoffEventsOptions } from '../client/resources/handoff.js';
+import type { HandoffEvent, HandoffState, InboxConversation, Message, OfflineMessage, OperatorProfile } from '../client/types.js';
 import type { ApiKey, Invite, KeyScope, Plan, Role, Session, SignupInfo, User } from './types.js';
 
 export type * from './types.js';
@@ -164,6 +166,41 @@ export class DashboardApi extends EventTarget {
 
   plan(): Promise<Plan> {
     return this.call('GET', '/plan');
+  }
+
+  // The operator inbox (human handoff, docs/handoff.md)
+
+  async inbox(): Promise<InboxConversation[]> {
+    return (await this.call<Items<InboxConversation>>('GET', '/inbox')).items;
+  }
+
+  async offlineMessages(): Promise<OfflineMessage[]> {
+    return (await this.call<Items<OfflineMessage>>('GET', '/inbox/offline-messages')).items;
+  }
+
+  take(conversationId: string): Promise<HandoffState> {
+    return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/take`);
+  }
+
+  reply(conversationId: string, content: string): Promise<Message> {
+    return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/messages`, { content });
+  }
+
+  typing(conversationId: string): Promise<unknown> {
+    return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/typing`);
+  }
+
+  closeConversation(conversationId: string, to: 'bot' | 'closed'): Promise<HandoffState> {
+    return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/close`, { to });
+  }
+
+  operatorProfile(): Promise<OperatorProfile> {
+    return this.call('GET', '/inbox/me');
+  }
+
+  /** The inbox's live events; while it is followed, this user counts as online for visitors. */
+  inboxEvents(options: Pick<HandoffEventsOptions, 'signal' | 'lastEventId'> = {}): AsyncGenerator<HandoffEvent, void, undefined> {
+    return followEvents(this.core, '/inbox/events', {}, options);
   }
 }
 

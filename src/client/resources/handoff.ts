@@ -78,43 +78,56 @@ export class HandoffResource {
    * the token proxy). Ends when `signal` aborts or the loop breaks; throws an `ApiError` the service
    * will keep answering (e.g. 404, 403) instead of retrying it.
    */
-  async *events(conversationId: string, options: HandoffEventsOptions = {}): AsyncGenerator<HandoffEvent, void, undefined> {
+  events(conversationId: string, options: HandoffEventsOptions = {}): AsyncGenerator<HandoffEvent, void, undefined> {
     const path = `/conversations/${segment(conversationId, 'conversationId')}/events`;
-    const { signal } = options;
-    let lastEventId = options.lastEventId;
-    let delay = options.retryDelayMs ?? 1000;
-    while (!signal?.aborted) {
+    return followEvents(this.core, path, { user_id: options.user_id, bot_id: options.bot_id, max_seconds: options.maxSeconds }, options);
+  }
+}
+
+/**
+ * Follows a handoff events stream at `path` (the visitor's, or the dashboard inbox's) for as long as
+ * the caller iterates: reconnects, resumes by `last_event_id`, throws what retrying cannot fix.
+ */
+export async function* followEvents(
+  core: HttpCore,
+  path: string,
+  scope: Record<string, string | number | undefined>,
+  options: Pick<HandoffEventsOptions, 'lastEventId' | 'signal' | 'idleTimeoutMs' | 'retryDelayMs'> = {},
+): AsyncGenerator<HandoffEvent, void, undefined> {
+  const { signal } = options;
+  let lastEventId = options.lastEventId;
+  let delay = options.retryDelayMs ?? 1000;
+  while (!signal?.aborted) {
+    try {
+      const query = { ...scope, last_event_id: lastEventId };
+      const opened = await core.open({ method: 'GET', path, query }, { signal, timeoutMs: options.idleTimeoutMs ?? 45_000, maxRetries: 0 }, 'text/event-stream', openEvents);
       try {
-        const query = { user_id: options.user_id, bot_id: options.bot_id, last_event_id: lastEventId, max_seconds: options.maxSeconds };
-        const opened = await this.core.open({ method: 'GET', path, query }, { signal, timeoutMs: options.idleTimeoutMs ?? 45_000, maxRetries: 0 }, 'text/event-stream', openEvents);
-        try {
-          for await (const frame of parseSse(opened.body, () => opened.attempt.restartTimer())) {
-            if (frame.id !== undefined) lastEventId = frame.id;
-            delay = options.retryDelayMs ?? 1000;
-            if (!EVENT_TYPES.has(frame.event as keyof HandoffStreamEvents)) continue; // `ready` and events of later versions
-            let data: unknown;
-            try {
-              data = JSON.parse(frame.data);
-            } catch (error) {
-              throw invalidResponse(opened.response, opened.attempt.target, `malformed JSON in the stream's "${frame.event}" event`, error);
-            }
-            // typing has no id of its own: `frame.id` is still the last stored event's
-            yield { type: frame.event, id: frame.event === 'typing' ? null : (frame.id ?? null), data } as HandoffEvent;
+        for await (const frame of parseSse(opened.body, () => opened.attempt.restartTimer())) {
+          if (frame.id !== undefined) lastEventId = frame.id;
+          delay = options.retryDelayMs ?? 1000;
+          if (!EVENT_TYPES.has(frame.event as keyof HandoffStreamEvents)) continue; // `ready` and events of later versions
+          let data: unknown;
+          try {
+            data = JSON.parse(frame.data);
+          } catch (error) {
+            throw invalidResponse(opened.response, opened.attempt.target, `malformed JSON in the stream's "${frame.event}" event`, error);
           }
-        } catch (error) {
-          throw opened.attempt.toError(error);
-        } finally {
-          opened.attempt.dispose();
+          // typing has no id of its own: `frame.id` is still the last stored event's
+          yield { type: frame.event, id: frame.event === 'typing' ? null : (frame.id ?? null), data } as HandoffEvent;
         }
-        continue; // the server ended the stream (max_seconds): reconnect at once
       } catch (error) {
-        if (signal?.aborted) return;
-        if (error instanceof ApiError && !error.retryable && error.status !== 401) throw error;
-        if (!isAiChatError(error)) throw error;
+        throw opened.attempt.toError(error);
+      } finally {
+        opened.attempt.dispose();
       }
-      await wait(delay, signal);
-      delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+      continue; // the server ended the stream (max_seconds): reconnect at once
+    } catch (error) {
+      if (signal?.aborted) return;
+      if (error instanceof ApiError && !error.retryable && error.status !== 401) throw error;
+      if (!isAiChatError(error)) throw error;
     }
+    await wait(delay, signal);
+    delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
   }
 }
 

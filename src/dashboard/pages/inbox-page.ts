@@ -1,0 +1,262 @@
+import { LitElement, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { HandoffEvent, InboxConversation, Message, OfflineMessage } from '../../client/index.js';
+import { api as defaultApi, type DashboardApi } from '../api.js';
+import { errorMessage } from '../ui/errors.js';
+import { formatDate } from '../ui/format.js';
+import pageStyles from '../ui/page.styles.js';
+import styles from './inbox-page.styles.js';
+
+/** Typing notices go out at most this often while the operator types. */
+const TYPING_EVERY_MS = 3000;
+/** Wait times are shown in whole minutes; redrawn this often. */
+const CLOCK_MS = 15_000;
+
+/** "just now", "3 min", "1 h 5 min". */
+export function waitLabel(since: string | null, now = Date.now()): string {
+  if (!since) return '';
+  const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000));
+  if (minutes < 1) return 'just now';
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+const whoOf = (m: Message) => (m.role === 'user' ? 'Visitor' : m.role === 'operator' ? (m.author?.name ?? 'Operator') : m.role === 'assistant' ? 'Bot' : 'System');
+
+/**
+ * The operator inbox (human handoff): conversations waiting for a person first, longest wait on top,
+ * then those with a person; take one, read its transcript, reply, close it (back to the bot, or
+ * end it); messages left while nobody was online. Live over the inbox's event stream, which also
+ * marks this operator as online for visitors while the page is open. Visitor text is rendered only
+ * through text bindings.
+ */
+@customElement('aicd-inbox-page')
+export class AicdInboxPage extends LitElement {
+  static override styles = [pageStyles, styles];
+
+  /** The dashboard API of the signed-in session (the shell sets it). */
+  @property({ attribute: false }) api: DashboardApi = defaultApi;
+
+  @state() private items: InboxConversation[] = [];
+  @state() private offline: OfflineMessage[] = [];
+  @state() private openId: string | null = null;
+  @state() private transcript: Message[] = [];
+  @state() private draft = '';
+  @state() private notice = '';
+  @state() private error = '';
+  @state() private now = Date.now();
+  @state() private live = false;
+
+  private stop: AbortController | null = null;
+  private clock: ReturnType<typeof setInterval> | undefined;
+  private lastTyping = 0;
+  private myId = '';
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.clock = setInterval(() => (this.now = Date.now()), CLOCK_MS);
+    void this.start();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.clock);
+    this.stop?.abort();
+  }
+
+  override render() {
+    const open = this.items.find((c) => c.id === this.openId);
+    return html`
+      <h1>Inbox</h1>
+      <p class="status" role="status">${this.notice}</p>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      <div class="layout">
+        <section aria-labelledby="queue-heading">
+          <h2 id="queue-heading">Conversations for a person</h2>
+          <p class="meta">${this.live ? 'Live: you are online for visitors.' : 'Connecting…'}</p>
+          ${this.items.length === 0 ? html`<p>Nobody is waiting.</p>` : html`<ul class="queue">${this.items.map((c) => this.renderItem(c))}</ul>`}
+        </section>
+        ${open ? this.renderConversation(open) : html`<section aria-label="Conversation"><p>Open a conversation to read and answer it.</p></section>`}
+      </div>
+      ${this.renderOffline()}
+    `;
+  }
+
+  private renderItem(c: InboxConversation) {
+    const mine = c.operator?.id === this.myId;
+    const label = c.status === 'waiting' ? `Waiting ${waitLabel(c.waiting_since, this.now)}` : `With ${mine ? 'you' : (c.operator?.name ?? 'an operator')}`;
+    const visitor = c.user_id ?? 'visitor';
+    return html`<li class="item" aria-current=${this.openId === c.id ? 'true' : nothing}>
+      <p class="who">${label} · ${visitor}</p>
+      <p class="preview">${c.last_message?.preview ?? ''}</p>
+      ${c.status === 'waiting' ? html`<button type="button" class="primary" @click=${() => this.take(c)} aria-label=${`Take the conversation with ${visitor}`}>Take</button>` : nothing}
+      <button type="button" @click=${() => this.openConversation(c.id)} aria-label=${`Open the conversation with ${visitor}`}>Open</button>
+    </li>`;
+  }
+
+  private renderConversation(c: InboxConversation) {
+    const mine = c.status === 'with_person' && c.operator?.id === this.myId;
+    return html`<section class="conversation" aria-labelledby="conversation-heading">
+      <h2 id="conversation-heading" tabindex="-1">Conversation with ${c.user_id ?? 'a visitor'}</h2>
+      <p class="meta">${c.status === 'waiting' ? `Waiting ${waitLabel(c.waiting_since, this.now)}` : `With ${mine ? 'you' : (c.operator?.name ?? 'an operator')}`}</p>
+      <ol class="messages" aria-label="Transcript">
+        ${this.transcript.map(
+          (m) => html`<li class=${`message ${m.role}`}>
+            <p class="meta">${whoOf(m)} · ${formatDate(m.created_at)}</p>
+            <p class="text">${m.content}</p>
+          </li>`,
+        )}
+      </ol>
+      ${mine
+        ? html`<form class="reply" @submit=${this.send}>
+            <label for="reply">Reply</label>
+            <textarea id="reply" name="reply" maxlength="8000" .value=${this.draft} @input=${this.onInput} @keydown=${this.onKeydown}></textarea>
+            <div class="toolbar">
+              <button type="submit" class="primary" ?disabled=${!this.draft.trim()}>Send</button>
+              <button type="button" @click=${() => this.close(c, 'bot')}>Back to the bot</button>
+              <button type="button" class="danger" @click=${() => this.close(c, 'closed')}>End conversation</button>
+            </div>
+          </form>`
+        : c.status === 'waiting'
+          ? html`<div class="toolbar"><button type="button" class="primary" @click=${() => this.take(c)}>Take</button></div>`
+          : nothing}
+    </section>`;
+  }
+
+  private renderOffline() {
+    if (this.offline.length === 0) return nothing;
+    return html`<section class="offline" aria-labelledby="offline-heading">
+      <h2 id="offline-heading">Left while nobody was online</h2>
+      <table>
+        <caption>Messages waiting for a reply by email, newest first</caption>
+        <thead><tr><th scope="col">Received</th><th scope="col">Email</th><th scope="col">Message</th></tr></thead>
+        <tbody>
+          ${this.offline.map((m) => html`<tr><td>${formatDate(m.created_at)}</td><td>${m.email}</td><td>${m.message}</td></tr>`)}
+        </tbody>
+      </table>
+    </section>`;
+  }
+
+  private async start(): Promise<void> {
+    this.stop?.abort();
+    const stop = (this.stop = new AbortController());
+    try {
+      this.myId = (await this.api.operatorProfile()).id;
+    } catch (error) {
+      this.error = errorMessage(error);
+    }
+    const following = this.follow(stop.signal);
+    await this.reload();
+    await following;
+  }
+
+  private async follow(signal: AbortSignal): Promise<void> {
+    try {
+      this.live = true;
+      for await (const event of this.api.inboxEvents({ signal })) this.onEvent(event);
+    } catch (error) {
+      if (!signal.aborted) this.error = errorMessage(error);
+    } finally {
+      this.live = false;
+    }
+  }
+
+  private onEvent(event: HandoffEvent): void {
+    if (event.type === 'message') {
+      const message = event.data;
+      if (message.conversation_id === this.openId && !this.transcript.some((m) => m.id === message.id)) {
+        this.transcript = [...this.transcript, message];
+        if (message.role === 'user') this.notice = 'New message from the visitor.';
+      }
+      this.items = this.items.map((c) =>
+        c.id === message.conversation_id ? { ...c, last_message: { id: message.id, role: message.role, preview: message.content.slice(0, 200), created_at: message.created_at } } : c,
+      );
+    } else if (event.type === 'status') {
+      void this.reload();
+    }
+  }
+
+  private async reload(): Promise<void> {
+    try {
+      [this.items, this.offline] = await Promise.all([this.api.inbox(), this.api.offlineMessages()]);
+      this.error = '';
+    } catch (error) {
+      this.error = errorMessage(error);
+    }
+  }
+
+  private async openConversation(id: string): Promise<void> {
+    this.openId = id;
+    this.transcript = [];
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('#conversation-heading')?.focus();
+    try {
+      const { data } = await this.api.client.chat.history({ conversation_id: id, limit: 200 });
+      const loaded = [...data.items].sort((a, b) => a.created_at.localeCompare(b.created_at));
+      // live messages that arrived while history loaded stay, once
+      const seen = new Set(loaded.map((m) => m.id));
+      if (this.openId === id) this.transcript = [...loaded, ...this.transcript.filter((m) => !seen.has(m.id))];
+    } catch (error) {
+      this.error = errorMessage(error);
+    }
+  }
+
+  private async take(c: InboxConversation): Promise<void> {
+    try {
+      await this.api.take(c.id);
+      this.notice = 'You took the conversation.';
+      await this.reload();
+      await this.openConversation(c.id);
+      this.renderRoot.querySelector<HTMLTextAreaElement>('#reply')?.focus();
+    } catch (error) {
+      this.notice = errorMessage(error);
+      await this.reload();
+    }
+  }
+
+  private onInput(event: Event): void {
+    this.draft = (event.target as HTMLTextAreaElement).value;
+    const now = Date.now();
+    if (this.openId && now - this.lastTyping > TYPING_EVERY_MS) {
+      this.lastTyping = now;
+      void this.api.typing(this.openId).catch(() => {}); // a lost "typing…" is harmless
+    }
+  }
+
+  /** Enter sends; Shift+Enter is a new line. */
+  private onKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      void this.send();
+    }
+  }
+
+  private async send(event?: Event): Promise<void> {
+    event?.preventDefault();
+    const content = this.draft.trim();
+    if (!content || !this.openId) return;
+    try {
+      const message = await this.api.reply(this.openId, content);
+      this.draft = '';
+      if (!this.transcript.some((m) => m.id === message.id)) this.transcript = [...this.transcript, message];
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+  }
+
+  private async close(c: InboxConversation, to: 'bot' | 'closed'): Promise<void> {
+    try {
+      await this.api.closeConversation(c.id, to);
+      this.notice = to === 'bot' ? 'The bot answers this conversation again.' : 'Conversation ended.';
+      this.openId = null;
+      await this.reload();
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'aicd-inbox-page': AicdInboxPage;
+  }
+}
