@@ -233,6 +233,7 @@ export default css`
     contain-intrinsic-block-size: auto 3000px;
   }
 
+  /* a flex container: a frozen row drops the whitespace between its children (transcript-rows.ts) */
   .message {
     display: flex;
     flex-direction: column;

@@ -55,6 +55,39 @@ describe('<ai-chat-widget> long transcripts', () => {
     expect(shown(el)).to.deep.equal(expected(el.messages));
   });
 
+  it('leaves Lit\'s markers and the template\'s whitespace out of frozen rows, which look the same', async () => {
+    const { el } = await mount({ mode: 'inline', storage: 'none', 'base-url': baseUrl, 'api-key': 'unused' });
+    // every block but the last is frozen; the same message in both, for a like-for-like comparison
+    const same = (id: string): TranscriptMessage => ({ id, role: 'assistant', content: 'Same **answer**, [a link](https://example.com)', time: '', status: 'sent' });
+    el.messages = [...transcript(2 * BLOCK_SIZE), same('frozen'), same('live')].slice(1);
+    await el.updateComplete;
+    const rows = $$(el, '[part~="message"]');
+    const nodes = (row: Element, show: number) => {
+      const walker = document.createTreeWalker(row, show);
+      let n = 0;
+      while (walker.nextNode()) n++;
+      return n;
+    };
+    const layoutWhitespace = (row: Element) => [...row.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && !n.textContent!.trim());
+    // each node Lit touched keeps a JS wrapper alive: frozen rows keep only what shows
+    for (const row of rows.slice(0, 2 * BLOCK_SIZE)) {
+      expect(nodes(row, NodeFilter.SHOW_COMMENT)).to.equal(0);
+      expect(layoutWhitespace(row)).to.have.length(0);
+    }
+    const [frozen, live] = [rows[2 * BLOCK_SIZE - 1], rows[2 * BLOCK_SIZE]];
+    expect(frozen.parentElement).to.not.equal(live.parentElement);
+    expect(nodes(live, NodeFilter.SHOW_COMMENT)).to.be.greaterThan(0); // the last block's rows stay Lit's
+    frozen.scrollIntoView();
+    const box = (row: Element) => {
+      const { width, height } = row.querySelector('[part~="bubble"]')!.getBoundingClientRect();
+      return { width, height };
+    };
+    expect(box(frozen)).to.deep.equal(box(live));
+    expect(frozen.querySelector('[part~="bubble"]')!.innerHTML.replace(/<!--[^>]*-->/g, '')).to.equal(
+      live.querySelector('[part~="bubble"]')!.innerHTML.replace(/<!--[^>]*-->/g, ''),
+    );
+  });
+
   it('renders only the last block on an append at 1,000 and leaves the older rows untouched', async () => {
     const { el } = await mount({ mode: 'inline', storage: 'none', 'base-url': baseUrl, 'api-key': 'unused' });
     el.messages = transcript(1000);
