@@ -26,6 +26,8 @@ import { renderAvatar, renderConfirm, renderNewButton, renderStop, renderStopped
 import { LauncherInvite } from './launcher-invite.js';
 import { storageScope } from './local-conversation.js';
 import { WidgetStorage } from './storage.js';
+import actionsStyles from './message-actions.styles.js';
+import { renderActions } from './message-actions.js';
 
 /**
  * An embeddable AI chat: a launcher button with a panel, or an inline or full-page chat, talking to
@@ -45,6 +47,7 @@ import { WidgetStorage } from './storage.js';
  * @fires {AiChatRateLimitEvent} ai-chat-rate-limit - The rate limit was hit; the message is queued.
  * @fires {AiChatStopEvent} ai-chat-stop - The user (or `stop()`) stopped the reply being written; its part so far stays.
  * @fires {AiChatResetEvent} ai-chat-reset - The user confirmed "New conversation" (or `reset()` was called).
+ * @fires {AiChatFeedbackEvent} ai-chat-feedback - The user rated an answer (thumbs up or down, a reason); cancelable: then nothing is sent.
  *
  * @attr {string} lang - BCP 47 language of the built-in strings (en, de, fr, es, ar, ja); default: the page's.
  * @attr {'ltr' | 'rtl' | 'auto'} dir - Text direction; `rtl` mirrors the whole widget.
@@ -68,6 +71,15 @@ import { WidgetStorage } from './storage.js';
  * @csspart source-link - A source's link to its page (sources without an http(s) page show their title).
  * @csspart code-block - A fenced code block in an answer: its language, Copy button and code.
  * @csspart copy-button - The Copy button of a code block.
+ * @csspart actions - The row under each answer: Copy, thumbs up, thumbs down.
+ * @csspart copy-answer - The answer's Copy button (copies its markdown text).
+ * @csspart feedback-button - A thumb; also `feedback-up` or `feedback-down` (`[aria-pressed=true]` when chosen).
+ * @csspart feedback-up - The thumbs up.
+ * @csspart feedback-down - The thumbs down.
+ * @csspart feedback-form - The optional reason form after a thumbs down.
+ * @csspart feedback-comment - Its free-text field.
+ * @csspart feedback-send - Its Send button.
+ * @csspart feedback-cancel - Its Cancel button (no reason: the thumbs down stays).
  * @csspart token - A piece of code coloured by `highlight`; also `token-<type>` (`token-keyword`…).
  * @csspart table - The horizontally scrolling, focusable region around a table in an answer.
  * @csspart error - The "not sent" note under a failed message.
@@ -114,9 +126,10 @@ import { WidgetStorage } from './storage.js';
  * @cssprop --ai-chat-offset - Distance of the launcher from the viewport edges.
  * @cssprop --ai-chat-focus-ring - Colour of the keyboard focus ring.
  * @cssprop --ai-chat-shadow - Shadow of the launcher and the floating panel.
+ * @cssprop --ai-chat-feedback-active - Colour of a chosen thumb under an answer (default: the accent).
  */
 export class AiChatWidget extends LitElement {
-  static override styles = [styles, launcherStyles, messageStyles, chromeStyles];
+  static override styles = [styles, launcherStyles, messageStyles, chromeStyles, actionsStyles];
 
   /** Re-render when `lang` changes: it picks the string table. */
   static override get observedAttributes(): string[] {
@@ -202,6 +215,8 @@ export class AiChatWidget extends LitElement {
    * `{text, type}` are styled from the page with `::part(token-<type>)`. None by default.
    */
   @property({ attribute: false }) highlight?: Highlighter;
+  /** Hides the thumbs up and down under answers (their Copy button stays). */
+  @property({ type: Boolean, attribute: 'no-feedback' }) noFeedback = false;
   /** The assistant's name: the header (without `title`) and what screen readers call its replies. Default: the bot's own. */
   @property({ attribute: 'bot-name' }) botName = '';
   /** The bot's avatar in the header: an `https:`/`http:` or `data:image/` URL (others are ignored). Default: the bot's own. */
@@ -409,6 +424,7 @@ export class AiChatWidget extends LitElement {
         : streamedMarkdown(m.content, { strings: s, highlight: this.highlight, sources: sourceIds(m) })}</div>
       ${renderStopped(m, s)}
       ${renderCitations(m, s)}
+      ${renderActions(m, s, { host: this, chat: this.chat, botId: this.botId, feedback: !this.noFeedback })}
       ${m.status === 'failed'
         ? html`<div part="error" class="error">
             ${s.notSent} ${errorText(m.error?.code ?? 'unknown_error', s)}
@@ -467,6 +483,7 @@ export class AiChatWidget extends LitElement {
               this.strings,
               this.highlight,
               this.assistantName(s),
+              this.noFeedback,
             ])}
             ${status === 'awaiting-reply'
               ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`

@@ -420,8 +420,15 @@ export class ChatController implements ReactiveController {
     this.resolve(messageId, reply);
   }
 
-  private getClient(): Promise<WidgetClient> {
+  /** The client for the current credentials (also the answers' feedback, message-actions.ts). */
+  getClient(): Promise<WidgetClient> {
     return this.clients.get(this.config());
+  }
+
+  /** Changes one message (its feedback, from the view) and stores the transcript. */
+  amend(id: string, change: Partial<TranscriptMessage>): void {
+    this.patch(id, change);
+    this.persist();
   }
 
   private newAbort(): AbortController {

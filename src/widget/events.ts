@@ -5,7 +5,7 @@
  * They fire for changes the user or the network caused (a click, a reply, a failure) and for the
  * public methods (`open()`, `send()`), never for programmatic property sets (`el.opened = true`).
  */
-import type { Citation, ErrorCode, ReplySource } from '../client/types.js';
+import type { Citation, ErrorCode, FeedbackReason, FeedbackRating, ReplySource } from '../client/types.js';
 
 /** Delivery state of a message in the transcript. */
 export type MessageStatus = 'sending' | 'sent' | 'failed';
@@ -30,6 +30,15 @@ export interface TranscriptMessage {
   error?: { code: WidgetErrorCode; message: string };
   /** An assistant reply the user stopped while it streamed: `content` is the part that had arrived. */
   stopped?: boolean;
+  /** The user's thumbs up or down on an assistant answer (the action row under it). */
+  feedback?: MessageFeedback;
+}
+
+/** `reason` undefined after a thumbs down: the reason form is still open; null: skipped. */
+export interface MessageFeedback {
+  rating: FeedbackRating;
+  reason?: FeedbackReason | null;
+  comment?: string | null;
 }
 
 /**
@@ -183,6 +192,30 @@ export class AiChatResetEvent extends Event {
   }
 }
 
+export interface FeedbackDetail {
+  /** The service's id of the answer (`msg_…`). */
+  messageId: string;
+  /** null: the user took the thumb back (pressed it again). */
+  rating: FeedbackRating | null;
+  /** After a thumbs down, what the reason form said (null: none chosen, or not asked yet). */
+  reason: FeedbackReason | null;
+  comment: string | null;
+}
+
+/**
+ * The user rated an answer: a thumb pressed or taken back, or the reason form after a thumbs down
+ * sent. Cancelable: `preventDefault()` keeps the widget from sending it to the service (the host
+ * handles it); the thumb still shows as pressed.
+ */
+export class AiChatFeedbackEvent extends Event {
+  static readonly eventName = 'ai-chat-feedback';
+  readonly detail: FeedbackDetail;
+  constructor(detail: FeedbackDetail) {
+    super(AiChatFeedbackEvent.eventName, { ...init, cancelable: true });
+    this.detail = detail;
+  }
+}
+
 /**
  * Every event `<ai-chat-widget>` dispatches, in the order the README lists them: the one list the
  * event map below, the framework typings (`ai-chat-widget/jsx`, `/vue`, `/svelte`) and the React
@@ -199,6 +232,7 @@ export const aiChatEvents = [
   AiChatRateLimitEvent,
   AiChatStopEvent,
   AiChatResetEvent,
+  AiChatFeedbackEvent,
 ] as const;
 
 /** Every event `<ai-chat-widget>` dispatches, by name. */

@@ -65,6 +65,15 @@ export interface WidgetStrings {
   unread: string;
   /** The teaser bubble's close button. */
   dismiss: string;
+  /** The thumbs up and thumbs down under an answer (its Copy button says `copy`, then `copied`). */
+  goodAnswer: string;
+  badAnswer: string;
+  /** The question of the form after a thumbs down. */
+  feedbackReason: string;
+  /** Its choices, separated by `|`, in this order: incorrect, not helpful, incomplete, other. */
+  feedbackReasons: string;
+  /** The form's free-text field (label and placeholder); its buttons say `send` and `cancel`. */
+  feedbackComment: string;
 }
 
 export const en: WidgetStrings = {
@@ -105,6 +114,11 @@ export const en: WidgetStrings = {
   cancel: 'Cancel',
   unread: 'New replies: {n}',
   dismiss: 'Dismiss',
+  goodAnswer: 'Good answer',
+  badAnswer: 'Bad answer',
+  feedbackReason: 'What went wrong?',
+  feedbackReasons: 'Incorrect|Not helpful|Incomplete|Other',
+  feedbackComment: 'Tell us more (optional)',
 };
 
 const de: WidgetStrings = {
@@ -145,6 +159,11 @@ const de: WidgetStrings = {
   cancel: 'Abbrechen',
   unread: 'Neue Antworten: {n}',
   dismiss: 'Schließen',
+  goodAnswer: 'Gute Antwort',
+  badAnswer: 'Schlechte Antwort',
+  feedbackReason: 'Was war nicht gut?',
+  feedbackReasons: 'Falsch|Nicht hilfreich|Unvollständig|Anderes',
+  feedbackComment: 'Mehr dazu (optional)',
 };
 
 const fr: WidgetStrings = {
@@ -185,6 +204,11 @@ const fr: WidgetStrings = {
   cancel: 'Annuler',
   unread: 'Nouvelles réponses : {n}',
   dismiss: 'Fermer',
+  goodAnswer: 'Bonne réponse',
+  badAnswer: 'Mauvaise réponse',
+  feedbackReason: 'Qu’est-ce qui n’allait pas ?',
+  feedbackReasons: 'Incorrecte|Pas utile|Incomplète|Autre',
+  feedbackComment: 'Précisez (facultatif)',
 };
 
 const es: WidgetStrings = {
@@ -225,6 +249,11 @@ const es: WidgetStrings = {
   cancel: 'Cancelar',
   unread: 'Respuestas nuevas: {n}',
   dismiss: 'Cerrar',
+  goodAnswer: 'Buena respuesta',
+  badAnswer: 'Mala respuesta',
+  feedbackReason: '¿Qué salió mal?',
+  feedbackReasons: 'Incorrecta|No es útil|Incompleta|Otro',
+  feedbackComment: 'Cuéntanos más (opcional)',
 };
 
 const ar: WidgetStrings = {
@@ -265,6 +294,11 @@ const ar: WidgetStrings = {
   cancel: 'إلغاء',
   unread: 'ردود جديدة: {n}',
   dismiss: 'إغلاق',
+  goodAnswer: 'إجابة جيدة',
+  badAnswer: 'إجابة سيئة',
+  feedbackReason: 'ما المشكلة؟',
+  feedbackReasons: 'غير صحيحة|غير مفيدة|غير مكتملة|أخرى',
+  feedbackComment: 'أخبرنا بالمزيد (اختياري)',
 };
 
 const ja: WidgetStrings = {
@@ -305,6 +339,11 @@ const ja: WidgetStrings = {
   cancel: 'キャンセル',
   unread: '新しい返信: {n} 件',
   dismiss: '閉じる',
+  goodAnswer: '良い回答',
+  badAnswer: '良くない回答',
+  feedbackReason: '何が問題でしたか？',
+  feedbackReasons: '不正確|役に立たない|不完全|その他',
+  feedbackComment: '詳しく教えてください（任意）',
 };
 
 /**

@@ -12,6 +12,7 @@ const KEYS: Record<keyof WidgetStrings, true> = {
   notSent: true, rateLimited: true, offline: true, errorNetwork: true, errorTimeout: true,
   errorServer: true, errorAuth: true, errorSetup: true, errorUnavailable: true, errorGeneric: true, welcome: true,
   stop: true, stopped: true, newConversation: true, confirmReset: true, cancel: true, unread: true, dismiss: true,
+  goodAnswer: true, badAnswer: true, feedbackReason: true, feedbackReasons: true, feedbackComment: true,
 };
 const keys = Object.keys(KEYS) as Array<keyof WidgetStrings>;
 const LANGS = ['en', 'de', 'fr', 'es', 'ar', 'ja'] as const;
@@ -34,6 +35,7 @@ describe('widget strings (i18n)', () => {
       assert.match(table.characterCount as string, /\{n\}.*\{max\}/, `${lang}.characterCount needs {n} and {max}`);
       assert.match(table.tooLong as string, /\{max\}/, `${lang}.tooLong lost its {max} placeholder`);
       assert.match(table.unread as string, /\{n\}/, `${lang}.unread lost its {n} placeholder`);
+      assert.equal((table.feedbackReasons as string).split('|').length, 4, `${lang}.feedbackReasons: the four reasons, |-separated`);
       assert.notEqual(table.hideChat, table.closeChat, `${lang}: the launcher and the close button need different names`);
       // the table is what a page in that language gets, region subtags included
       assert.deepEqual(resolveStrings(lang), locales[lang]);

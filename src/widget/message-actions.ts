@@ -1,0 +1,122 @@
+/**
+ * The action row under each finished assistant answer: Copy (the answer's markdown text), and
+ * thumbs up / thumbs down, with a short form after a thumbs down (a reason from a short list and
+ * free text, Send or Cancel). Each choice fires `ai-chat-feedback` (cancelable: a host that handles
+ * feedback itself calls `preventDefault()` and nothing is sent) and goes to the service through the
+ * widget's client, as the conversation's user (a token proxy forces its own user and bot anyway).
+ *
+ * The state lives in the message (`TranscriptMessage.feedback`), changed through the controller:
+ * the row is then rendered again even when the transcript has frozen it (transcript-rows.ts), and
+ * the rating survives a reload with the stored conversation.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { FeedbackReason } from '../client/types.js';
+import { copy } from './code-block.js';
+import { toErrorDetail } from './error-detail.js';
+import { AiChatErrorEvent, AiChatFeedbackEvent, type MessageFeedback, type TranscriptMessage } from './events.js';
+import type { WidgetStrings } from './strings.js';
+import type { WidgetClient } from './widget-client.js';
+
+/** The service's reasons, in the order of `WidgetStrings.feedbackReasons`. */
+const REASONS: readonly FeedbackReason[] = ['incorrect', 'not_helpful', 'incomplete', 'other'];
+
+/** What the row needs from the widget (the element passes itself and its `ChatController`). */
+export interface ActionsContext {
+  host: HTMLElement;
+  chat: {
+    readonly userId: string;
+    readonly messages: readonly TranscriptMessage[];
+    getClient(): Promise<WidgetClient>;
+    /** Changes one message and stores the transcript. */
+    amend(id: string, change: Partial<TranscriptMessage>): void;
+  };
+  botId: string;
+  /** false: `no-feedback` (the Copy button stays). */
+  feedback: boolean;
+}
+
+const copyIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon"><path d="M9 9h11v11H9zM5 15V4h11" /></svg>`;
+const thumbIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon"><path
+  d="M7 11v9H4v-9zm0 0 4-8c1.5 0 2.5 1 2 3l-1 4h6a2 2 0 0 1 2 2.4l-1.4 6A2 2 0 0 1 16.6 20H7" /></svg>`;
+
+/**
+ * Feedback calls go out one after another, so a quick up-then-down reaches the service in the order
+ * it was pressed (two requests in flight could be stored the other way round).
+ */
+let queue: Promise<void> = Promise.resolve();
+
+/** Tells the host, then (unless it cancelled) the service; a failure puts the previous state back. */
+function send(ctx: ActionsContext, m: TranscriptMessage, next: MessageFeedback | undefined): void {
+  const previous = m.feedback;
+  ctx.chat.amend(m.id, { feedback: next });
+  const messageId = m.serverId!;
+  const detail = { messageId, rating: next?.rating ?? null, reason: next?.reason ?? null, comment: next?.comment ?? null };
+  if (ctx.host.dispatchEvent(new AiChatFeedbackEvent(detail))) queue = queue.then(() => deliver(ctx, m, previous, next));
+}
+
+async function deliver(ctx: ActionsContext, m: TranscriptMessage, previous?: MessageFeedback, next?: MessageFeedback): Promise<void> {
+  const messageId = m.serverId!;
+  try {
+    const client = await ctx.chat.getClient();
+    const scope = { user_id: ctx.chat.userId, ...(ctx.botId && { bot_id: ctx.botId }) };
+    if (!next) await client.feedback.delete(messageId, scope);
+    else await client.feedback.give(messageId, { ...scope, rating: next.rating, ...(next.reason && { reason: next.reason }), ...(next.comment && { comment: next.comment }) });
+  } catch (error) {
+    // back to what the service still has, unless the user has pressed again since
+    if (ctx.chat.messages.find((x) => x.id === m.id)?.feedback === next) ctx.chat.amend(m.id, { feedback: previous });
+    ctx.host.dispatchEvent(new AiChatErrorEvent(toErrorDetail(error)));
+  }
+}
+
+/** After the form closes its buttons are gone: focus goes back to the thumbs down it came from. */
+async function refocus(ctx: ActionsContext, id: string): Promise<void> {
+  await (ctx.host as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+  ctx.host.shadowRoot?.querySelector<HTMLElement>(`[data-actions="${id}"] .down`)?.focus();
+}
+
+function rate(ctx: ActionsContext, m: TranscriptMessage, rating: 'up' | 'down'): void {
+  // pressing the pressed thumb again takes the feedback back
+  send(ctx, m, m.feedback?.rating === rating ? undefined : { rating });
+}
+
+function answer(event: Event, ctx: ActionsContext, m: TranscriptMessage): void {
+  event.preventDefault();
+  const form = event.currentTarget as HTMLFormElement;
+  const cancelled = (event as SubmitEvent).submitter?.classList.contains('cancel');
+  const data = new FormData(form);
+  const reason = cancelled ? null : ((data.get('reason') as FeedbackReason | null) ?? null);
+  const comment = cancelled ? null : String(data.get('comment') ?? '').trim() || null;
+  if (reason || comment) send(ctx, m, { rating: 'down', reason, comment });
+  else ctx.chat.amend(m.id, { feedback: { rating: 'down', reason: null } }); // cancelled: nothing more to send
+  void refocus(ctx, m.id);
+}
+
+function renderReasonForm(ctx: ActionsContext, m: TranscriptMessage, s: WidgetStrings): TemplateResult {
+  return html`<form part="feedback-form" class="feedback-form" @submit=${(e: Event) => answer(e, ctx, m)}>
+    <fieldset>
+      <legend>${s.feedbackReason}</legend>
+      ${s.feedbackReasons.split('|').map(
+        (label, i) => html`<label><input type="radio" name="reason" value=${REASONS[i] ?? 'other'} />${label}</label>`,
+      )}
+    </fieldset>
+    <textarea part="feedback-comment" name="comment" rows="2" maxlength="1000" aria-label=${s.feedbackComment}
+      placeholder=${s.feedbackComment}></textarea>
+    <div><button part="feedback-send" type="submit">${s.send}</button><button part="feedback-cancel" class="cancel"
+      type="submit">${s.cancel}</button></div>
+  </form>`;
+}
+
+/** The row under a finished answer the service stored; nothing under any other message. */
+export function renderActions(m: TranscriptMessage, s: WidgetStrings, ctx: ActionsContext): TemplateResult | typeof nothing {
+  if (m.role !== 'assistant' || m.status !== 'sent' || !m.serverId) return nothing;
+  const rating = m.feedback?.rating;
+  const pressed = (value: 'up' | 'down') => String(rating === value);
+  return html`<div part="actions" class="actions" data-actions=${m.id}><button part="copy-answer" class="action"
+      type="button" aria-label=${s.copy} @click=${(e: Event) => copy(e, m.content, s.copied)}>${copyIcon}</button><span
+      role="status"></span>${ctx.feedback
+        ? html`<button part="feedback-button feedback-up" class="action" type="button" aria-label=${s.goodAnswer}
+              aria-pressed=${pressed('up')} @click=${() => rate(ctx, m, 'up')}>${thumbIcon}</button><button
+              part="feedback-button feedback-down" class="action down" type="button" aria-label=${s.badAnswer}
+              aria-pressed=${pressed('down')} @click=${() => rate(ctx, m, 'down')}>${thumbIcon}</button>`
+        : nothing}</div>${ctx.feedback && rating === 'down' && m.feedback?.reason === undefined ? renderReasonForm(ctx, m, s) : nothing}`;
+}
