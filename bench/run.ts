@@ -4,6 +4,10 @@
  *
  *   node --import tsx bench/run.ts [--smoke] [--only=size,browser,server] [--out=path.json]
  *
+ * `chat` (part of `server`) runs on PGlite and, when AI_CHAT_BENCH_DATABASE_URL or AI_CHAT_TEST_DATABASE_URL
+ * names a PostgreSQL server, in a fresh database there too; with a Redis as well (AI_CHAT_BENCH_REDIS_URL or
+ * AI_CHAT_TEST_REDIS_URL), one service instance against two (child processes) on that PostgreSQL + Redis.
+ *
  * `--only` also takes the server's parts alone (`chat`, `search`, `proxy`), for profiling one of them,
  * `markdown` for the browser's streamed-markdown rows alone, and `analytics` (the conversation list and
  * the analytics reports with 1,000,000 stored messages, on PGlite and on PostgreSQL when
@@ -93,7 +97,7 @@ if (only.has('browser') || only.has('markdown')) {
 const serverParts = only.has('server') ? [...SERVER_PARTS] : SERVER_PARTS.filter((part: ServerPart) => only.has(part));
 if (serverParts.length) {
   log(`server: ${serverParts.join(', ')} (${settings.server.durationSeconds} s per autocannon cell)`);
-  const server = await measureServer({ ...settings.server, parts: serverParts });
+  const server = await measureServer({ ...settings.server, parts: serverParts }, log);
   rows.push(...serverRows(server));
   details.server = server;
 }

@@ -1,11 +1,11 @@
 /**
- * Server measurements against the real reference service (in-memory PGlite) on loopback:
- * throughput of the two chat endpoints under autocannon, knowledge search latency as the knowledge
- * base grows, and what the token proxy adds to a chat request.
+ * Server measurements against the real reference service on loopback: throughput of the two chat
+ * endpoints against the no-op ceiling (`throughput.ts`: PGlite, PostgreSQL, one instance against
+ * two), knowledge search latency as the knowledge base grows (in-memory PGlite), and what the token
+ * proxy adds to a chat request.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createProxy } from '../src/proxy/index.ts';
 import { toNodeHandler } from '../src/proxy/node.ts';
@@ -13,6 +13,16 @@ import { startServer } from '../server/src/index.ts';
 import { newId } from '../server/src/ids.ts';
 import { measureKnowledgeWrites, type KnowledgeWriteResults } from './knowledge-writes.ts';
 import { sequentialLatency, type LatencyResult } from './lib/latency.ts';
+import {
+  CHAT_BODY,
+  freshPostgresDatabase,
+  measureInstances,
+  measureThroughput,
+  POSTGRES_URL,
+  REDIS_URL,
+  type InstancesResults,
+  type ThroughputSet,
+} from './throughput.ts';
 
 export interface ServerConfig {
   /** Seconds per autocannon cell. */
@@ -31,17 +41,11 @@ export interface ServerConfig {
 export type ServerPart = 'chat' | 'search' | 'proxy';
 export const SERVER_PARTS: readonly ServerPart[] = ['chat', 'search', 'proxy'];
 
-export interface ThroughputCell {
-  concurrency: number;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
 export interface ServerResults {
-  chat: ThroughputCell[];
-  botMessages: ThroughputCell[];
+  /** The no-op ceiling and both chat endpoints, on PGlite and (with a server configured) on PostgreSQL. */
+  throughput: { pglite: ThroughputSet; postgres: ThroughputSet | null } | null;
+  /** One instance against two on one PostgreSQL + Redis; null without both configured or without `chat`. */
+  instances: InstancesResults | null;
   search: Record<number, LatencyResult>;
   /** Writes on the largest knowledge base; absent when the run left search out. */
   knowledgeWrites: KnowledgeWriteResults | null;
@@ -49,29 +53,9 @@ export interface ServerResults {
   proxy: { direct: LatencyResult; proxied: LatencyResult } | null;
 }
 
-const CHAT_BODY = JSON.stringify({ messages: [{ role: 'user', content: 'hello, what are your opening hours?' }], user_id: 'bench-user' });
-const BOT_BODY = JSON.stringify({ message: 'hello there', user_id: 'bench-user' });
 const WORDS = ('refund shipping delivery order invoice account password billing subscription warranty return exchange ' +
   'tracking package address payment card discount coupon support hours store pickup size colour fabric battery ' +
   'charger screen update install login email notification privacy data export cancel upgrade plan team seat').split(' ');
-
-async function cannon(url: string, body: string, apiKey: string, concurrency: number, seconds: number): Promise<ThroughputCell> {
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    body,
-    connections: concurrency,
-    duration: seconds,
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-  });
-  return {
-    concurrency,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
-  };
-}
 
 /** Deterministic pseudo-random words, so every run indexes the same knowledge base. */
 function* words(seed: number): Generator<string> {
@@ -88,7 +72,32 @@ function entryText(i: number): { title: string; content: string } {
   return { title: `Entry ${i}: ${take(4)}`, content: `${take(40)}. ${take(40)}.` };
 }
 
-export async function measureServer(config: ServerConfig): Promise<ServerResults> {
+/** The throughput rows: PGlite, then PostgreSQL in a fresh database, then one instance against two. */
+async function measureChat(config: ServerConfig, log: (message: string) => void): Promise<Pick<ServerResults, 'throughput' | 'instances'>> {
+  log('server: chat throughput on PGlite');
+  const pglite = await measureThroughput({ dataDir: 'memory://' }, config);
+  if (!POSTGRES_URL) {
+    log('server: no PostgreSQL configured (AI_CHAT_BENCH_DATABASE_URL or AI_CHAT_TEST_DATABASE_URL): its throughput rows are skipped');
+    return { throughput: { pglite, postgres: null }, instances: null };
+  }
+  log('server: chat throughput on PostgreSQL');
+  const database = await freshPostgresDatabase(POSTGRES_URL);
+  let postgres: ThroughputSet;
+  try {
+    postgres = await measureThroughput({ databaseUrl: database.url }, config);
+  } finally {
+    await database.drop();
+  }
+  if (!REDIS_URL) return { throughput: { pglite, postgres }, instances: null };
+  log('server: one instance against two (PostgreSQL + Redis)');
+  const instances = await measureInstances(POSTGRES_URL, REDIS_URL, { durationSeconds: config.durationSeconds, concurrency: Math.max(...config.concurrency) });
+  return { throughput: { pglite, postgres }, instances };
+}
+
+export async function measureServer(config: ServerConfig, log: (message: string) => void = () => {}): Promise<ServerResults> {
+  const parts = new Set(config.parts ?? SERVER_PARTS);
+  const chat = parts.has('chat') ? await measureChat(config, log) : { throughput: null, instances: null };
+  if (!parts.has('search') && !parts.has('proxy')) return { ...chat, search: {}, knowledgeWrites: null, proxy: null };
   const running = await startServer({
     dataDir: 'memory://',
     seed: false,
@@ -102,21 +111,6 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
     const { apiKey } = await service.createAccount({ name: 'bench', rateLimit: { points: 1e9, durationSeconds: 60 } });
     const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 
-    const botRes = await fetch(`${url}/v1/bots`, {
-      method: 'POST',
-      headers: auth,
-      body: JSON.stringify({ name: 'Bench bot', training: { intents: [{ name: 'greet', examples: ['hello', 'hi there'], responses: ['Hello!'] }] } }),
-    });
-    const bot = (await botRes.json()) as { data?: { id: string } };
-    if (!bot.data) throw new Error(`creating the bench bot failed: ${botRes.status}`);
-
-    const parts = new Set(config.parts ?? SERVER_PARTS);
-    const chat: ThroughputCell[] = [];
-    const botMessages: ThroughputCell[] = [];
-    for (const c of parts.has('chat') ? config.concurrency : []) {
-      chat.push(await cannon(`${url}/v1/chat`, CHAT_BODY, apiKey, c, config.durationSeconds));
-      botMessages.push(await cannon(`${url}/v1/bots/${bot.data.id}/messages`, BOT_BODY, apiKey, c, config.durationSeconds));
-    }
 
     // Knowledge lives in its own tenant: the built-in chat responder searches its tenant's knowledge
     // base, so a 100k-entry base would otherwise slow the chat and proxy measurements down too.
@@ -146,7 +140,7 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
       knowledgeWrites = await measureKnowledgeWrites(url, kbTenant.apiKey, inserted, config.knowledgeWrites, config.latencyMs);
     }
 
-    if (!parts.has('proxy')) return { chat, botMessages, search, knowledgeWrites, proxy: null };
+    if (!parts.has('proxy')) return { ...chat, search, knowledgeWrites, proxy: null };
     const proxy = createProxy({
       apiKey,
       upstream: url,
@@ -179,7 +173,7 @@ export async function measureServer(config: ServerConfig): Promise<ServerResults
       p50: parts.map((p) => p.p50).sort((a, b) => a - b)[parts.length >> 1]!,
       p99: Math.max(...parts.map((p) => p.p99)),
     });
-    return { chat, botMessages, search, knowledgeWrites, proxy: { direct: merge(direct), proxied: merge(proxied) } };
+    return { ...chat, search, knowledgeWrites, proxy: { direct: merge(direct), proxied: merge(proxied) } };
   } finally {
     for (const s of proxyServers) {
       s.closeAllConnections();

@@ -7,6 +7,11 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     connections?: number;
     duration?: number;
+    /** Called once per connection, e.g. to give each its own body. */
+    setupClient?: (client: Client) => void;
+  }
+  interface Client {
+    setBody(body: string): void;
   }
   interface Histogram {
     average: number;
@@ -18,6 +23,8 @@ declare module 'autocannon' {
     latency: Histogram;
     errors: number;
     non2xx: number;
+    /** Answers by HTTP status code. */
+    statusCodeStats?: Record<string, { count: number }>;
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

@@ -29,7 +29,7 @@ const EXPECTED = {
   ],
   /** Server rows: ours only. */
   oursOnly: [
-    'server.chat.1', 'server.chat.2', 'server.chat.3', 'server.bot.1', 'server.bot.2', 'server.bot.3',
+    'server.ceiling', 'server.chat.1', 'server.chat.2', 'server.chat.3', 'server.bot.1', 'server.bot.2', 'server.bot.3',
     'server.search.1', 'server.search.2', 'server.search.3', 'server.proxy',
     'server.knowledge.write', 'server.knowledge.block', 'server.knowledge.cold', 'server.knowledge.search',
     // The conversation list and the analytics reports on PGlite (PostgreSQL rows only with a server).
