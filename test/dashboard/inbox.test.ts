@@ -7,6 +7,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { AiChatClient, ApiError, type HandoffEvent } from '../../src/client/index.js';
 import { DashboardApi } from '../../src/dashboard/api.js';
+import '../../src/dashboard/pages/conversations-page.js';
 import '../../src/dashboard/pages/inbox-page.js';
 import type { AicdInboxPage } from '../../src/dashboard/pages/inbox-page.js';
 import { button, deep, deepAll, deepText, HOSTILE, signOut, tabTo, until } from './helpers.js';
@@ -84,6 +85,11 @@ describe('aicd-inbox-page', () => {
     await until(() => received.some((e) => e.type === 'status' && e.data.status === 'closed'), 'the visitor hears the end');
     await until(() => deepText(el).includes('Nobody is waiting'), 'the inbox empty again');
     stop.abort();
+
+    // the Conversations page labels the operator's message as a person's, by name
+    const page = await fixture(html`<aicd-conversations-page .client=${api.client}></aicd-conversations-page>`);
+    (await until(() => button(page, /^Open the conversation/), 'the conversation list')).click();
+    await until(() => deepAll(page, '.message.operator .who').some((p) => /\(person\)/.test(p.textContent ?? '')), 'the operator message, labelled');
   });
 
   it('lists messages left while nobody was online', async () => {

@@ -117,7 +117,7 @@ export class AicdConversationsPage extends LitElement {
       <ol class="messages">
         ${this.transcript.map(
           (m) => html`<li class=${`message ${m.role}`}>
-            <p class="who">${m.role === 'user' ? 'Visitor' : m.role === 'assistant' ? 'Bot' : 'System'} · ${formatDate(m.created_at)}${m.source ? ` · ${m.source}` : ''}${m.intent ? ` · ${m.intent}` : ''}</p>
+            <p class="who">${m.role === 'user' ? 'Visitor' : m.role === 'assistant' ? 'Bot' : m.role === 'operator' ? `${m.author?.name ?? 'Operator'} (person)` : 'System'} · ${formatDate(m.created_at)}${m.source ? ` · ${m.source}` : ''}${m.intent ? ` · ${m.intent}` : ''}</p>
             <p class="text">${m.content}</p>
           </li>`,
         )}
