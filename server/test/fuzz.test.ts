@@ -55,6 +55,18 @@ async function send(method: string, rawPath: string, init: SendInit = {}): Promi
     return undefined; // e.g. a header value outside Latin-1: not sendable over HTTP/1.1 either
   }
   const res = await service.fetch(request);
+  if (res.body && res.headers.get('content-type')?.startsWith('text/event-stream') && /\/events$/.test(new URL(request.url).pathname)) {
+    // A live events stream never ends by itself: read its opening frame, then hang up.
+    const reader = res.body.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    return { status: res.status, headers: res.headers, text };
+  }
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 

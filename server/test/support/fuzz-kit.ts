@@ -206,7 +206,8 @@ export function assertWellFormed(answer: Answer, codes: Set<string>, what: strin
   if (what.startsWith('GET /v1/openapi.json') && answer.status === 200) return; // the document itself, by design
   if (method === 'HEAD') return assert.equal(answer.text, '', `HEAD with a body: ${context}`);
   if (answer.headers.get('content-type')?.startsWith('text/event-stream')) {
-    assert.match(answer.text, /event: (done|error)\n/, `stream without an end frame: ${context}`);
+    // a turn ends with `done` or `error`; a live events stream (read up to its first frame) opens with `ready`
+    assert.match(answer.text, /event: (done|error|ready)\n/, `stream without an end frame: ${context}`);
     return;
   }
   let body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- checked field by field below
