@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Service } from '../src/index.ts';
+import { isUploadPath, resolveImportConfig, uploadBodyBytes } from '../src/knowledge/import/options.ts';
 import { shopTraining } from './support/core.ts';
 import { memoryService } from './support/api.ts';
 import {
@@ -232,14 +233,24 @@ describe('fuzz: every operation of the OpenAPI document', () => {
     }
   });
 
-  it('bodies of 1 MB or more are 413 payload_too_large on every operation that takes one', async () => {
+  it('bodies of 1 MB or more (an upload: over its own larger limit) are 413 payload_too_large on every operation that takes one', async () => {
     const huge = 'x'.repeat(1024 * 1024 + 10);
+    // Knowledge imports take files: their body limit is the upload's (10 MiB decoded, as base64 + JSON).
+    const uploadLimit = uploadBodyBytes(resolveImportConfig());
+    const hugeUpload = 'x'.repeat(uploadLimit + 10);
     for (const op of ops.filter((o) => o.body)) {
-      for (const [type, body] of [
-        ['application/json', JSON.stringify({ name: huge, title: huge, content: huge, message: huge })],
-        ['text/plain', huge],
-        ['application/json', `{"a":"${'\u{1F600}'.repeat(300_000)}"}`],
-      ] as const) {
+      const bodies = isUploadPath(op.template)
+        ? ([
+            ['application/json', JSON.stringify({ kind: 'files', files: [{ name: 'a.txt', data: hugeUpload }] })],
+            ['text/plain', hugeUpload],
+            ['application/json', `{"a":"${'\u{1F600}'.repeat(Math.ceil(uploadLimit / 4) + 10)}"}`],
+          ] as const)
+        : ([
+            ['application/json', JSON.stringify({ name: huge, title: huge, content: huge, message: huge })],
+            ['text/plain', huge],
+            ['application/json', `{"a":"${'\u{1F600}'.repeat(300_000)}"}`],
+          ] as const);
+      for (const [type, body] of bodies) {
         const answer = await check(op.method, pathFor(op), { headers: [['content-type', type]], body });
         assert.equal(answer?.status, 413, `${op.label} (${type})`);
         assert.equal(JSON.parse(answer!.text).error.code, 'payload_too_large');

@@ -21,7 +21,7 @@ interface Tenant {
   call: Caller;
   /** A word only this tenant's data contains. */
   marker: string;
-  ids: Record<'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id', string>;
+  ids: Record<'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id', string>;
 }
 
 let service: Service;
@@ -49,13 +49,15 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
   await ok(call, '/v1/knowledge', { title: 'Shipping', content: `Parcels ship from the ${marker} warehouse.` });
   const botReply = await ok(call, `/v1/bots/${bot.id}/messages`, { message: `hello I am ${marker}`, user_id: SHARED_USER });
   const chat = await ok(call, '/v1/chat', { messages: [{ role: 'user', content: `hello ${marker}` }], agent_id: agent.id, user_id: SHARED_USER });
+  const files = [{ name: 'faq.md', data: Buffer.from(`# FAQ\n\nAsk the ${marker} desk.`).toString('base64') }];
+  const imported = await ok(call, '/v1/knowledge/imports?wait=true', { kind: 'files', files });
   await ok(call, '/v1/analytics/usage');
   return {
     accountId,
     apiKey,
     call,
     marker,
-    ids: { bot_id: bot.id, agent_id: agent.id, job_id: job.id, entry_id: entry.id, conversation_id: botReply.conversation_id, agent_conversation_id: chat.conversation_id },
+    ids: { bot_id: bot.id, agent_id: agent.id, job_id: job.id, entry_id: entry.id, conversation_id: botReply.conversation_id, agent_conversation_id: chat.conversation_id, import_id: imported.id },
   };
 }
 
@@ -70,6 +72,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/agents/{agent_id}/train': {},
   'POST /v1/knowledge': { title: 't', content: 'c' },
   'PUT /v1/knowledge/{entry_id}': { title: 'hijacked', content: 'hijacked' },
+  'POST /v1/knowledge/imports/{import_id}/sync': { files: [{ name: 'faq.md', data: Buffer.from('# Hijacked').toString('base64') }] },
 };
 
 function bodyFor(op: Operation): unknown {
@@ -88,6 +91,7 @@ async function snapshotOf(t: Tenant) {
     entry: (await call(`/v1/knowledge/${ids.entry_id}`)).body.data,
     history: (await call(`/v1/chat/history?user_id=${SHARED_USER}&limit=100`)).body.data,
     knowledge: (await call('/v1/knowledge?limit=100')).body.data,
+    imported: (await call(`/v1/knowledge/imports/${ids.import_id}`)).body.data,
   };
 }
 
@@ -146,8 +150,9 @@ describe('tenant isolation: account B with account A\'s ids', () => {
     const agents = own((await b.call('/v1/agents?limit=100')).body.data.items);
     assert.deepEqual(agents, [b.ids.agent_id]);
     const knowledge = (await b.call('/v1/knowledge?limit=100')).body.data.items;
-    assert.equal(knowledge.length, 2);
+    assert.equal(knowledge.length, 3); // two typed, one imported
     assert.doesNotMatch(JSON.stringify(knowledge), new RegExp(a.marker));
+    assert.deepEqual(own((await b.call('/v1/knowledge/imports?limit=100')).body.data.items), [b.ids.import_id]);
     const jobs = own((await b.call(`/v1/agents/${b.ids.agent_id}/jobs`)).body.data.items);
     assert.deepEqual(jobs, [b.ids.job_id]);
     // the same user_id in both accounts: only B's conversations, and A's words do not find A's
