@@ -50,6 +50,8 @@ export async function seedMessages(db: Kysely<Database>, accountId: string, mess
     await triggers('disable');
     const traffic = await insertTraffic(trx, accountId, messages);
     await triggers('enable');
+    // Statistics first: without them the rebuild's per-day lookups are planned as scans of every message.
+    await sql`analyze`.execute(trx);
     await rebuildRollups(trx, accountId);
     return traffic;
   });

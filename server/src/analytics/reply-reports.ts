@@ -59,43 +59,39 @@ function rolledConversations({ db, accountId, agentId, botId, plan }: ReplyData)
 
 export async function performanceReport(data: ReplyData, query: { agent_id?: string; bot_id?: string }): Promise<PerformanceReport> {
   const { db, range } = data;
-  const totals = rawReplies(data)
+  // Per latency (integer milliseconds, -1 for none), one read of the replies for both: the counts
+  // add up to the totals, and the latencies make the exact histogram (percentiles as percentile_cont).
+  const perLatency = await rawReplies(data)
     .select([
+      sql<number>`coalesce(m.latency_ms, -1)`.as('latency'),
       sql<string>`count(*)`.as('replies'),
       sql<string>`count(*) filter (where m.source = 'fallback')`.as('fallbacks'),
       sql<number>`coalesce(sum(m.confidence), 0)`.as('confidence_sum'),
       sql<string>`count(m.confidence)`.as('confidences'),
     ])
+    .groupBy(sql`1`)
     .unionAll(
-      rolled(data, 'reply_rollups').select([
-        sql<string>`coalesce(sum(replies), 0)`.as('replies'),
-        sql<string>`coalesce(sum(fallbacks), 0)`.as('fallbacks'),
-        sql<number>`coalesce(sum(confidence_sum), 0)`.as('confidence_sum'),
-        sql<string>`coalesce(sum(confidences), 0)`.as('confidences'),
-      ]),
-    );
+      rolled(data, 'reply_rollups')
+        .select([
+          sql<number>`latency_ms`.as('latency'),
+          sql<string>`sum(replies)`.as('replies'),
+          sql<string>`sum(fallbacks)`.as('fallbacks'),
+          sql<number>`sum(confidence_sum)`.as('confidence_sum'),
+          sql<string>`sum(confidences)`.as('confidences'),
+        ])
+        .groupBy('latency_ms'),
+    )
+    .execute();
   const sums = { replies: 0, fallbacks: 0, confidenceSum: 0, confidences: 0 };
-  for (const row of await totals.execute()) {
+  const histogram = new Map<number, number>();
+  for (const row of perLatency) {
     sums.replies += Number(row.replies);
     sums.fallbacks += Number(row.fallbacks);
     sums.confidenceSum += Number(row.confidence_sum);
     sums.confidences += Number(row.confidences);
+    const latency = Number(row.latency);
+    if (latency >= 0) histogram.set(latency, (histogram.get(latency) ?? 0) + Number(row.replies));
   }
-
-  // The exact latency histogram (integer milliseconds → replies): percentiles as percentile_cont.
-  const latencies = await rawReplies(data)
-    .where('m.latency_ms', 'is not', null)
-    .select([sql<number>`m.latency_ms`.as('latency'), sql<string>`count(*)`.as('n')])
-    .groupBy('m.latency_ms')
-    .unionAll(
-      rolled(data, 'reply_rollups')
-        .where('latency_ms', '>=', 0)
-        .select([sql<number>`latency_ms`.as('latency'), sql<string>`sum(replies)`.as('n')])
-        .groupBy('latency_ms'),
-    )
-    .execute();
-  const histogram = new Map<number, number>();
-  for (const row of latencies) histogram.set(Number(row.latency), (histogram.get(Number(row.latency)) ?? 0) + Number(row.n));
 
   // A conversation is resolved when its last reply in range did not fall back.
   const lastReplies = rawReplies(data)

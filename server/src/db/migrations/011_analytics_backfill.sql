@@ -50,3 +50,8 @@ begin
     day := day + interval '24 hours';
   end loop;
 end $$;
+
+-- The performance report of one bot or agent reads its conversations' last replies per hour; the
+-- primary key (account, hour, conversation) would read every conversation of the account in range.
+create index reply_conversation_rollups_bot on reply_conversation_rollups (account_id, bot_id, hour);
+create index reply_conversation_rollups_agent on reply_conversation_rollups (account_id, agent_id, hour);
