@@ -199,7 +199,8 @@ describe('importing web pages', () => {
     site.text('/robots.txt', 'text/plain', 'User-agent: *\nDisallow: /private\n');
     site.html('/docs/', '<h1>Docs</h1><p>Start here.</p><a href="/docs/setup">Setup</a> <a href="/private/keys">Keys</a> <a href="http://example.com/x">Elsewhere</a> <a href="mailto:a@b.c">Mail</a> <a href="/docs/faq#top">FAQ</a>', 'Docs');
     site.html('/docs/setup', '<h1>Setup</h1><h2>Install the zeppelin kit</h2><p>Unpack the zeppelin kit and inflate the envelope slowly.</p><a href="/docs/more1">1</a><a href="/docs/more2">2</a><a href="/docs/more3">3</a>', 'Setup');
-    site.html('/docs/faq', '<h1>FAQ</h1><p>Questions and answers.</p>', 'FAQ');
+    // Latin-1, as its Content-Type says: "Questions et réponses" must not come out garbled.
+    site.text('/docs/faq', 'text/html; charset=ISO-8859-1', Buffer.from('<html><head><title>FAQ</title></head><body><h1>FAQ</h1><p>Questions et r\u00e9ponses.</p></body></html>', 'latin1'));
     site.html('/private/keys', '<h1>Secret</h1><p>Never import me.</p>');
     for (const n of [1, 2, 3]) site.html(`/docs/more${n}`, `<h1>More ${n}</h1><p>Extra page ${n}.</p>`);
 
@@ -211,6 +212,7 @@ describe('importing web pages', () => {
     const urls = [...new Set(entries.map((e) => e.url!.replace(site.origin, '')))].sort();
     assert.deepEqual(urls, ['/docs/', '/docs/faq', '/docs/more1', '/docs/setup']);
     assert.ok(entries.every((e) => !/Never import me/.test(e.content)));
+    assert.equal(entries.find((e) => e.url!.endsWith('/docs/faq'))!.content, 'Questions et réponses.');
 
     const reply = await call('/v1/chat', { body: { messages: [{ role: 'user', content: 'how do I inflate the zeppelin envelope?' }] } });
     assert.equal(reply.status, 200, JSON.stringify(reply.body));

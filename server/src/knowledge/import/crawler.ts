@@ -68,7 +68,7 @@ async function readPage(url: URL, policy: FetchPolicy, robots: Robots): Promise<
   const page = await fetchPage(url, policy, (type) => formatOfMediaType(type) !== null);
   if (page.status === 404 || page.status === 410) throw new ImportIssueError('not_found', `${url.href} answered ${page.status}.`);
   if (page.status < 200 || page.status >= 300) throw new ImportIssueError('http_error', `${url.href} answered ${page.status}.`);
-  const document = await parseDocument(page.body, formatOfMediaType(page.mediaType)!, page.url.href);
+  const document = await parseDocument(page.body, formatOfMediaType(page.mediaType)!, page.url.href, page.charset);
   return { finalUrl: page.url, document };
 }
 

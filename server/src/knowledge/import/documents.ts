@@ -59,23 +59,34 @@ export function formatOfName(name: string): DocumentFormat | null {
 
 export const SUPPORTED_MEDIA_TYPES = Object.keys(MEDIA_TYPES);
 
-/** Parses `bytes` as `format`; `fallbackTitle` (a file name or URL) when the document names none. */
-export async function parseDocument(bytes: Uint8Array, format: DocumentFormat, fallbackTitle: string): Promise<ParsedDocument> {
-  const parsed = await parse(bytes, format, fallbackTitle);
+/**
+ * Parses `bytes` as `format`; `fallbackTitle` (a file name or URL) when the document names none.
+ * Text is decoded as `charset` (a page's Content-Type parameter) when the runtime knows it, else UTF-8.
+ */
+export async function parseDocument(bytes: Uint8Array, format: DocumentFormat, fallbackTitle: string, charset?: string): Promise<ParsedDocument> {
+  const parsed = await parse(bytes, format, fallbackTitle, decoderFor(charset));
   if (parsed.sections.length === 0) throw new ImportIssueError('empty_document', `${fallbackTitle} has no text to import.`);
   return parsed;
 }
 
-async function parse(bytes: Uint8Array, format: DocumentFormat, fallbackTitle: string): Promise<ParsedDocument> {
+function decoderFor(charset: string | undefined): TextDecoder {
+  try {
+    return new TextDecoder(charset ?? 'utf-8');
+  } catch {
+    return new TextDecoder(); // a label the runtime does not know: UTF-8
+  }
+}
+
+async function parse(bytes: Uint8Array, format: DocumentFormat, fallbackTitle: string, decoder: TextDecoder): Promise<ParsedDocument> {
   switch (format) {
     case 'pdf':
       return parsePdf(bytes, fallbackTitle);
     case 'html':
-      return parseHtml(new TextDecoder().decode(bytes), fallbackTitle);
+      return parseHtml(decoder.decode(bytes), fallbackTitle);
     case 'markdown':
-      return parseMarkdown(new TextDecoder().decode(bytes), fallbackTitle);
+      return parseMarkdown(decoder.decode(bytes), fallbackTitle);
     case 'text': {
-      const text = new TextDecoder().decode(bytes).trim();
+      const text = decoder.decode(bytes).trim();
       return { title: fallbackTitle, sections: text ? [{ headingPath: [], text }] : [], links: [] };
     }
   }

@@ -24,6 +24,8 @@ export interface FetchedPage {
   status: number;
   /** The media type without parameters, lower case (`text/html`). */
   mediaType: string;
+  /** The `charset` parameter of its Content-Type, if any. */
+  charset: string | undefined;
   body: Buffer;
 }
 
@@ -52,6 +54,7 @@ interface Response {
   status: number;
   location?: string;
   mediaType: string;
+  charset?: string;
   body: Buffer | null;
 }
 
@@ -75,7 +78,7 @@ export async function fetchPage(url: URL, policy: FetchPolicy, accepts: (mediaTy
       current = next;
       continue;
     }
-    return { url: current, status: response.status, mediaType: response.mediaType, body: response.body ?? Buffer.alloc(0) };
+    return { url: current, status: response.status, mediaType: response.mediaType, charset: response.charset, body: response.body ?? Buffer.alloc(0) };
   }
 }
 
@@ -105,7 +108,9 @@ function requestOnce(url: URL, policy: FetchPolicy, deadline: number, accepts: (
     request.on('error', fail);
     request.on('response', (res) => {
       const status = res.statusCode ?? 0;
-      const mediaType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const [type = '', ...parameters] = (res.headers['content-type'] ?? '').split(';');
+      const mediaType = type.trim().toLowerCase();
+      const charset = parameters.map((p) => /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(p)?.[1]).find(Boolean);
       if (status < 200 || status >= 300) {
         res.resume();
         clearTimeout(timer);
@@ -127,7 +132,7 @@ function requestOnce(url: URL, policy: FetchPolicy, deadline: number, accepts: (
       res.on('error', fail);
       res.on('end', () => {
         clearTimeout(timer);
-        resolve({ status, mediaType, body: Buffer.concat(chunks) });
+        resolve({ status, mediaType, charset, body: Buffer.concat(chunks) });
       });
     });
     request.end();
