@@ -1,10 +1,10 @@
 /**
- * The feedback report (`GET /v1/analytics/feedback`, issue #13 item 3) with N rated answers on
- * embedded PGlite: messages stored by `lib/message-seed.ts`, then a thumbs up or down (a reason on a
- * third of the downs) on every answer, spread over the seeded 30 days; sequential GETs on one
- * keep-alive connection, p50/p99 per variant.
+ * The feedback report (`GET /v1/analytics/feedback`, issue #13 item 3) on embedded PGlite: messages
+ * stored by `lib/message-seed.ts`, then a thumbs up or down (a reason on a third of the downs) on a
+ * share of the answers, spread over the seeded 30 days; sequential GETs on one keep-alive
+ * connection, p50/p99 per variant.
  *
- *   node --import tsx bench/feedback.ts [messages=100000]
+ *   node --import tsx bench/feedback.ts [messages=100000] [rated share of answers, percent=100]
  */
 import { sql } from 'kysely';
 import { startServer } from '../server/src/index.ts';
@@ -12,14 +12,15 @@ import { sequentialLatency } from './lib/latency.ts';
 import { seedMessages } from './lib/message-seed.ts';
 
 const messages = Number(process.argv[2] ?? 100_000);
+const ratedPercent = Number(process.argv[3] ?? 100);
 const server = await startServer({ dataDir: 'memory://', seed: false, logLevel: 'silent', port: 0 });
 try {
-  const { accountId, apiKey } = await server.service.createAccount();
+  const { accountId, apiKey } = await server.service.createAccount({ rateLimit: { points: 1_000_000, durationSeconds: 60 } });
   const db = server.service.deps.db;
   const started = performance.now();
   const { botIds } = await seedMessages(db, accountId, messages);
-  // every answer rated: 70 % up, 30 % down; a reason on every third down; the stock answer text is
-  // shared, so `most_downvoted` groups many messages into few answers
+  // `ratedPercent` of the answers rated: 70 % up, 30 % down; a reason on every third down; the stock
+  // answer text is shared (50 variants), so `most_downvoted` groups many messages into few answers
   await sql`
     insert into message_feedback (account_id, message_id, user_id, conversation_id, bot_id, agent_id, answer_key, rating, reason, updated_at, created_at)
     select m.account_id, m.id, coalesce(c.user_id, ''), m.conversation_id, c.bot_id, c.agent_id, md5(m.content || (m.seq % 50)),
@@ -27,8 +28,9 @@ try {
            case when m.seq % 10 >= 7 and m.seq % 3 = 0 then (array['incorrect', 'not_helpful', 'incomplete', 'other'])[1 + m.seq % 4] end,
            m.created_at + interval '1 minute', m.created_at + interval '1 minute'
     from messages m join conversations c on c.id = m.conversation_id
-    where m.account_id = ${accountId} and m.role = 'assistant'`.execute(db);
-  await sql`analyze message_feedback`.execute(db);
+    where m.account_id = ${accountId} and m.role = 'assistant' and (m.seq * 7919) % 100 < ${ratedPercent}`.execute(db);
+  // as autovacuum leaves a PostgreSQL table: statistics, and a visibility map for index-only scans
+  await sql`vacuum analyze message_feedback`.execute(db);
   const rated = Number((await sql<{ n: string }>`select count(*) as n from message_feedback`.execute(db)).rows[0]!.n);
   console.log(`seeded ${messages} messages, ${rated} rated answers in ${((performance.now() - started) / 1000).toFixed(1)} s (PGlite)`);
 
