@@ -92,7 +92,7 @@ export function handoffPaths(): Record<string, Record<string, unknown>> {
             type: 'object',
             additionalProperties: false,
             required: ['conversation_id', 'from', 'operator'],
-            properties: { conversation_id: { type: 'string' }, from: { enum: ['operator', 'visitor'] }, operator: { oneOf: [ref('OperatorProfile'), { type: 'null' }] } },
+            properties: { conversation_id: { type: 'string' }, from: { const: 'operator' }, operator: { oneOf: [ref('OperatorProfile'), { type: 'null' }] } },
           },
         },
         success: [{ status: 200, data: 'HandoffState', description: 'The event stream (`text/event-stream`); errors before it starts are JSON envelopes.' }],
