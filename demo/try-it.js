@@ -6,7 +6,7 @@ const widget = document.getElementById('try-it-widget');
 const markup = document.getElementById('markup');
 
 /** Controls in the order their attributes appear in the markup. Booleans are checkboxes. */
-const ATTRIBUTES = ['mode', 'open', 'theme', 'lang', 'dir', 'title', 'placeholder', 'welcome-message', 'stream', 'storage'];
+const ATTRIBUTES = ['mode', 'open', 'theme', 'lang', 'dir', 'title', 'placeholder', 'welcome-message', 'stream', 'storage', 'no-feedback'];
 /** Values left out of the query string because they are the page's starting point. */
 const initial = new Map(ATTRIBUTES.map((name) => [name, valueOf(form.elements.namedItem(name))]));
 
