@@ -271,8 +271,11 @@ export class ChatController implements ReactiveController {
           : { user_id: this.userId, bot_id: config.botId };
         const history = await fetchHistory(await this.getClient(), query, this.newAbort().signal);
         if (generation !== this.generation) return;
-        // the server is the source of truth; only what it never received stays from local storage
-        this.replace([...history, ...this.transcript.filter((m) => m.status !== 'sent')]);
+        // the server is the source of truth; only what it never received stays from local storage,
+        // and the user's thumbs on answers (the widget's own record, message-actions.ts)
+        const rated = new Map(this.transcript.map((m) => [m.serverId, m.feedback]));
+        const kept = history.map((m) => (rated.get(m.serverId) ? { ...m, feedback: rated.get(m.serverId) } : m));
+        this.replace([...kept, ...this.transcript.filter((m) => m.status !== 'sent')]);
         this.persist();
       } catch (error) {
         if (generation !== this.generation || isAbortError(error)) return;

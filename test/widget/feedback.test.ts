@@ -110,6 +110,25 @@ describe('the action row under an answer', () => {
     expect(report.reasons).to.deep.equal([], 'skipped: no reason');
   });
 
+  it('keeps the thumbs across a reload, when the history comes back from the service', async () => {
+    const apiKey = await newApiKey();
+    const botId = await createBot(apiKey);
+    const attrs = { mode: 'inline', storage: 'local', 'api-key': apiKey, 'bot-id': botId, id: 'reloaded' };
+    const first = await mount(attrs);
+    await first.ready;
+    await first.el.send('hello');
+    await first.el.updateComplete;
+    thumb(first.el, 'up').click();
+    await reportUntil(apiKey, (r) => r.totals.up === 1, 'the thumbs up stored');
+    first.el.remove();
+
+    const second = await mount(attrs);
+    await second.ready; // restored from storage, then the history replaced the delivered messages
+    await second.el.updateComplete;
+    expect(second.el.messages.at(-1)!.feedback).to.deep.equal({ rating: 'up' });
+    expect(thumb(second.el, 'up').getAttribute('aria-pressed')).to.equal('true');
+  });
+
   it('a host that cancels ai-chat-feedback handles it itself: nothing is sent', async () => {
     const { el, apiKey, reply } = await answered();
     el.addEventListener('ai-chat-feedback', (e) => e.preventDefault(), { once: true });
