@@ -1,84 +1,23 @@
-// Knowledge imports end to end: files (Markdown, HTML, text, PDF) and web pages from a local site
-// on loopback (crawl, sitemap, robots.txt, page limit, re-sync), hostile input (huge and endless
-// pages, other content types, redirects to forbidden addresses, credentials, other schemes),
-// private addresses refused unless the operator allows them, and citations carrying url + headings.
+// Knowledge imports of files end to end: Markdown, HTML, text and PDF split into entries by
+// headings, re-sync, upload limits and formats (also through the dashboard's passthrough), an
+// unreadable document; and import jobs on two instances of one PostgreSQL (one run at a time, a
+// job a dead process left behind).
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createService, type Service } from '../src/index.ts';
-import { caller, memoryService, type Caller } from './support/api.ts';
-import { sharedServices, TEST_DATABASE_URL, type SharedServices } from './support/test-database.ts';
+import { createService } from '../src/index.ts';
+import { caller, type Caller } from './support/api.ts';
+import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
 import { minimalPdf } from './support/pdf.ts';
+import { b64, importSuite } from './support/import-site.ts';
+import { sharedServices, TEST_DATABASE_URL, type SharedServices } from './support/test-database.ts';
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
-/** A small website on loopback whose pages the tests change between syncs. */
-class Site {
-  readonly pages = new Map<string, Handler>();
-  private server!: Server;
-  origin = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const handler = this.pages.get(new URL(req.url ?? '/', 'http://x').pathname);
-      if (handler) return handler(req, res);
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  html(path: string, body: string, title = path): void {
-    this.pages.set(path, (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`));
-  }
-
-  text(path: string, type: string, body: string | Buffer): void {
-    this.pages.set(path, (_req, res) => res.writeHead(200, { 'content-type': type }).end(body));
-  }
-
-  close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-const b64 = (text: string | Buffer) => Buffer.from(text).toString('base64');
-
-let service: Service;
-let call: Caller;
-const site = new Site();
-
-before(async () => {
-  await site.start();
-  service = await memoryService({
-    imports: { allowPrivateHosts: ['127.0.0.1/32'], maxUploadBytes: 64 * 1024, pageBytes: 20_000, timeoutMs: 1_500, maxPages: 20 },
-  });
-  call = caller(service, (await service.createAccount()).apiKey);
+const suite = importSuite({
+  // Other bodies stay small; uploads have their own limit (64 KiB decoded here).
+  maxBodyBytes: 16 * 1024,
+  imports: { allowPrivateHosts: ['127.0.0.1/32'], maxUploadBytes: 64 * 1024, pageBytes: 20_000, timeoutMs: 1_500, maxPages: 20 },
 });
-after(async () => {
-  await service.close();
-  await site.close();
-});
-
-async function importAndWait(body: Record<string, unknown>, as: Caller = call) {
-  const res = await as('/v1/knowledge/imports?wait=true', { body });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.data;
-}
-
-async function syncAndWait(id: string, body?: Record<string, unknown>) {
-  const res = await call(`/v1/knowledge/imports/${id}/sync?wait=true`, { method: 'POST', body });
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body.data;
-}
-
-async function entriesOf(importId: string) {
-  const res = await call('/v1/knowledge?limit=200');
-  return (res.body.data.items as { import_id: string | null; title: string; content: string; url: string | null; heading_path: string[]; id: string; version: number }[])
-    .filter((e) => e.import_id === importId)
-    .sort((a, b) => a.title.localeCompare(b.title));
-}
+const { site, importAndWait, syncAndWait, entriesOf } = suite;
+const call: Caller = (path, options) => suite.call(path, options);
 
 describe('importing files', () => {
   it('splits Markdown, HTML, text and PDF into entries by headings, with heading paths', async () => {
@@ -186,164 +125,28 @@ describe('importing files', () => {
     assert.equal(duplicate.body.error.param, 'files.1.name');
   });
 
+  it('takes uploads over the service\'s body limit up to their own, on /v1 and the dashboard\'s passthrough', async () => {
+    const text = `# Big\n\n${'Long manual text. '.repeat(2_500)}`; // ~45 KB: over 16 KiB, under 64 KiB
+    const typed = await call('/v1/knowledge', { body: { title: 'Big', content: text } });
+    assert.equal(typed.status, 413, 'other bodies keep the service limit');
+    const direct = await importAndWait({ kind: 'files', files: [{ name: 'big.md', data: b64(text) }] });
+    assert.equal(direct.job.status, 'succeeded', JSON.stringify(direct.job));
+
+    const owner = new DashboardClient(suite.service);
+    assert.equal((await owner.signUp(uniqueEmail('importer'))).status, 201);
+    const viaSession = await owner.call('POST', '/dashboard/api/v1/knowledge/imports?wait=true', { body: { kind: 'files', files: [{ name: 'big.md', data: b64(text) }] } });
+    assert.equal(viaSession.status, 200, JSON.stringify(viaSession.body).slice(0, 300));
+    assert.equal(viaSession.body.data.job.status, 'succeeded');
+    const tooBig = await owner.call('POST', '/dashboard/api/v1/knowledge/imports', { body: { kind: 'files', files: [{ name: 'big.md', data: b64(text.repeat(2)) }] } });
+    assert.equal(tooBig.status, 413);
+    assert.equal(tooBig.body.error.code, 'payload_too_large');
+  });
+
   it('fails a job whose only document is unreadable, keeping what the import held', async () => {
     const item = await importAndWait({ kind: 'files', files: [{ name: 'broken.pdf', data: b64('%PDF-1.4 garbage') }] });
     assert.equal(item.job.status, 'failed');
     assert.equal(item.job.error.code, 'unreadable_document');
     assert.equal(item.job.issues[0].code, 'unreadable_document');
-  });
-});
-
-describe('importing web pages', () => {
-  it('crawls same-host links from a page, respects robots.txt and the page limit, and links citations', async () => {
-    site.text('/robots.txt', 'text/plain', 'User-agent: *\nDisallow: /private\n');
-    site.html('/docs/', '<h1>Docs</h1><p>Start here.</p><a href="/docs/setup">Setup</a> <a href="/private/keys">Keys</a> <a href="http://example.com/x">Elsewhere</a> <a href="mailto:a@b.c">Mail</a> <a href="/docs/faq#top">FAQ</a>', 'Docs');
-    site.html('/docs/setup', '<h1>Setup</h1><h2>Install the zeppelin kit</h2><p>Unpack the zeppelin kit and inflate the envelope slowly.</p><a href="/docs/more1">1</a><a href="/docs/more2">2</a><a href="/docs/more3">3</a>', 'Setup');
-    // Latin-1, as its Content-Type says: "Questions et réponses" must not come out garbled.
-    site.text('/docs/faq', 'text/html; charset=ISO-8859-1', Buffer.from('<html><head><title>FAQ</title></head><body><h1>FAQ</h1><p>Questions et r\u00e9ponses.</p></body></html>', 'latin1'));
-    site.html('/private/keys', '<h1>Secret</h1><p>Never import me.</p>');
-    for (const n of [1, 2, 3]) site.html(`/docs/more${n}`, `<h1>More ${n}</h1><p>Extra page ${n}.</p>`);
-
-    const item = await importAndWait({ kind: 'url', url: `${site.origin}/docs/`, max_pages: 5 });
-    assert.equal(item.job.status, 'succeeded', JSON.stringify(item.job));
-    const codes = item.job.issues.map((i: { code: string; document: string }) => `${i.code} ${i.document.replace(site.origin, '')}`).sort();
-    assert.deepEqual(codes, ['page_limit /docs/', 'robots_disallowed /private/keys']);
-    const entries = await entriesOf(item.id);
-    const urls = [...new Set(entries.map((e) => e.url!.replace(site.origin, '')))].sort();
-    assert.deepEqual(urls, ['/docs/', '/docs/faq', '/docs/more1', '/docs/setup']);
-    assert.ok(entries.every((e) => !/Never import me/.test(e.content)));
-    assert.equal(entries.find((e) => e.url!.endsWith('/docs/faq'))!.content, 'Questions et réponses.');
-
-    const reply = await call('/v1/chat', { body: { messages: [{ role: 'user', content: 'how do I inflate the zeppelin envelope?' }] } });
-    assert.equal(reply.status, 200, JSON.stringify(reply.body));
-    const citation = reply.body.data.citations[0];
-    assert.equal(citation.url, `${site.origin}/docs/setup`);
-    assert.deepEqual(citation.heading_path, ['Setup', 'Install the zeppelin kit']);
-    assert.equal(citation.title, 'Setup › Install the zeppelin kit');
-    assert.deepEqual(reply.body.data.message.citations, reply.body.data.citations);
-  });
-
-  it('reads a sitemap and re-syncs it: changed pages updated, removed pages deleted, unchanged untouched', async () => {
-    site.text('/robots.txt', 'text/plain', 'User-agent: *\nDisallow: /shop/hidden\n');
-    const sitemap = (paths: string[]) =>
-      site.text(
-        '/sitemap.xml',
-        'application/xml',
-        `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${p.startsWith('http') ? p : site.origin + p}</loc></url>`).join('')}</urlset>`,
-      );
-    site.html('/shop/a', '<h1>Page A</h1><p>Apples are red.</p>', 'A');
-    site.html('/shop/b', '<h1>Page B</h1><p>Bananas are yellow.</p>', 'B');
-    site.html('/shop/c', '<h1>Page C</h1><p>Cherries are dark.</p>', 'C');
-    site.html('/shop/hidden', '<h1>Hidden</h1><p>Hidden.</p>');
-    sitemap(['/shop/a', '/shop/b', '/shop/c', '/shop/hidden', 'http://example.com/elsewhere']);
-
-    const item = await importAndWait({ kind: 'sitemap', url: `${site.origin}/sitemap.xml` });
-    assert.equal(item.job.status, 'succeeded', JSON.stringify(item.job));
-    assert.deepEqual(item.job.issues.map((i: { code: string }) => i.code).sort(), ['other_host', 'robots_disallowed']);
-    const before = await entriesOf(item.id);
-    assert.deepEqual(before.map((e) => e.title), ['A › Page A', 'B › Page B', 'C › Page C']);
-    assert.equal(before.length, 3);
-
-    site.html('/shop/b', '<h1>Page B</h1><p>Bananas are yellow and sweet.</p>', 'B');
-    site.pages.delete('/shop/c');
-    const synced = await syncAndWait(item.id);
-    assert.equal(synced.job.status, 'succeeded', JSON.stringify(synced.job));
-    assert.equal(synced.job.progress.entries_unchanged, 1);
-    assert.equal(synced.job.progress.entries_updated, 1);
-    assert.equal(synced.job.progress.entries_deleted, 1);
-    assert.ok(synced.job.issues.some((i: { code: string; document: string }) => i.code === 'not_found' && i.document.endsWith('/shop/c')));
-    const after = await entriesOf(item.id);
-    assert.equal(after.length, 2);
-    const a = after.find((e) => e.url!.endsWith('/shop/a'))!;
-    assert.equal(a.version, before.find((e) => e.url!.endsWith('/shop/a'))!.version);
-    const b = after.find((e) => e.url!.endsWith('/shop/b'))!;
-    assert.equal(b.version, 2);
-    assert.match(b.content, /sweet/);
-
-    // A page gone from the sitemap goes too; a sync while a job runs is refused.
-    sitemap(['/shop/a']);
-    const again = await syncAndWait(item.id);
-    assert.equal(again.job.progress.entries_deleted, 1);
-    assert.deepEqual((await entriesOf(item.id)).map((e) => e.url!.replace(site.origin, '')), ['/shop/a']);
-
-    const deleted = await call(`/v1/knowledge/imports/${item.id}`, { method: 'DELETE' });
-    assert.equal(deleted.status, 200);
-    assert.deepEqual(await entriesOf(item.id), []);
-    assert.equal((await call(`/v1/knowledge/imports/${item.id}`)).status, 404);
-    assert.equal((await call('/v1/knowledge/search?q=apples')).body.data.items.length, 0);
-  });
-
-  it('refuses hostile pages: huge, endless, other content types, redirects to other addresses', async () => {
-    site.text('/robots.txt', 'text/plain', '');
-    site.html('/hostile/', '<h1>Index</h1><p>Hostile index.</p>' + ['huge', 'flood', 'endless', 'image', 'redirect', 'fine'].map((p) => `<a href="/hostile/${p}">${p}</a>`).join(' '));
-    site.text('/hostile/huge', 'text/html', `<p>${'x'.repeat(50_000)}</p>`);
-    site.pages.set('/hostile/endless', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.write('<p>');
-      const timer = setInterval(() => res.write('a'), 50);
-      res.on('close', () => clearInterval(timer));
-    });
-    site.text('/hostile/image', 'image/png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-    site.pages.set('/hostile/redirect', (_req, res) => res.writeHead(302, { location: `http://127.0.0.2:${new URL(site.origin).port}/x` }).end());
-    site.html('/hostile/fine', '<h1>Fine</h1><p>A fine page.</p>');
-    site.pages.set('/hostile/flood', (_req, res) => {
-      // No Content-Length: the cap has to count the bytes as they arrive.
-      res.writeHead(200, { 'content-type': 'text/html' });
-      const timer = setInterval(() => res.write(`<p>${'y'.repeat(8_000)}</p>`), 5);
-      res.on('close', () => clearInterval(timer));
-    });
-
-    const item = await importAndWait({ kind: 'url', url: `${site.origin}/hostile/` });
-    assert.equal(item.job.status, 'succeeded', JSON.stringify(item.job));
-    const codes = Object.fromEntries(item.job.issues.map((i: { code: string; document: string }) => [i.document.replace(`${site.origin}/hostile/`, ''), i.code]));
-    assert.deepEqual(codes, { huge: 'page_too_large', flood: 'page_too_large', endless: 'fetch_timeout', image: 'unsupported_content_type', redirect: 'private_address' });
-    assert.equal(item.entries, 2);
-  });
-
-  it('refuses other schemes and credentials at once with clear codes', async () => {
-    for (const [url, code] of [
-      ['file:///etc/passwd', 'unsupported_scheme'],
-      ['ftp://example.com/file.txt', 'unsupported_scheme'],
-      ['https://user:secret@example.com/', 'credentials_in_url'],
-      ['not a url', 'unsupported_scheme'],
-    ]) {
-      const res = await call('/v1/knowledge/imports', { body: { kind: 'url', url } });
-      assert.equal(res.status, 400, url);
-      assert.equal(res.body.error.code, 'validation_failed');
-      assert.equal(res.body.error.param, 'url');
-      assert.match(res.body.error.details[0].message, new RegExp(`^${code}: `), url);
-    }
-    const tooMany = await call('/v1/knowledge/imports', { body: { kind: 'sitemap', url: 'https://example.com/sitemap.xml', max_pages: 21 } });
-    assert.equal(tooMany.status, 400);
-    assert.equal(tooMany.body.error.param, 'max_pages');
-  });
-
-  it('fails the job when the page itself cannot be read (404), writing nothing', async () => {
-    site.text('/robots.txt', 'text/plain', '');
-    const item = await importAndWait({ kind: 'url', url: `${site.origin}/missing` });
-    assert.equal(item.job.status, 'failed');
-    assert.equal(item.job.error.code, 'not_found');
-    assert.equal(item.entries, 0);
-  });
-});
-
-describe('private addresses', () => {
-  let strict: Service;
-  let strictCall: Caller;
-  before(async () => {
-    strict = await memoryService(); // the default: public hosts only
-    strictCall = caller(strict, (await strict.createAccount()).apiKey);
-  });
-  after(() => strict.close());
-
-  it('refuses loopback, by literal and by the address a name resolves to at connect time', async () => {
-    const port = new URL(site.origin).port;
-    for (const url of [`${site.origin}/docs/`, `http://localhost:${port}/docs/`, `http://[::ffff:127.0.0.1]:${port}/docs/`]) {
-      const item = await importAndWait({ kind: 'url', url }, strictCall);
-      assert.equal(item.job.status, 'failed', url);
-      assert.equal(item.job.error.code, 'private_address', `${url}: ${JSON.stringify(item.job.error)}`);
-      assert.equal(item.entries, 0);
-    }
   });
 });
 
