@@ -336,6 +336,9 @@ describe('every endpoint answers as documented', () => {
       const held = await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'still there?' }], conversation_id: conversation, user_id: 'user-h' } }, 200, dev);
       assert.equal(held.body.data.handoff.held, true);
       await check('/v1/chat/history', `/v1/chat/history?conversation_id=${conversation}`, {}, 200, dev);
+      const typing = '/v1/conversations/{conversation_id}/handoff/typing';
+      await check(typing, `/v1/conversations/${conversation}/handoff/typing`, { body: { user_id: 'user-h' } }, 200, dev);
+      await check(typing, `/v1/conversations/${conversation}/handoff/typing`, { body: { user_id: 'user-x' } }, 404, dev);
       const offline = '/v1/conversations/{conversation_id}/handoff/offline-messages';
       await check(offline, `/v1/conversations/${conversation}/handoff/offline-messages`, { body: { email: 'a@b.example', message: 'Call me' } }, 201, dev);
       await check(offline, `/v1/conversations/${conversation}/handoff/offline-messages`, { body: { email: 'a@b.example' } }, 400, dev);
@@ -345,7 +348,7 @@ describe('every endpoint answers as documented', () => {
       assertMatches(events, 'get', { ...stream, body: String(stream.body) }, 'text/event-stream');
       const sseSchemas = (doc.paths[events]!.get!.responses['200']!.content!['text/event-stream'] as unknown as { 'x-sse-events': Record<string, unknown> })['x-sse-events'];
       const frames = String(stream.body).split(/\n\n/).map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1], data: /^data: (.*)$/m.exec(block)?.[1] })).filter((e) => e.event);
-      assert.deepEqual(frames.map((f) => f.event), ['ready', 'status', 'message']);
+      assert.deepEqual(frames.map((f) => f.event), ['ready', 'status', 'message'], 'typing is not stored, so a resume does not repeat it');
       for (const frame of frames) {
         const validate = ajv.compile({ $ref: `api#/${pointer('paths', events, 'get', 'responses', '200', 'content', 'text/event-stream', 'x-sse-events', frame.event!)}` });
         assert.ok(sseSchemas[frame.event!] && validate(JSON.parse(frame.data!)), `SSE ${frame.event}: ${ajv.errorsText(validate.errors)}`);

@@ -94,6 +94,13 @@ describe('handoff through the demo token proxy', () => {
     assert.equal(json(reply).role, 'operator');
     assert.equal(json(reply).content, 'Hi Alice, Anna here');
 
+    // Alice types through the proxy: the inbox hears it; Mallory cannot type into her conversation
+    assert.equal((await viaProxy(alice, `/v1/conversations/${conversationId}/handoff/typing`, { body: {} })).res.status, 200);
+    assert.equal((await viaProxy(mallory, `/v1/conversations/${conversationId}/handoff/typing`, { body: {} })).res.status, 404);
+    const typing = await stream.next();
+    assert.equal(typing.event, 'typing');
+    assert.equal(json(typing).from, 'visitor');
+
     // Alice writes through the proxy: held from the bot
     const held = await viaProxy(alice, `/v1/bots/${alice.botId}/messages`, { body: { message: 'thanks!' } });
     assert.equal(held.body.data.handoff.held, true);

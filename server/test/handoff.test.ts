@@ -133,8 +133,17 @@ describe('messages with a person', () => {
     const own = await visitor.next();
     assert.equal(own.event, 'message');
     assert.equal(json(own).role, 'user');
+    // the visitor types: the inbox hears it (not stored: no id of its own)
+    const visitorTyping = await api.json(`/v1/conversations/${conversationId}/handoff/typing`, { method: 'POST', body: { user_id: user } });
+    assert.equal(visitorTyping.res.status, 200, JSON.stringify(visitorTyping.body));
+    let typed;
+    do typed = await inbox.next();
+    while (!(typed.event === 'typing' && json(typed).conversation_id === conversationId));
+    assert.equal(json(typed).from, 'visitor');
+    assert.equal((await visitor.next()).event, 'typing', "the visitor's own stream carries it too");
     await operator.call('POST', `/dashboard/api/inbox/${conversationId}/typing`);
     const typing = await visitor.next();
+    assert.equal(json(typing).from, 'operator');
     assert.equal(typing.event, 'typing');
     assert.equal(typing.id, own.id, 'typing is not stored: it has no id of its own');
 
@@ -159,6 +168,8 @@ describe('messages with a person', () => {
     assert.equal(closed.body.data.status, 'closed');
     assert.equal(json(await visitor.next()).status, 'closed');
     visitor.close();
+    const lateTyping = await api.json(`/v1/conversations/${conversationId}/handoff/typing`, { method: 'POST', body: { user_id: user } });
+    assert.equal(lateTyping.res.status, 409);
     const refused = await api.json('/v1/chat', { method: 'POST', body: { messages: [{ role: 'user', content: 'again' }], conversation_id: conversationId, user_id: user } });
     assert.equal(refused.res.status, 409);
     assert.equal(refused.body.error.code, 'invalid_status_transition');

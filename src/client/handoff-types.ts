@@ -98,8 +98,8 @@ export interface HandoffStreamEvents {
   status: HandoffState;
   /** A message written while a person is involved: the visitor's, or an operator's (`role: 'operator'`). */
   message: import('./types.js').Message;
-  /** The operator is typing: show it for a few seconds unless another one comes. */
-  typing: { conversation_id: string; from: 'operator'; operator: OperatorProfile | null };
+  /** Someone is typing: the operator (to the visitor's stream) or the visitor (to both); show it for a few seconds. */
+  typing: { conversation_id: string; from: 'operator' | 'visitor'; operator: OperatorProfile | null };
 }
 
 export type HandoffEvent = {

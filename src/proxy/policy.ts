@@ -69,7 +69,7 @@ const MESSAGE_ID = /^msg_[0-9A-Za-z]{8,40}$/;
 /** The same for a conversation id (the handoff routes). */
 const CONVERSATION_ID = /^conv_[0-9A-Za-z]{8,40}$/;
 /** Handoff routes of one conversation: its state + asking for a person, offline messages, its events stream. */
-const HANDOFF_ROUTE = /^\/v1\/conversations\/([^/]+)\/(handoff|handoff\/offline-messages|events)$/;
+const HANDOFF_ROUTE = /^\/v1\/conversations\/([^/]+)\/(handoff|handoff\/offline-messages|handoff\/typing|events)$/;
 
 /** The visitor's scope of a handoff call: the token's user and, for a bot-bound token, its bot. */
 function handoffScope(grant: TokenGrant): Record<string, string> {
@@ -155,11 +155,11 @@ export function planForward(method: string, path: string, search: URLSearchParam
   const handoff = HANDOFF_ROUTE.exec(path);
   if (handoff) {
     // the token user's own conversation only: the service answers 404 for anyone else's
-    const [, conversationId, route] = handoff as unknown as [string, string, 'handoff' | 'handoff/offline-messages' | 'events'];
+    const [, conversationId, route] = handoff as unknown as [string, string, 'handoff' | 'handoff/offline-messages' | 'handoff/typing' | 'events'];
     if (!CONVERSATION_ID.test(conversationId)) throw deny('That is not a conversation id.', 'conversation_id');
     const upstream = `/v1/conversations/${conversationId}/${route}`;
     const scope = handoffScope(grant);
-    if (method === 'GET' && route !== 'handoff/offline-messages') {
+    if (method === 'GET' && (route === 'handoff' || route === 'events')) {
       requireScope(grant, 'chat:read');
       const query = route === 'events' ? eventsQuery(grant, search) : new URLSearchParams(scope);
       return { path: upstream, query, hasBody: false, rewriteBody: (body) => body };

@@ -70,6 +70,10 @@ describe('aicd-inbox-page', () => {
     const operatorMessage = received.find((e) => e.type === 'message')!;
     expect(operatorMessage.type === 'message' && operatorMessage.data.role).to.equal('operator');
 
+    // the visitor types: the operator sees it
+    await visitor.handoff.typing(conversationId, { user_id: user });
+    await until(() => deepText(el).includes('The visitor is typing…'), 'the visitor typing notice', DELIVERY_MS);
+
     // visitor → operator within 1 s, hostile text shown as text
     const askedAt = performance.now();
     const held = await visitor.bots.sendMessage(bot.id, { message: HOSTILE, user_id: user });

@@ -63,6 +63,19 @@ export function handoffPaths(): Record<string, Record<string, unknown>> {
         errors: ['NotFound', 'Conflict'],
       }),
     },
+    '/v1/conversations/{conversation_id}/handoff/typing': {
+      post: operation({
+        operationId: 'sendVisitorTyping',
+        tag: 'Chat',
+        summary: 'The visitor is typing: tells the operator (not stored)',
+        description: `Send it at most every few seconds while the visitor types; the inbox shows it for a few seconds. Only while \`waiting\` or \`with_person\` (else 409 \`invalid_status_transition\`). ${TOKEN_NOTE}`,
+        pathIds: [CONVERSATION],
+        body: 'HandoffRequest',
+        bodyOptional: true,
+        success: [{ status: 200, data: { type: 'object', additionalProperties: false, required: ['conversation_id', 'typing'], properties: { conversation_id: { type: 'string' }, typing: { const: true } } }, description: 'Sent to the operator.' }],
+        errors: ['NotFound', 'Conflict'],
+      }),
+    },
     '/v1/conversations/{conversation_id}/handoff/offline-messages': {
       post: operation({
         operationId: 'leaveOfflineMessage',
@@ -92,7 +105,7 @@ export function handoffPaths(): Record<string, Record<string, unknown>> {
             type: 'object',
             additionalProperties: false,
             required: ['conversation_id', 'from', 'operator'],
-            properties: { conversation_id: { type: 'string' }, from: { const: 'operator' }, operator: { oneOf: [ref('OperatorProfile'), { type: 'null' }] } },
+            properties: { conversation_id: { type: 'string' }, from: { enum: ['operator', 'visitor'] }, operator: { oneOf: [ref('OperatorProfile'), { type: 'null' }] } },
           },
         },
         success: [{ status: 200, data: 'HandoffState', description: 'The event stream (`text/event-stream`); errors before it starts are JSON envelopes.' }],

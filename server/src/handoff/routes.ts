@@ -46,6 +46,12 @@ export function conversationHandoffRoutes(deps: Deps): Hono<AppEnv> {
     return ok(c, await deps.handoff.request(accountId(c), conversationId(c), visitor));
   });
 
+  router.post('/:conversation_id/handoff/typing', async (c) => {
+    const visitor = toVisitor(await readJson<VisitorQuery>(c, handoffRequestSchema, { optional: true }));
+    await deps.handoff.visitorTyping(accountId(c), conversationId(c), visitor);
+    return ok(c, { conversation_id: conversationId(c), typing: true });
+  });
+
   router.post('/:conversation_id/handoff/offline-messages', async (c) => {
     const { user_id, bot_id, ...input } = await readJson<OfflineMessageRequest & VisitorQuery>(c, offlineMessageRequestSchema);
     return ok(c, await deps.handoff.leaveOfflineMessage(accountId(c), conversationId(c), input, toVisitor({ user_id, bot_id })), 201);

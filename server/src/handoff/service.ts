@@ -161,6 +161,15 @@ export class HandoffService {
     this.publish(operator.accountId, conversationId, { type: 'typing', id: null, data });
   }
 
+  /** The visitor is typing (a person is involved): published to the operator, not stored. */
+  async visitorTyping(accountId: string, conversationId: string, visitor: Visitor = {}): Promise<void> {
+    const conversation = await this.conversation(accountId, conversationId, visitor);
+    if (conversation.status !== 'waiting' && conversation.status !== 'with_person') {
+      throw new ServiceError('invalid_status_transition', 'Typing is shared only while a person is asked for or involved.', { param: 'conversation_id' });
+    }
+    this.publish(accountId, conversationId, { type: 'typing', id: null, data: { conversation_id: conversationId, from: 'visitor', operator: null } });
+  }
+
   async leaveOfflineMessage(accountId: string, conversationId: string, input: OfflineMessageRequest, visitor: Visitor = {}): Promise<OfflineMessage> {
     const conversation = await this.conversation(accountId, conversationId, visitor);
     const row = await this.db

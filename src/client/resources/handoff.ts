@@ -66,6 +66,11 @@ export class HandoffResource {
     return this.core.request({ method: 'POST', path: `/conversations/${segment(conversationId, 'conversationId')}/handoff`, body: scope }, options);
   }
 
+  /** `POST /conversations/{id}/handoff/typing`: the visitor is typing (send it at most every few seconds). */
+  typing(conversationId: string, scope: HandoffScope = {}, options?: RequestOptions): Promise<ApiResult<{ conversation_id: string; typing: true }>> {
+    return this.core.request({ method: 'POST', path: `/conversations/${segment(conversationId, 'conversationId')}/handoff/typing`, body: scope }, options);
+  }
+
   /** `POST /conversations/{id}/handoff/offline-messages`: an email and a message for a reply later. */
   leaveOfflineMessage(conversationId: string, message: OfflineMessageRequest & HandoffScope, options?: RequestOptions): Promise<ApiResult<OfflineMessage>> {
     return this.core.request({ method: 'POST', path: `/conversations/${segment(conversationId, 'conversationId')}/handoff/offline-messages`, body: message }, options);

@@ -9,6 +9,8 @@ import styles from './inbox-page.styles.js';
 
 /** Typing notices go out at most this often while the operator types. */
 const TYPING_EVERY_MS = 3000;
+/** How long a visitor's typing notice shows. */
+const TYPING_SHOWN_MS = 5000;
 /** Wait times are shown in whole minutes; redrawn this often. */
 const CLOCK_MS = 15_000;
 
@@ -45,6 +47,8 @@ export class AicdInboxPage extends LitElement {
   @state() private error = '';
   @state() private now = Date.now();
   @state() private live = false;
+  /** The open conversation's visitor is typing (until this time). */
+  @state() private visitorTypingUntil = 0;
 
   private stop: AbortController | null = null;
   private clock: ReturnType<typeof setInterval> | undefined;
@@ -106,6 +110,7 @@ export class AicdInboxPage extends LitElement {
           </li>`,
         )}
       </ol>
+      <p class="meta" aria-live="polite">${this.visitorTypingUntil > Date.now() ? 'The visitor is typing…' : ''}</p>
       ${mine
         ? html`<form class="reply" @submit=${this.send}>
             <label for="reply">Reply</label>
@@ -163,6 +168,7 @@ export class AicdInboxPage extends LitElement {
   private onEvent(event: HandoffEvent): void {
     if (event.type === 'message') {
       const message = event.data;
+      if (message.role === 'user' && message.conversation_id === this.openId) this.visitorTypingUntil = 0;
       if (message.conversation_id === this.openId && !this.transcript.some((m) => m.id === message.id)) {
         this.transcript = [...this.transcript, message];
         if (message.role === 'user') this.notice = 'New message from the visitor.';
@@ -172,6 +178,9 @@ export class AicdInboxPage extends LitElement {
       );
     } else if (event.type === 'status') {
       void this.reload();
+    } else if (event.type === 'typing' && event.data.from === 'visitor' && event.data.conversation_id === this.openId) {
+      this.visitorTypingUntil = Date.now() + TYPING_SHOWN_MS;
+      setTimeout(() => this.requestUpdate(), TYPING_SHOWN_MS + 50);
     }
   }
 
