@@ -253,6 +253,11 @@ describe('automatic handoff and availability', () => {
     const put = await api.json(`/v1/bots/${botId}/handoff`, { method: 'PUT', body: { enabled: true, hours } });
     assert.equal(put.res.status, 200, JSON.stringify(put.body));
     assert.equal(put.body.data.unavailable_reason, 'outside_hours');
+    // the same week open all day in a zone far from UTC: available (the local day and time come from the zone)
+    const allWeek = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => ({ day: d, from: '00:00', to: '24:00' }));
+    const open = await api.json(`/v1/bots/${botId}/handoff`, { method: 'PUT', body: { enabled: true, hours: { time_zone: 'Pacific/Kiritimati', weekly: allWeek } } });
+    assert.equal(open.body.data.available, true, JSON.stringify(open.body));
+    await api.json(`/v1/bots/${botId}/handoff`, { method: 'PUT', body: { enabled: true, hours } });
     const user = nextUser();
     const conversationId = await startConversation(api, botId, user);
     const asked = await askForPerson(conversationId, user);
