@@ -15,8 +15,8 @@
  *   A frozen row is rendered again only when its message (compared by identity: the controller
  *   replaces a message object when it changes) or `deps` change; its new element replaces the old
  *   one, and focus inside it moves to the same place in the new one (such a row stays unfrozen:
- *   the user is working in it). Rows that are not frozen (the
- *   last block, and rows on their way or failed) are rendered again on every update, as before.
+ *   the user is working in it). Rows that are not frozen (the last block, and rows on their way
+ *   or failed) are rendered again on every update, as before.
  * - Rows are created in place and never moved, so the live region announces each row once.
  */
 import { noChange, render, type RenderOptions, type TemplateResult } from 'lit';
@@ -38,7 +38,7 @@ interface Block {
 }
 
 /** Only a delivered message's row can be frozen: the others change (Retry, the reply streaming in). */
-const frozen = (m: TranscriptMessage): boolean => m.status === 'sent';
+const canFreeze = (m: TranscriptMessage): boolean => m.status === 'sent';
 
 class TranscriptRowsDirective extends Directive {
   private blocks: Block[] = [];
@@ -56,7 +56,8 @@ class TranscriptRowsDirective extends Directive {
     const options: RenderOptions = { host: part.options?.host };
     const count = Math.ceil(messages.length / BLOCK_SIZE);
     while (this.blocks.length > count) this.blocks.pop()!.el.remove();
-    this.frozen = Math.min(this.frozen, count);
+    // the last block is never frozen, also after the transcript shrank
+    this.frozen = Math.min(this.frozen, Math.max(0, count - 1));
     for (let b = 0; b < count; b++) {
       const block = (this.blocks[b] ??= this.newBlock(part));
       const { el, shown, handles } = block;
@@ -78,7 +79,7 @@ class TranscriptRowsDirective extends Directive {
           const old = el.children[i];
           // a frozen row the user is working in (its focus moved over) stays unfrozen from now on
           const inUse = old ? replaceKeepingFocus(old, fresh) : (el.append(fresh), false);
-          if (b < this.frozen && !inUse && frozen(m)) freeze(fresh);
+          if (b < this.frozen && !inUse && canFreeze(m)) freeze(fresh);
           else handles[i] = fragment;
         }
         shown[i] = m;
@@ -88,7 +89,7 @@ class TranscriptRowsDirective extends Directive {
     for (; this.frozen < count - 1; this.frozen++) {
       const { shown, handles, el } = this.blocks[this.frozen];
       shown.forEach((m, i) => {
-        if (!frozen(m)) return;
+        if (!canFreeze(m)) return;
         handles[i] = undefined;
         freeze(el.children[i]);
       });

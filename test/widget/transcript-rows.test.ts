@@ -130,6 +130,16 @@ describe('<ai-chat-widget> long transcripts', () => {
       expect($$(el, '.log > .block')).to.have.length(Math.ceil(step.length / BLOCK_SIZE));
       expect($$(el, '.log > .block > [part~="message"]')).to.have.length(step.length);
     }
+    // after shrinking, the (new) last block is not frozen: a row added to it is rendered on updates
+    el.messages = a;
+    await el.updateComplete;
+    el.messages = [...a.slice(0, 60), ...transcript(1, 'e')];
+    await el.updateComplete;
+    const rendered = await rowsRendered(el, async () => {
+      el.placeholder = 'Ask again';
+      await el.updateComplete;
+    });
+    expect(rendered).to.equal(1);
   });
 
   it('keeps focus in a finished row that changes, and re-renders old rows for another language', async () => {
