@@ -1,6 +1,9 @@
 import { css } from 'lit';
 
-/** The action row under an answer (Copy, thumbs up and down) and the reason form after a thumbs down. */
+/**
+ * The action row under an answer (Copy, thumbs up and down) and the reason form after a thumbs down.
+ * Its buttons are the header's `.icon-button`s, smaller; the form's are the quick replies' pills.
+ */
 export default css`
   :host {
     --_feedback-active: var(--ai-chat-feedback-active, var(--_accent));
@@ -10,38 +13,27 @@ export default css`
     display: flex;
     gap: 2px;
     margin-block-start: 2px;
-    color: var(--_muted);
     font-size: 0.85em;
+    color: var(--_muted);
   }
 
-  .action {
-    display: grid;
-    place-items: center;
+  .actions .icon-button {
     width: 28px;
     height: 28px;
-    padding: 0;
-    border: 0;
     border-radius: 6px;
-    background: none;
-    color: inherit;
   }
 
-  .action:hover {
-    background: var(--_border);
-    color: var(--_text);
-  }
-
-  .action .icon {
+  .actions .icon {
     width: 16px;
     height: 16px;
   }
 
   /* a chosen thumb is filled as well as coloured: not told by colour alone */
-  .action[aria-pressed='true'] {
+  .actions [aria-pressed='true'] {
     color: var(--_feedback-active);
   }
 
-  .action[aria-pressed='true'] .icon {
+  .actions [aria-pressed='true'] .icon {
     fill: currentColor;
   }
 
@@ -50,39 +42,30 @@ export default css`
   }
 
   .feedback-form {
-    width: 100%;
     margin-block-start: 6px;
     padding: 8px 10px;
     border: 1px solid var(--_border);
     border-radius: 10px;
-    font-size: 0.9em;
   }
 
-  .feedback-form fieldset {
+  .feedback-form fieldset,
+  .feedback-form textarea {
+    flex-basis: 100%;
     margin: 0;
     padding: 0;
     border: 0;
   }
 
+  /* a choice wraps as a whole, never its radio apart from its words */
   .feedback-form label {
+    display: inline-block;
     margin-inline-end: 12px;
   }
 
   .feedback-form textarea {
-    width: 100%;
-    margin-block: 6px;
+    padding: 4px 6px;
     border: 1px solid var(--_border);
     border-radius: 6px;
     background: var(--_background);
-    color: inherit;
-    font: inherit;
-  }
-
-  .feedback-form button {
-    margin-inline-end: 6px;
-    border: 1px solid currentColor;
-    border-radius: 6px;
-    background: none;
-    color: inherit;
   }
 `;

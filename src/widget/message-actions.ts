@@ -92,7 +92,7 @@ function answer(event: Event, ctx: ActionsContext, m: TranscriptMessage): void {
 }
 
 function renderReasonForm(ctx: ActionsContext, m: TranscriptMessage, s: WidgetStrings): TemplateResult {
-  return html`<form part="feedback-form" class="feedback-form" @submit=${(e: Event) => answer(e, ctx, m)}>
+  return html`<form part="feedback-form" class="feedback-form suggestions" @submit=${(e: Event) => answer(e, ctx, m)}>
     <fieldset>
       <legend>${s.feedbackReason}</legend>
       ${s.feedbackReasons.split('|').map(
@@ -101,8 +101,8 @@ function renderReasonForm(ctx: ActionsContext, m: TranscriptMessage, s: WidgetSt
     </fieldset>
     <textarea part="feedback-comment" name="comment" rows="2" maxlength="1000" aria-label=${s.feedbackComment}
       placeholder=${s.feedbackComment}></textarea>
-    <div><button part="feedback-send" type="submit">${s.send}</button><button part="feedback-cancel" class="cancel"
-      type="submit">${s.cancel}</button></div>
+    <button part="feedback-send" type="submit">${s.send}</button>
+    <button part="feedback-cancel" class="cancel" type="submit">${s.cancel}</button>
   </form>`;
 }
 
@@ -111,12 +111,12 @@ export function renderActions(m: TranscriptMessage, s: WidgetStrings, ctx: Actio
   if (m.role !== 'assistant' || m.status !== 'sent' || !m.serverId) return nothing;
   const rating = m.feedback?.rating;
   const pressed = (value: 'up' | 'down') => String(rating === value);
-  return html`<div part="actions" class="actions" data-actions=${m.id}><button part="copy-answer" class="action"
+  return html`<div part="actions" class="actions" data-actions=${m.id}><button part="copy-answer" class="icon-button"
       type="button" aria-label=${s.copy} @click=${(e: Event) => copy(e, m.content, s.copied)}>${copyIcon}</button><span
       role="status"></span>${ctx.feedback
-        ? html`<button part="feedback-button feedback-up" class="action" type="button" aria-label=${s.goodAnswer}
+        ? html`<button part="feedback-button feedback-up" class="icon-button" type="button" aria-label=${s.goodAnswer}
               aria-pressed=${pressed('up')} @click=${() => rate(ctx, m, 'up')}>${thumbIcon}</button><button
-              part="feedback-button feedback-down" class="action down" type="button" aria-label=${s.badAnswer}
+              part="feedback-button feedback-down" class="icon-button down" type="button" aria-label=${s.badAnswer}
               aria-pressed=${pressed('down')} @click=${() => rate(ctx, m, 'down')}>${thumbIcon}</button>`
         : nothing}</div>${ctx.feedback && rating === 'down' && m.feedback?.reason === undefined ? renderReasonForm(ctx, m, s) : nothing}`;
 }
