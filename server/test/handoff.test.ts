@@ -244,6 +244,14 @@ describe('automatic handoff and availability', () => {
     assert.equal(two.body.data.handoff.status, 'waiting');
     const three = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'anyone?', user_id: user } });
     assert.equal(three.body.data.handoff.held, true, 'now held for the person');
+    // given back to the bot, the count starts again: one more fallback does not hand off at once
+    const conversationId = three.body.data.conversation_id;
+    assert.equal((await operator.call('POST', `/dashboard/api/inbox/${conversationId}/close`, { body: { to: 'bot' } })).status, 200);
+    const four = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'vrrp glonk', user_id: user } });
+    assert.equal(four.body.data.fallback, true);
+    assert.equal(four.body.data.handoff, undefined);
+    const five = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'plix quorb', user_id: user } });
+    assert.equal(five.body.data.handoff.status, 'waiting');
   });
 
   it('outside the opening hours: unavailable, and an email + message is stored for the inbox', async () => {

@@ -59,17 +59,30 @@ export class HandoffTurns {
     }
   }
 
-  /** True when the last `count` bot replies of the conversation were all fallbacks. */
+  /**
+   * True when the last `count` bot replies of the conversation were all fallbacks, counting only
+   * replies since its last handoff change: a conversation an operator gave back to the bot starts
+   * counting again.
+   */
   private async fallbacksInARow(accountId: string, conversationId: string, count: number): Promise<boolean> {
-    const rows = await this.handoff.db
+    const db = this.handoff.db;
+    const lastChange = await db
+      .selectFrom('handoff_events')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('conversation_id', '=', conversationId)
+      .where('type', '=', 'status')
+      .executeTakeFirst();
+    let query = db
       .selectFrom('messages')
       .select('source')
       .where('account_id', '=', accountId)
       .where('conversation_id', '=', conversationId)
-      .where('role', '=', 'assistant')
-      .orderBy('seq', 'desc')
-      .limit(count)
-      .execute();
+      .where('role', '=', 'assistant');
+    if (lastChange?.seq) {
+      const changedAt = db.selectFrom('handoff_events').select('created_at').where('seq', '=', String(lastChange.seq));
+      query = query.where('created_at', '>', changedAt);
+    }
+    const rows = await query.orderBy('seq', 'desc').limit(count).execute();
     return rows.length === count && rows.every((row) => row.source === 'fallback');
   }
 }
