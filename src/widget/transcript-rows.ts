@@ -14,8 +14,8 @@
  *   Lit's markers and the template's layout whitespace leave them too (see `freeze`).
  *   A frozen row is rendered again only when its message (compared by identity: the controller
  *   replaces a message object when it changes) or `deps` change; its new element replaces the old
- *   one, and focus inside it moves to the same place in the new one (such a row stays unfrozen:
- *   the user is working in it). Rows that are not frozen (the last block, and rows on their way
+ *   one (new to the live region: a screen reader may read it again), and focus inside it moves
+ *   to the same place in the new one (such a row stays unfrozen: the user is working in it). Rows that are not frozen (the last block, and rows on their way
  *   or failed) are rendered again on every update, as before.
  * - Rows are created in place and never moved, so the live region announces each row once.
  */
