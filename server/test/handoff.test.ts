@@ -290,7 +290,13 @@ describe('automatic handoff and availability', () => {
     assert.equal(missing.res.status, 404);
   });
 
-  it('nobody online: unavailable until an inbox is open', async () => {
+  it('nobody online: unavailable until an inbox is open (one of two tabs closing keeps the operator online)', async () => {
+    const secondTab = await openInbox(operator);
+    secondTab.close();
+    await new Promise((r) => setTimeout(r, 100)); // the closed stream's cleanup
+    const stillThere = nextUser();
+    const stillId = await startConversation(api, botId, stillThere);
+    assert.equal((await askForPerson(stillId, stillThere)).res.status, 200, 'the first tab is still open');
     inbox.close();
     await new Promise((r) => setTimeout(r, 100)); // the closed stream's cleanup
     const user = nextUser();

@@ -396,7 +396,7 @@ export interface Conversation {
   /** When the last message was added. */
   updated_at: string;
   /** The newest message, its text cut to 200 characters; null while there is none. */
-  last_message: { id: string; role: Role; preview: string; created_at: string } | null;
+  last_message: { id: string; role: Role | 'operator'; preview: string; created_at: string } | null;
 }
 
 /** What every `DELETE` answers: the deleted id and what went with it. */

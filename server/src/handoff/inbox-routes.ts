@@ -13,7 +13,7 @@ import type { Deps } from '../services.ts';
 import { accountTopic } from './bus.ts';
 import type { Operator } from './service.ts';
 import { closeRequestSchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
-import { eventStream } from './stream.ts';
+import { eventStream, resumePoint } from './stream.ts';
 
 function operatorOf(c: AppContext): Operator {
   const session = signedIn(c);
@@ -22,6 +22,9 @@ function operatorOf(c: AppContext): Operator {
 
 export function inboxRoutes(deps: Deps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
+  // Open inbox streams per user in this process: closing one tab must not take an operator offline
+  // while another of their tabs is open here (a tab on another instance re-marks them within 15 s).
+  const openStreams = new Map<string, number>();
   const { handoff, inbox } = deps;
   const conversationId = (c: AppContext) => pathId(c, 'conversation_id', 'conv', 'conversation');
   router.use('*', requireSession(deps.dashboard.sessions));
@@ -37,11 +40,18 @@ export function inboxRoutes(deps: Deps): Hono<AppEnv> {
 
   router.get('/events', async (c) => {
     const operator = operatorOf(c);
+    resumePoint(c); // a bad Last-Event-ID is refused before the stream counts
+    openStreams.set(operator.userId, (openStreams.get(operator.userId) ?? 0) + 1);
     return eventStream(c, handoff, {
       accountId: operator.accountId,
       topic: accountTopic(operator.accountId),
       onHeartbeat: () => handoff.settings.touchPresence(operator.accountId, operator.userId),
-      onClose: () => handoff.settings.leave(operator.userId),
+      onClose: async () => {
+        const left = (openStreams.get(operator.userId) ?? 1) - 1;
+        if (left > 0) return void openStreams.set(operator.userId, left);
+        openStreams.delete(operator.userId);
+        await handoff.settings.leave(operator.userId);
+      },
     });
   });
 
