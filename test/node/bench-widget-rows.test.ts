@@ -3,15 +3,19 @@
 // after the largest transcript at most deep-chat's (measured in the same run).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WidgetResults } from '../../bench/browser.ts';
-import { browserRows } from '../../bench/rows.ts';
 
-const widget = (heapBytes: number, appendMs: number): WidgetResults => ({
+// The bench is its own TypeScript project (.ts import paths): loaded at run time, typed here by hand.
+interface Row { id: string; goal?: string; met?: boolean }
+const { browserRows } = (await import(new URL('../../bench/rows.ts', import.meta.url).href)) as {
+  browserRows: (results: unknown, sizes: number[], appendAt: number, tokens: number, markdownBytes: number) => Row[];
+};
+
+const widget = (heapBytes: number, appendMs: number) => ({
   bootMs: 30, openFocusMs: 20, renderMs: { 100: 10, 1000: 50, 5000: 300 }, appendMs,
   streamLongestTaskMs: 0, streamMainThreadMs: 500, heapBytes, warnings: [],
 });
 
-const rowsOf = (ours: WidgetResults, deep: WidgetResults) =>
+const rowsOf = (ours: ReturnType<typeof widget>, deep: ReturnType<typeof widget>) =>
   new Map(browserRows({ ours, deep, chromiumVersion: 'test' }, [100, 1000, 5000], 1000, 1000, 1024).map((r) => [r.id, r]));
 
 describe('bench widget rows', () => {
