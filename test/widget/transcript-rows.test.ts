@@ -162,6 +162,40 @@ describe('<ai-chat-widget> long transcripts', () => {
     expect(el.shadowRoot!.activeElement).to.equal(link());
   });
 
+  it('rates an answer of a frozen block: its row is rendered anew with focus on the thumb, and the service has it', async () => {
+    const apiKey = await newApiKey();
+    const botId = await createBot(apiKey);
+    const { el, ready } = await mount({ mode: 'inline', storage: 'none', 'base-url': baseUrl, 'api-key': apiKey, 'bot-id': botId });
+    await ready;
+    await el.send('hello');
+    el.messages = [...el.messages, ...transcript(BLOCK_SIZE)];
+    await el.updateComplete;
+    const answer = () => $$(el, '[part~="message"]')[1];
+    expect(document.createTreeWalker(answer(), NodeFilter.SHOW_COMMENT).nextNode()).to.equal(null); // frozen
+    const up = () => answer().querySelector<HTMLButtonElement>('[part~="feedback-up"]')!;
+    const before = answer();
+    up().focus();
+    up().click();
+    await el.updateComplete;
+    expect(answer()).to.not.equal(before);
+    expect(up().getAttribute('aria-pressed')).to.equal('true');
+    expect(el.shadowRoot!.activeElement).to.equal(up());
+    const ups = async () => {
+      const res = await fetch(`${baseUrl}/analytics/feedback?granularity=hour`, { headers: { authorization: `Bearer ${apiKey}` } });
+      return ((await res.json()) as { data: { totals: { up: number } } }).data.totals.up;
+    };
+    for (const start = Date.now(); (await ups()) !== 1; ) {
+      if (Date.now() - start > 8000) throw new Error('the rating was not stored');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // the row the user works in keeps its Lit state now: taking the rating back updates it in place
+    const rated = answer();
+    up().click();
+    await el.updateComplete;
+    expect(answer()).to.equal(rated);
+    expect(up().getAttribute('aria-pressed')).to.equal('false');
+  });
+
   it('streams a reply into a new block, and a failed row of a finished block keeps its Retry', async () => {
     const apiKey = await newApiKey();
     const botId = await createBot(apiKey);
