@@ -291,7 +291,7 @@ describe('the shell and its pages in the built dashboard, under a strict Content
 
     await signUpInUi(app as AicdApp, email('csp'), 'CSP account');
     const overview = await until(() => deep(app, 'aicd-overview-page'), 'the overview', 15_000);
-    await until(() => deepAll(overview, 'aicd-chart').length === 3 && deepAll(overview, 'aicd-chart').every((c) => deep(c, 'canvas')), 'the charts', 15_000);
+    await until(() => deepAll(overview, 'aicd-chart').length === 4 && deepAll(overview, 'aicd-chart').every((c) => deep(c, 'canvas')), 'the four charts', 15_000);
     const swatch = await until(() => deep(deepAll(overview, 'aicd-chart')[0]!, '.swatch'), 'a legend swatch');
     expect(getComputedStyle(swatch).backgroundColor).not.to.equal('rgba(0, 0, 0, 0)', 'colours set through the CSSOM');
 
