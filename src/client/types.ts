@@ -815,7 +815,7 @@ export interface FeedbackReport {
   totals: FeedbackCounts;
   /** Every bucket of the range, oldest first, including empty ones. */
   series: (FeedbackCounts & { start: string })[];
-  /** Per bot and agent (null: none), most feedback first. */
+  /** Per bot and agent (null: none), most feedback first; at most `limit` rows. */
   owners: (FeedbackCounts & { bot_id: string | null; agent_id: string | null })[];
   /** Reasons given with thumbs down, most frequent first. */
   reasons: { reason: FeedbackReason; count: number }[];

@@ -87,7 +87,7 @@ export const feedbackReportSchema: JsonSchema = {
     },
     owners: {
       type: 'array',
-      description: 'Per bot and agent (null: none), most feedback first.',
+      description: 'Per bot and agent (null: none), most feedback first; at most `limit` rows.',
       items: {
         type: 'object',
         additionalProperties: false,
