@@ -142,7 +142,7 @@ async function dashboardOverview(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const overview = document.querySelector('aicd-app')?.shadowRoot?.querySelector('aicd-overview-page');
     const charts = [...(overview?.shadowRoot?.querySelectorAll('aicd-chart') ?? [])];
-    return charts.length === 3 && charts.every((chart) => chart.shadowRoot?.querySelector('canvas'));
+    return charts.length === 4 && charts.every((chart) => chart.shadowRoot?.querySelector('canvas'));
   });
 }
 

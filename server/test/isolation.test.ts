@@ -21,7 +21,7 @@ interface Tenant {
   call: Caller;
   /** A word only this tenant's data contains. */
   marker: string;
-  ids: Record<'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id', string>;
+  ids: Record<'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id', string>;
 }
 
 let service: Service;
@@ -57,7 +57,10 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
     apiKey,
     call,
     marker,
-    ids: { bot_id: bot.id, agent_id: agent.id, job_id: job.id, entry_id: entry.id, conversation_id: botReply.conversation_id, agent_conversation_id: chat.conversation_id, import_id: imported.id },
+    ids: {
+      bot_id: bot.id, agent_id: agent.id, job_id: job.id, entry_id: entry.id, conversation_id: botReply.conversation_id,
+      agent_conversation_id: chat.conversation_id, import_id: imported.id, message_id: botReply.message.id,
+    },
   };
 }
 
@@ -73,6 +76,11 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/knowledge': { title: 't', content: 'c' },
   'PUT /v1/knowledge/{entry_id}': { title: 'hijacked', content: 'hijacked' },
   'POST /v1/knowledge/imports/{import_id}/sync': { files: [{ name: 'faq.md', data: Buffer.from('# Hijacked').toString('base64') }] },
+  'POST /v1/messages/{message_id}/feedback': { rating: 'down', user_id: SHARED_USER },
+  'PUT /v1/bots/{bot_id}/handoff': { enabled: true },
+  'POST /v1/conversations/{conversation_id}/handoff': { user_id: SHARED_USER },
+  'POST /v1/conversations/{conversation_id}/handoff/typing': { user_id: SHARED_USER },
+  'POST /v1/conversations/{conversation_id}/handoff/offline-messages': { email: 'x@example.com', message: 'hijacked', user_id: SHARED_USER },
 };
 
 function bodyFor(op: Operation): unknown {
@@ -123,11 +131,16 @@ describe('tenant isolation: account B with account A\'s ids', () => {
 
   it('gets 404 for A\'s ids in every *_id query parameter', async () => {
     for (const op of operationsOf(doc)) {
-      for (const { name } of op.query.filter((q) => q.name.endsWith('_id') && q.name !== 'user_id')) {
+      for (const { name } of op.query.filter((q) => q.name.endsWith('_id') && q.name !== 'user_id' && q.name !== 'last_event_id')) {
         const id = a.ids[name as keyof Tenant['ids']] ?? assert.fail(`no id for ${name}`);
-        const res = await b.call(`${op.template}?${name}=${id}${op.template.endsWith('/history') ? `&user_id=${SHARED_USER}` : ''}`);
+        // B's own resource in the path (if any), A's id in the query
+        const path = op.template.replace(/\{(\w+)\}/g, (_, param: string) => b.ids[param as keyof Tenant['ids']] ?? assert.fail(`no id for ${param}`));
+        const userId = op.template.endsWith('/history') || op.pathParams.length ? `&user_id=${SHARED_USER}` : '';
+        const res = await b.call(`${path}?${name}=${id}${userId}`, { method: op.method, body: bodyFor(op) });
         assert.equal(res.status, 404, `${op.label}?${name}: ${JSON.stringify(res.body)}`);
-        assert.equal(res.body.error.param, name);
+        // a list names the foreign id; B's own resource looked up in A's scope is what is not found
+        assert.ok([name, ...op.pathParams].includes(res.body.error.param), `${op.label}?${name}: param ${res.body.error.param}`);
+        assert.doesNotMatch(JSON.stringify(res.body), new RegExp(a.marker));
       }
     }
   });

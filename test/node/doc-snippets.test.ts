@@ -528,6 +528,45 @@ declare const Deno: {
   },
 ];
 
+CLAIMS.push(
+  {
+    file: 'docs/handoff.md',
+    heading: 'Bot settings',
+    lang: 'json',
+    how: 'PUT to the real service for a bot: accepted and answered as written',
+    check: async (s) => {
+      const settings = JSON.parse(s.code) as { enabled: boolean; after_fallbacks: number; intents: string[]; hours: unknown };
+      const response = await fetch(`${service.url}/v1/bots/${botId}/handoff`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: s.code,
+      });
+      const body = (await response.json()) as { data: typeof settings };
+      assert.equal(response.status, 200, JSON.stringify(body));
+      for (const key of ['enabled', 'after_fallbacks', 'intents', 'hours'] as const) assert.deepEqual(body.data[key], settings[key], key);
+    },
+  },
+  {
+    file: 'docs/handoff.md',
+    heading: 'Typed client',
+    lang: 'ts',
+    how: 'type-checked with its free names declared; server/test/handoff-client.test.ts runs the same loop against the real service',
+    prelude: () =>
+      `declare const conversationId: string;
+declare const signal: AbortSignal;
+declare function getToken(): Promise<string>;
+declare function show(message: import('ai-chat-widget/client').Message): void;
+declare function banner(status: string, name?: string): void;
+declare function showTyping(operator: unknown): void;
+import { AiChatClient } from 'ai-chat-widget/client';
+`,
+    check: (s) => {
+      assert.match(s.code, /client\.handoff\.events\(conversationId/);
+      assert.match(read('server/test/handoff-client.test.ts'), /handoff\.events\(/, 'the loop runs against the real service there');
+    },
+  },
+);
+
 function claimOf(s: Snippet): Claim[] {
   return CLAIMS.filter((c) => c.file === s.file && c.heading === s.heading && c.lang === s.lang);
 }
