@@ -46,8 +46,13 @@ function publicApiPlugin() {
       for (const mod of customElementsManifest.modules) {
         for (const declaration of mod.declarations ?? []) {
           for (const item of [...(declaration.attributes ?? []), ...(declaration.members ?? [])]) expand(item.type);
-          // private and protected members are implementation, not API
-          declaration.members = declaration.members?.filter((m) => !m.privacy || m.privacy === 'public');
+          // private and protected members are implementation, not API; nor are the attributes the
+          // analyser derives from private state in `static properties` (`{ state: true }`)
+          const hidden = new Set(declaration.members?.filter((m) => m.privacy && m.privacy !== 'public').map((m) => m.name));
+          declaration.members = declaration.members?.filter((m) => !hidden.has(m.name));
+          // public is the default: the analyser says so only of fields it also read from `static properties`
+          for (const m of declaration.members ?? []) if (m.privacy === 'public') delete m.privacy;
+          declaration.attributes = declaration.attributes?.filter((a) => !hidden.has(a.fieldName));
           // `dispatchEvent(new AiChatOpenEvent())` yields a nameless duplicate of the @fires entry
           declaration.events = declaration.events?.filter((e) => e.name);
           // the events extend the DOM's `Event`, which the analyser places in their own module

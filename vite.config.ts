@@ -1,16 +1,20 @@
-import { defineConfig, type UserConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { minifyTemplateLiterals } from 'rollup-plugin-minify-template-literals';
 
 // `vite build`             -> dist/*.js                  ES modules for bundlers; lit, jose, hono stay external
 // `vite build --mode iife` -> dist/ai-chat-widget.iife.js one self-contained <script> file, lit bundled
 // `vite build --mode dashboard` -> dist/dashboard/         the dashboard UI the service serves at /dashboard/
+// `vite build --mode addon`     -> dist/ai-chat-widget.<AI_CHAT_ADDON>.js, one add-on of the IIFE
+//                                  (scripts/build-addons.ts builds each of them)
 export default defineConfig(({ mode }) => {
   if (mode === 'dashboard') return dashboard;
+  if (mode === 'addon') return addon(process.env.AI_CHAT_ADDON ?? '', process.env.AI_CHAT_ADDON_MODULE ?? '');
   const iife = mode === 'iife';
   return {
-    plugins: [minifyStyles],
+    plugins: iife ? [minifyStyles, iifeAddons] : [minifyStyles],
     build: {
-      target: 'es2021',
+      target: 'es2022',
       emptyOutDir: !iife,
       sourcemap: true,
       lib: iife
@@ -52,20 +56,66 @@ export default defineConfig(({ mode }) => {
 });
 
 /**
- * The JS minifier leaves template literals alone, so the widget's stylesheets shipped with their
- * indentation and comments (~1.7 KB of the IIFE's gzip budget). Only `css` templates are minified:
- * collapsing whitespace inside `html` templates saves ~0.1 KB and could change rendered text.
- * A template with no rule in it (a list of declarations interpolated into rules, such as the dark
+ * The JS minifier leaves template literals alone, so the widget's stylesheets and templates shipped
+ * with their indentation and comments (~1.9 KB of the IIFE's gzip budget). `html` templates keep one
+ * space where they had white space (a space between inline content can matter). A template with no rule in it (a list of declarations interpolated into rules, such as the dark
  * palette) is not a stylesheet the CSS minifier can parse, so it stays as written.
  */
 const minifyStyles = minifyTemplateLiterals({
   include: 'src/**/*.ts',
   failOnError: true,
   options: {
-    shouldMinify: () => false,
+    shouldMinify: (template) => template.tag === 'html',
+    minifyOptions: { conservativeCollapse: true },
     shouldMinifyCSS: (template) => template.tag === 'css' && template.parts.some((part) => part.text.includes('{')),
   },
 });
+
+const ADDONS_MODULE = fileURLToPath(new URL('src/widget/addons.ts', import.meta.url));
+
+/**
+ * The IIFE cannot split code, so its optional parts (src/widget/addons.ts) are files of their own
+ * beside it, which `addons-iife.ts` loads by `<script>`: it takes the place of `addons.ts` here.
+ */
+const iifeAddons: Plugin = {
+  name: 'ai-chat-iife-addons',
+  enforce: 'pre',
+  async resolveId(source, importer, options) {
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    if (resolved?.id !== ADDONS_MODULE) return resolved;
+    return fileURLToPath(new URL('src/widget/addons-iife.ts', import.meta.url));
+  },
+};
+
+/**
+ * One add-on of the IIFE: `dist/ai-chat-widget.<name>.js`, a classic script that puts `module` (what
+ * `addons.ts` imports for `name`) into `aiChatWidgetAddons[name]`, where `addons-iife.ts` finds it.
+ */
+function addon(name: string, module: string): UserConfig {
+  const entry = 'virtual:ai-chat-addon';
+  const path = fileURLToPath(new URL(module.replace(/\.js$/, '.ts'), new URL('src/widget/', import.meta.url)));
+  return {
+    plugins: [
+      minifyStyles,
+      {
+        name: 'ai-chat-addon-entry',
+        resolveId: (id) => (id.endsWith(entry) ? `\0${entry}` : null),
+        load: (id) =>
+          id === `\0${entry}`
+            ? `import * as m from ${JSON.stringify(path)};\n(globalThis.aiChatWidgetAddons ??= {})[${JSON.stringify(name)}] = m;`
+            : null,
+      },
+    ],
+    build: {
+      target: 'es2022',
+      emptyOutDir: false,
+      sourcemap: true,
+      lib: { entry, name: 'aiChatWidgetAddon', formats: ['iife'], fileName: () => `ai-chat-widget.${name}.js` },
+      // the widget's own copy of lit (addons-iife.ts shares it): one lit on the page, and a small add-on
+      rollupOptions: { external: ['lit'], output: { globals: { lit: 'aiChatWidgetAddons.lit' } } },
+    },
+  };
+}
 
 /**
  * The dashboard: its own page and bundle (never part of the widget's), everything bundled (lit,

@@ -21,6 +21,12 @@ for (const [file, max] of Object.entries(budgets)) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${file}: ${raw} B raw, ${gz} B gzip, ${br} B brotli (budget ${max} B gzip)`);
 }
 
+// The IIFE's add-ons (src/widget/addons.ts): loaded beside it only by pages that need them; listed, not budgeted.
+for (const name of readdirSync('dist').filter((f) => /^ai-chat-widget\.[a-z-]+\.js$/.test(f) && !f.endsWith('.iife.js'))) {
+  const { raw, gz } = sizes(readFileSync(join('dist', name)));
+  console.log(`     dist/${name} (add-on): ${raw} B raw, ${gz} B gzip`);
+}
+
 // The dashboard (issue budget): every script and style sheet it can load, pages and the chart
 // library included, each file gzipped on its own as the service would send it.
 const DASHBOARD = 'dist/dashboard/assets';

@@ -12,4 +12,4 @@ export * from './widget/events.js';
 export { renderMarkdown, safeHref, type MarkdownOptions } from './widget/markdown.js';
 export type { Highlighter, HighlightToken } from './widget/code-block.js';
 export type { StorageMode } from './widget/storage.js';
-export { resolveStrings, type WidgetStrings } from './widget/strings.js';
+export { loadStrings, resolveStrings, type WidgetStrings } from './widget/strings.js';

@@ -14,10 +14,10 @@
  */
 import {
   AbortError,
-  ApiError,
   NetworkError,
   TimeoutError,
   isAiChatError,
+  isApiError,
   isNetworkError,
   isTimeoutError,
   type RequestTarget,
@@ -229,7 +229,7 @@ export class HttpCore {
         attempt.dispose();
         error = attempt.toError(caught);
       }
-      if (error instanceof ApiError && error.status === 401 && this.options.getToken && !replayedAfter401) {
+      if (isApiError(error) && error.status === 401 && this.options.getToken && !replayedAfter401) {
         replayedAfter401 = true;
         await this.refreshToken(credential);
         continue;
@@ -245,7 +245,7 @@ export class HttpCore {
   private retryDelay(error: unknown, idempotent: boolean, retries: number, limits: Limits): number | null {
     if (!idempotent || retries >= limits.maxRetries) return null;
     if (isNetworkError(error) || isTimeoutError(error)) return backoffMs(retries);
-    if (error instanceof ApiError && error.retryable) {
+    if (isApiError(error) && error.retryable) {
       const asked = error.retryAfterMs;
       if (asked === null || asked === 0) return backoffMs(retries);
       return asked > limits.maxRetryDelayMs ? null : asked;

@@ -1,6 +1,4 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
-import { live } from 'lit/directives/live.js';
 import type { GetTokenContext } from '../client/index.js';
 import styles from './ai-chat-widget.styles.js';
 import launcherStyles from './launcher.styles.js';
@@ -16,11 +14,11 @@ import { streamedMarkdown } from './streamed-markdown.js';
 import { renderCitations, sourceIds } from './citations.js';
 import type { Highlighter } from './code-block.js';
 import { renderStatus, renderSuggestions } from './panel-rows.js';
-import { PhoneModal } from './phone-modal.js';
+import { PhoneModalLoader } from './phone-modal-loader.js';
 import { ScrollFollow } from './scroll-follow.js';
 import { transcriptRows } from './transcript-rows.js';
 import type { StorageMode } from './storage.js';
-import { resolveStrings, type WidgetStrings } from './strings.js';
+import { resolveStrings, stringsLoading, type WidgetStrings } from './strings.js';
 import chromeStyles from './chat-chrome.styles.js';
 import { renderAvatar, renderConfirm, renderNewButton, renderStop, renderStopped, renderTime, safeAvatar } from './chat-chrome.js';
 import { LauncherInvite } from './launcher-invite.js';
@@ -136,95 +134,142 @@ export class AiChatWidget extends LitElement {
     return [...super.observedAttributes, 'lang'];
   }
 
+  /**
+   * The reactive properties: attributes (and how they convert) for the public ones, `state` for the
+   * private ones. One table instead of Lit's decorators, which cost the one-`<script>` build about
+   * 0.5 KB gzip of its 30 KB budget (the decorator runtime and a call per property); each property
+   * is declared, with its documentation, below.
+   */
+  static override properties = {
+    draft: { state: true },
+    confirming: { state: true },
+    mode: { reflect: true },
+    opened: { type: Boolean, reflect: true, attribute: 'open' },
+    title: {},
+    placeholder: {},
+    welcomeMessage: { attribute: 'welcome-message' },
+    theme: { reflect: true },
+    storage: {},
+    baseUrl: { attribute: 'base-url' },
+    botId: { attribute: 'bot-id' },
+    userId: { attribute: 'user-id' },
+    stream: { type: Boolean },
+    timeout: { type: Number },
+    apiKey: { attribute: 'api-key' },
+    tokenUrl: { attribute: 'token-url' },
+    tokenCredentials: { attribute: 'token-credentials' },
+    token: { attribute: false },
+    getToken: { attribute: false },
+    strings: { attribute: false },
+    starters: { attribute: false },
+    highlight: { attribute: false },
+    noFeedback: { type: Boolean, attribute: 'no-feedback' },
+    botName: { attribute: 'bot-name' },
+    botAvatar: { attribute: 'bot-avatar' },
+    teaser: {},
+    teaserDelay: { type: Number, attribute: 'teaser-delay' },
+  };
+
   private readonly chat = new ChatController(this, () => this.chatConfig());
   /** Several launchers on one page stand side by side instead of on top of each other. */
   private readonly stack = new LauncherStack(this);
   /** On a phone the open panel is a full-screen modal that follows the visual viewport. */
-  private readonly modal = new PhoneModal(this);
+  private readonly modal = new PhoneModalLoader(this);
   /** Keeps the newest message in view while the user is at the end of the transcript. */
   private readonly follower = new ScrollFollow(this, () => this.transcript, () => this.log);
   /** The unread badge and the teaser of the launcher. */
   private readonly invite = new LauncherInvite(this, () => new WidgetStorage(this.storage, storageScope(this.chatConfig())));
   private ordinal = 0;
 
-  @query('textarea') private input?: HTMLTextAreaElement;
-  @query('.transcript') private transcript?: HTMLElement;
-  @query('.log') private log?: HTMLElement;
-  @query('.launcher') private launcher?: HTMLButtonElement;
+  private get input() {
+    return this.find<HTMLTextAreaElement>('textarea');
+  }
+  private get transcript() {
+    return this.find('.transcript');
+  }
+  private get log() {
+    return this.find('.log');
+  }
+  private get launcher() {
+    return this.find('.launcher');
+  }
+  private find<E extends HTMLElement = HTMLElement>(selector: string): E | null {
+    return this.renderRoot?.querySelector<E>(selector) ?? null;
+  }
 
-  @state() private draft = '';
+  private draft = '';
   /** The "New conversation" confirmation is showing. */
-  @state() private confirming = false;
+  private confirming = false;
 
   /** `launcher`: a floating button that opens a panel; `inline`: in the page flow; `fullpage`. */
-  @property({ reflect: true }) mode: 'launcher' | 'inline' | 'fullpage' = 'launcher';
+  mode: 'launcher' | 'inline' | 'fullpage' = 'launcher';
   /** Whether the launcher's panel is open. Attribute `open` (the `open()` method opens it). */
-  @property({ type: Boolean, reflect: true, attribute: 'open' }) opened = false;
+  opened = false;
   /** Header text. Default: "Chat", localised. */
-  @property() override title = '';
+  override title = '';
   /** Placeholder of the message input. Default: localised "Type a message…". */
-  @property() placeholder = '';
+  placeholder = '';
   /**
    * Shown as the first assistant bubble; never sent to the server. Without it, a localised greeting
    * fills the empty panel until the first message.
    */
-  @property({ attribute: 'welcome-message' }) welcomeMessage = '';
+  welcomeMessage = '';
   /** `auto` follows the operating system's `prefers-color-scheme`. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  theme: 'light' | 'dark' | 'auto' = 'light';
   /** Where the conversation is kept across reloads. */
-  @property() storage: StorageMode = 'local';
+  storage: StorageMode = 'local';
   /**
    * The service's base URL, version included. Default: the token proxy's `api_base` with
    * `token-url`, else `${location.origin}/v1`.
    */
-  @property({ attribute: 'base-url' }) baseUrl = '';
+  baseUrl = '';
   /** Talk to this bot (`POST /bots/{id}/messages`); without it, the chat endpoint. */
-  @property({ attribute: 'bot-id' }) botId = '';
+  botId = '';
   /** The end user's id. Default: a random id kept per widget instance. */
-  @property({ attribute: 'user-id' }) userId = '';
+  userId = '';
   /** Show the reply as it is generated (Server-Sent Events), from the bot or the chat endpoint. */
-  @property({ type: Boolean }) stream = false;
+  stream = false;
   /**
    * Milliseconds to wait for the service before a send counts as failed (for a stream: the longest
    * silence between two events). Each attempt gets this long; 0 keeps the client's default (30 s).
    */
-  @property({ type: Number }) timeout = 0;
+  timeout = 0;
   /** **Development only**: a secret API key in the page. Warns on non-localhost pages. */
-  @property({ attribute: 'api-key' }) apiKey = '';
+  apiKey = '';
   /**
    * POSTed (with cookies) for a short-lived token: `{success, data: {token, expires_at, api_base}}`.
    * A relative `api_base` is relative to this URL, so a proxy on another origin needs no `base-url`.
    */
-  @property({ attribute: 'token-url' }) tokenUrl = '';
+  tokenUrl = '';
   /**
    * Whether the `token-url` request carries the page's cookies to another origin: `same-origin`
    * (only to the page's own origin) or `include` (a proxy on another origin, which must allow this
    * page in its `allowedOrigins`).
    */
-  @property({ attribute: 'token-credentials' }) tokenCredentials: 'same-origin' | 'include' = 'same-origin';
+  tokenCredentials: 'same-origin' | 'include' = 'same-origin';
   /** A bearer token the host obtained itself. */
-  @property({ attribute: false }) token = '';
+  token = '';
   /** Async token source for hosts that mint tokens; called again once after a 401. */
-  @property({ attribute: false }) getToken?: (ctx: GetTokenContext) => Promise<string>;
+  getToken?: (ctx: GetTokenContext) => Promise<string>;
   /** Overrides for any UI string (see `WidgetStrings`). */
-  @property({ attribute: false }) strings: Partial<WidgetStrings> = {};
+  strings: Partial<WidgetStrings> = {};
   /** Conversation starters shown before the first message (added to the bot's own). */
-  @property({ attribute: false }) starters: string[] = [];
+  starters: string[] = [];
   /**
    * Colours the code blocks of answers: `(code, language) => HighlightToken[] | Node | null`. Tokens
    * `{text, type}` are styled from the page with `::part(token-<type>)`. None by default.
    */
-  @property({ attribute: false }) highlight?: Highlighter;
+  highlight?: Highlighter;
   /** Hides the thumbs up and down under answers (their Copy button stays). */
-  @property({ type: Boolean, attribute: 'no-feedback' }) noFeedback = false;
+  noFeedback = false;
   /** The assistant's name: the header (without `title`) and what screen readers call its replies. Default: the bot's own. */
-  @property({ attribute: 'bot-name' }) botName = '';
+  botName = '';
   /** The bot's avatar in the header: an `https:`/`http:` or `data:image/` URL (others are ignored). Default: the bot's own. */
-  @property({ attribute: 'bot-avatar' }) botAvatar = '';
+  botAvatar = '';
   /** Launcher mode: a short invitation shown beside the closed launcher; dismissed, it is not shown to the visitor again. */
-  @property() teaser = '';
+  teaser = '';
   /** Milliseconds after connecting before the teaser shows. */
-  @property({ type: Number, attribute: 'teaser-delay' }) teaserDelay = 3000;
+  teaserDelay = 3000;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -232,6 +277,17 @@ export class AiChatWidget extends LitElement {
     this.ordinal = peers
       .filter((el) => el.baseUrl === this.baseUrl && el.botId === this.botId)
       .indexOf(this);
+  }
+
+  /**
+   * A page in another language than English first loads that language's strings (an add-on), so
+   * that the widget never shows English before them; after 3 s it shows English until they arrive.
+   */
+  protected override scheduleUpdate(): void | Promise<unknown> {
+    const strings = stringsLoading(this.language);
+    if (!strings) return super.scheduleUpdate();
+    strings.then(() => this.requestUpdate());
+    return Promise.race([strings, new Promise((done) => setTimeout(done, 3000))]).then(() => super.scheduleUpdate());
   }
 
   override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
@@ -496,7 +552,7 @@ export class AiChatWidget extends LitElement {
         <form part="composer" class="composer" @submit=${this.handleSubmit}>
           <textarea part="input" rows="1" enterkeyhint="send" aria-label=${s.inputLabel}
             aria-describedby=${count >= COUNTER_FROM ? 'counter' : nothing} aria-invalid=${this.tooLong ? 'true' : nothing}
-            placeholder=${this.placeholder || s.placeholder} .value=${live(this.draft)}
+            placeholder=${this.placeholder || s.placeholder} .value=${this.draft}
             @input=${this.handleInput} @keydown=${this.handleInputKeydown}></textarea>
           ${renderStop(this.chat.replying, s, () => this.stop())}
           <button part="send-button" class="send" type="submit" aria-label=${s.send} ?disabled=${!this.canSend}>

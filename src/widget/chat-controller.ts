@@ -12,6 +12,7 @@ import type { ReactiveController } from 'lit';
 import { isAbortError, isRateLimitError } from '../client/index.js';
 import { identityKey, type ChatConfig, type ChatHost } from './chat-config.js';
 export type { ChatConfig, ChatHost } from './chat-config.js';
+import { loadAddon } from './addons.js';
 import { ClientProvider } from './client-provider.js';
 import { Connectivity } from './connectivity.js';
 import { OfflineError, randomId, toErrorDetail } from './error-detail.js';
@@ -243,6 +244,7 @@ export class ChatController implements ReactiveController {
 
   private start(config: ChatConfig): void {
     if (this.startedOnce) this.stop(); // before the first start nothing runs, and early sends wait
+    if (config.stream) void loadAddon('stream').catch(() => {}); // at hand by the first send (which retries a failed load)
     const generation = ++this.generation;
     this.store.open(config);
     // a transcript the host set before the first start takes the place of the stored one

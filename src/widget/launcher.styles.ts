@@ -59,7 +59,7 @@ export default css`
   }
 
   /*
-   * Full screen on a phone (PHONE_QUERY in phone-modal.ts), and as tall as the visual viewport: an
+   * Full screen on a phone (PHONE_QUERY in phone-modal-loader.ts), and as tall as the visual viewport: an
    * on-screen keyboard shrinks that without resizing the layout viewport, and the input must stay
    * above the keyboard (PhoneModal sets --_viewport-*).
    */

@@ -5,20 +5,19 @@
  * feedback itself calls `preventDefault()` and nothing is sent) and goes to the service through the
  * widget's client, as the conversation's user (a token proxy forces its own user and bot anyway).
  *
+ * The reason form is an add-on (feedback-form.ts), loaded at the first thumbs down.
+ *
  * The state lives in the message (`TranscriptMessage.feedback`), changed through the controller:
  * the row is then rendered again even when the transcript has frozen it (transcript-rows.ts), and
  * the rating survives a reload with the stored conversation.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { FeedbackReason } from '../client/types.js';
+import { loadAddon, type Addon } from './addons.js';
 import { copy } from './code-block.js';
 import { toErrorDetail } from './error-detail.js';
 import { AiChatErrorEvent, AiChatFeedbackEvent, type MessageFeedback, type TranscriptMessage } from './events.js';
 import type { WidgetStrings } from './strings.js';
 import type { WidgetClient } from './widget-client.js';
-
-/** The service's reasons, in the order of `WidgetStrings.feedbackReasons`. */
-const REASONS: readonly FeedbackReason[] = ['incorrect', 'not_helpful', 'incomplete', 'other'];
 
 /** What the row needs from the widget (the element passes itself and its `ChatController`). */
 export interface ActionsContext {
@@ -38,6 +37,9 @@ export interface ActionsContext {
 const copyIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon"><path d="M9 9h11v11H9zM5 15V4h11" /></svg>`;
 const thumbIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon"><path
   d="M7 11v9H4v-9zm0 0 4-8c1.5 0 2.5 1 2 3l-1 4h6a2 2 0 0 1 2 2.4l-1.4 6A2 2 0 0 1 16.6 20H7" /></svg>`;
+
+/** The reason form after a thumbs down (an add-on, loaded at the first thumbs down). */
+let reasonForm: Addon<'feedback-form'> | undefined;
 
 /**
  * Feedback calls go out one after another, so a quick up-then-down reaches the service in the order
@@ -68,6 +70,13 @@ async function deliver(ctx: ActionsContext, m: TranscriptMessage, previous?: Mes
   }
 }
 
+/** The reason form was answered: the reason goes to the service; Cancel (or no reason) sends nothing more. */
+function answered(ctx: ActionsContext, m: TranscriptMessage, feedback: MessageFeedback | null): void {
+  if (feedback) send(ctx, m, feedback);
+  else ctx.chat.amend(m.id, { feedback: { rating: 'down', reason: null } });
+  void refocus(ctx, m.id);
+}
+
 /** After the form closes its buttons are gone: focus goes back to the thumbs down it came from. */
 async function refocus(ctx: ActionsContext, id: string): Promise<void> {
   await (ctx.host as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
@@ -76,34 +85,16 @@ async function refocus(ctx: ActionsContext, id: string): Promise<void> {
 
 function rate(ctx: ActionsContext, m: TranscriptMessage, rating: 'up' | 'down'): void {
   // pressing the pressed thumb again takes the feedback back
-  send(ctx, m, m.feedback?.rating === rating ? undefined : { rating });
-}
-
-function answer(event: Event, ctx: ActionsContext, m: TranscriptMessage): void {
-  event.preventDefault();
-  const form = event.currentTarget as HTMLFormElement;
-  const cancelled = (event as SubmitEvent).submitter?.classList.contains('cancel');
-  const data = new FormData(form);
-  const reason = cancelled ? null : ((data.get('reason') as FeedbackReason | null) ?? null);
-  const comment = cancelled ? null : String(data.get('comment') ?? '').trim() || null;
-  if (reason || comment) send(ctx, m, { rating: 'down', reason, comment });
-  else ctx.chat.amend(m.id, { feedback: { rating: 'down', reason: null } }); // cancelled: nothing more to send
-  void refocus(ctx, m.id);
-}
-
-function renderReasonForm(ctx: ActionsContext, m: TranscriptMessage, s: WidgetStrings): TemplateResult {
-  return html`<form part="feedback-form" class="feedback-form suggestions" @submit=${(e: Event) => answer(e, ctx, m)}>
-    <fieldset>
-      <legend>${s.feedbackReason}</legend>
-      ${s.feedbackReasons.split('|').map(
-        (label, i) => html`<label><input type="radio" name="reason" value=${REASONS[i] ?? 'other'} />${label}</label>`,
-      )}
-    </fieldset>
-    <textarea part="feedback-comment" name="comment" rows="2" maxlength="1000" aria-label=${s.feedbackComment}
-      placeholder=${s.feedbackComment}></textarea>
-    <button part="feedback-send" type="submit">${s.send}</button>
-    <button part="feedback-cancel" class="cancel" type="submit">${s.cancel}</button>
-  </form>`;
+  const next = m.feedback?.rating === rating ? undefined : { rating };
+  send(ctx, m, next);
+  // the reason form is an add-on: once it is at hand the row is rendered again, with the form
+  if (next?.rating === 'down' && !reasonForm) {
+    void loadAddon('feedback-form').then((addon) => {
+      reasonForm = addon;
+      const now = ctx.chat.messages.find((x) => x.id === m.id)?.feedback;
+      if (now?.rating === 'down' && now.reason === undefined) ctx.chat.amend(m.id, { feedback: { ...now } });
+    }, () => {}); // without it, the thumbs down stands alone
+  }
 }
 
 /** The row under a finished answer the service stored; nothing under any other message. */
@@ -118,5 +109,7 @@ export function renderActions(m: TranscriptMessage, s: WidgetStrings, ctx: Actio
               aria-pressed=${pressed('up')} @click=${() => rate(ctx, m, 'up')}>${thumbIcon}</button><button
               part="feedback-button feedback-down" class="icon-button down" type="button" aria-label=${s.badAnswer}
               aria-pressed=${pressed('down')} @click=${() => rate(ctx, m, 'down')}>${thumbIcon}</button>`
-        : nothing}</div>${ctx.feedback && rating === 'down' && m.feedback?.reason === undefined ? renderReasonForm(ctx, m, s) : nothing}`;
+        : nothing}</div>${ctx.feedback && rating === 'down' && m.feedback?.reason === undefined && reasonForm
+      ? reasonForm.renderReasonForm(s, (feedback) => answered(ctx, m, feedback))
+      : nothing}`;
 }

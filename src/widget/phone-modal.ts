@@ -1,8 +1,6 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { InstanceStyle } from './instance-style.js';
-
-/** The width below which the launcher's panel fills the screen (the same as in the styles). */
-export const PHONE_QUERY = '(max-width: 480px)';
+import { PHONE_QUERY } from './phone-modal-loader.js';
 
 /** What the modal needs of the element. */
 export interface ModalHost extends ReactiveElement {
@@ -25,7 +23,8 @@ const viewport = (): VisualViewport | null => globalThis.visualViewport ?? null;
  * `aria-modal`, Tab and Shift+Tab cycle inside it (focus that lands on the page behind comes back),
  * the page behind does not scroll, and the panel follows the visual viewport, so an on-screen
  * keyboard that shrinks the viewport never covers the input or the newest message. Escape and the
- * return of focus to the launcher are the element's, as on a desktop.
+ * return of focus to the launcher are the element's, as on a desktop. An add-on (addons.ts), loaded
+ * by `PhoneModalLoader` once the viewport is phone-sized.
  */
 export class PhoneModal implements ReactiveController {
   private media?: MediaQueryList;

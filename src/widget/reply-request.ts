@@ -5,6 +5,7 @@
  * does to the transcript.
  */
 import type { ApiResult, BotReply, ChatReply, Citation, RequestOptions, TurnStreamEvent } from '../client/index.js';
+import { loadAddon } from './addons.js';
 import type { ChatConfig } from './chat-config.js';
 import { toSources } from './citations.js';
 import type { TranscriptMessage } from './events.js';
@@ -50,7 +51,9 @@ function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> 
     const body = { message: r.message.content, user_id: r.userId };
     return {
       send: (options) => client.bots.sendMessage(botId, body, options),
-      stream: (options) => client.bots.streamMessage(botId, body, options),
+      stream: async function* (options) {
+        yield* (await loadAddon('stream')).streamBotMessage(client.http, botId, body, options);
+      },
       outcome: (data: BotReply) => ({
         conversationId: data.conversation_id,
         reply: withCitations(fromServer(data.message, data.suggestions), data.message.citations ?? []),
@@ -61,7 +64,9 @@ function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> 
   const body = { messages: chatMessages(r.messages, r.message), conversation_id: r.conversationId ?? undefined, user_id: r.userId };
   return {
     send: (options) => client.chat.send(body, options),
-    stream: (options) => client.chat.stream(body, options),
+    stream: async function* (options) {
+      yield* (await loadAddon('stream')).streamChat(client.http, body, options);
+    },
     outcome: (data: ChatReply) => ({
       conversationId: data.conversation_id,
       reply: withCitations(fromServer(data.message, data.suggestions), data.citations),

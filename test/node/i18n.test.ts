@@ -1,8 +1,9 @@
 /// <reference types="node" />
-// Every built-in locale is complete, and `strings` overrides any key in any locale.
+// Every built-in locale is complete, and `strings` overrides any key in any locale. The tables other
+// than English are add-ons (src/widget/addons.ts), loaded here as a page in that language loads them.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { locales, resolveStrings, type WidgetStrings } from '../../src/widget/strings.js';
+import { before, describe, it } from 'node:test';
+import { LANGUAGES, en, loadStrings, resolveStrings, stringsLoading, type WidgetStrings } from '../../src/widget/strings.js';
 
 /** Every key of WidgetStrings: the Record type makes this list fail to compile when a key is added. */
 const KEYS: Record<keyof WidgetStrings, true> = {
@@ -17,9 +18,30 @@ const KEYS: Record<keyof WidgetStrings, true> = {
 const keys = Object.keys(KEYS) as Array<keyof WidgetStrings>;
 const LANGS = ['en', 'de', 'fr', 'es', 'ar', 'ja'] as const;
 
+const locales = {} as Record<(typeof LANGS)[number], WidgetStrings>;
+
+describe('widget strings: loading a language', () => {
+  it('English is at hand at once; another language gives English until its table has loaded', async () => {
+    assert.deepEqual(resolveStrings('en'), en);
+    assert.equal(stringsLoading('en-GB'), null, 'nothing to wait for');
+    assert.equal(stringsLoading('xx'), null, 'nothing to load for a language that is not built in');
+    assert.deepEqual(resolveStrings('fr-CA'), en);
+    const pending = stringsLoading('fr-CA');
+    assert.ok(pending, 'French is loading');
+    assert.equal(stringsLoading('FR'), pending, 'one load per language');
+    await pending;
+    assert.equal(resolveStrings('fr-CA').send, 'Envoyer');
+    assert.equal(stringsLoading('fr'), null, 'loaded: nothing to wait for');
+  });
+});
+
 describe('widget strings (i18n)', () => {
+  before(async () => {
+    for (const lang of LANGS) locales[lang] = await loadStrings(lang);
+  });
+
   it('ships exactly the documented locales', () => {
-    assert.deepEqual(Object.keys(locales).sort(), [...LANGS].sort());
+    assert.deepEqual([...LANGUAGES].sort(), [...LANGS].sort());
   });
 
   for (const lang of LANGS) {

@@ -18,8 +18,9 @@ describe('widget modules in Node (no DOM)', () => {
   });
 
   it('resolve strings and render markdown to templates', async () => {
-    const { resolveStrings, renderMarkdown } = await import('../../src/element.js');
-    assert.equal(resolveStrings('de-AT').send, 'Senden');
+    const { loadStrings, resolveStrings, renderMarkdown } = await import('../../src/element.js');
+    assert.equal((await loadStrings('de-AT')).send, 'Senden');
+    assert.equal(resolveStrings('de-AT').send, 'Senden', 'loaded once, then at hand');
     assert.equal(resolveStrings('xx').send, 'Send');
     assert.equal(resolveStrings('fr', { send: 'Go' }).send, 'Go');
     assert.ok(renderMarkdown('**hi** <b>x</b>'));

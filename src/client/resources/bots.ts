@@ -7,31 +7,21 @@ import type { Bot, BotMessageRequest, BotReply, CreateBotRequest, Deletion, Page
 /** One event of {@link BotsResource.streamMessage}. An SSE `error` frame is thrown as an `ApiError` instead. */
 export type BotStreamEvent = TurnStreamEvent<BotReply>;
 
-export class BotsResource {
-  constructor(private readonly core: HttpCore) {}
+/** `POST /bots/{id}/messages` with `stream: true` (see {@link BotsResource.streamMessage}). */
+export function streamBotMessage(core: HttpCore, botId: string, body: BotMessageRequest, options: RequestOptions = {}): AsyncGenerator<BotStreamEvent, void, undefined> {
+  return streamTurn<BotReply>(core, `/bots/${segment(botId, 'botId')}/messages`, { ...body, stream: true }, options);
+}
 
-  /** `POST /bots`; trains the bot before answering when `training` is given. */
-  create(body: CreateBotRequest, options?: RequestOptions): Promise<ApiResult<Bot>> {
-    return this.core.request({ method: 'POST', path: '/bots', body }, options);
-  }
-
-  /** `GET /bots`, cursor-paginated. */
-  list(query: PageQuery = {}, options?: RequestOptions): Promise<ApiResult<Page<Bot>>> {
-    return this.core.request({ method: 'GET', path: '/bots', query: { ...query } }, options);
-  }
+/**
+ * What a bot's visitor asks of it: its profile, and replies to messages. The widget's client is built
+ * on this alone (src/widget/widget-client.ts), so the admin methods stay out of the one-`<script>`
+ * bundle, and so does streaming, which the widget loads only when a page asks for streamed replies.
+ */
+export class BotRepliesResource {
+  constructor(protected readonly core: HttpCore) {}
 
   get(botId: string, options?: RequestOptions): Promise<ApiResult<Bot>> {
     return this.core.request({ method: 'GET', path: `/bots/${segment(botId, 'botId')}` }, options);
-  }
-
-  /** `PUT /bots/{id}` with any subset of the fields. */
-  update(botId: string, body: UpdateBotRequest, options?: RequestOptions): Promise<ApiResult<Bot>> {
-    return this.core.request({ method: 'PUT', path: `/bots/${segment(botId, 'botId')}`, body }, options);
-  }
-
-  /** `DELETE /bots/{id}`: the bot goes with every conversation started with it (messages included). */
-  delete(botId: string, options?: RequestOptions): Promise<ApiResult<Deletion>> {
-    return this.core.request({ method: 'DELETE', path: `/bots/${segment(botId, 'botId')}` }, options);
   }
 
   /**
@@ -42,11 +32,33 @@ export class BotsResource {
     return this.core.request({ method: 'POST', path: `/bots/${segment(botId, 'botId')}/messages`, body }, options);
   }
 
+}
+
+export class BotsResource extends BotRepliesResource {
   /**
    * `POST /bots/{id}/messages` with `stream: true`: the same events as `chat.stream` — `meta`, then
    * `delta`s, then `done`, whose envelope holds the whole `BotReply`.
    */
   streamMessage(botId: string, body: BotMessageRequest, options: RequestOptions = {}): AsyncGenerator<BotStreamEvent, void, undefined> {
-    return streamTurn<BotReply>(this.core, `/bots/${segment(botId, 'botId')}/messages`, { ...body, stream: true }, options);
+    return streamBotMessage(this.core, botId, body, options);
+  }
+  /** `POST /bots`; trains the bot before answering when `training` is given. */
+  create(body: CreateBotRequest, options?: RequestOptions): Promise<ApiResult<Bot>> {
+    return this.core.request({ method: 'POST', path: '/bots', body }, options);
+  }
+
+  /** `GET /bots`, cursor-paginated. */
+  list(query: PageQuery = {}, options?: RequestOptions): Promise<ApiResult<Page<Bot>>> {
+    return this.core.request({ method: 'GET', path: '/bots', query: { ...query } }, options);
+  }
+
+  /** `PUT /bots/{id}` with any subset of the fields. */
+  update(botId: string, body: UpdateBotRequest, options?: RequestOptions): Promise<ApiResult<Bot>> {
+    return this.core.request({ method: 'PUT', path: `/bots/${segment(botId, 'botId')}`, body }, options);
+  }
+
+  /** `DELETE /bots/{id}`: the bot goes with every conversation started with it (messages included). */
+  delete(botId: string, options?: RequestOptions): Promise<ApiResult<Deletion>> {
+    return this.core.request({ method: 'DELETE', path: `/bots/${segment(botId, 'botId')}` }, options);
   }
 }

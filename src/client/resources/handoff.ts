@@ -7,7 +7,7 @@
  * Its own resource, so a widget bundle carries it only when it asks for it.
  */
 import { interpretBody, invalidResponse } from '../envelope.js';
-import { ApiError, isAiChatError } from '../errors.js';
+import { isAiChatError, isApiError } from '../errors.js';
 import { segment, type Attempt, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
 import { parseSse } from '../sse.js';
@@ -128,7 +128,7 @@ export async function* followEvents(
       continue; // the server ended the stream (max_seconds): reconnect at once
     } catch (error) {
       if (signal?.aborted) return;
-      if (error instanceof ApiError && !error.retryable && error.status !== 401) throw error;
+      if (isApiError(error) && !error.retryable && error.status !== 401) throw error;
       if (!isAiChatError(error)) throw error;
     }
     await wait(delay, signal);

@@ -1,0 +1,15 @@
+// Builds the IIFE's add-ons, the list in src/widget/addons.ts: one classic script each,
+// dist/ai-chat-widget.<name>.js, which the one-<script> build loads from beside itself when a page
+// needs it (src/widget/addons-iife.ts).
+import { readFileSync } from 'node:fs';
+import { build } from 'vite';
+
+const list = readFileSync('src/widget/addons.ts', 'utf8');
+const addons = [...list.matchAll(/^\s+'?([a-z-]+)'?: \(\) => import\('([^']+)'\)/gm)];
+if (!addons.length) throw new Error('no add-ons found in src/widget/addons.ts');
+for (const [, name, module] of addons) {
+  process.env.AI_CHAT_ADDON = name;
+  process.env.AI_CHAT_ADDON_MODULE = module;
+  await build({ mode: 'addon', logLevel: 'warn' });
+}
+console.log(`add-ons: ${addons.map(([, name]) => `ai-chat-widget.${name}.js`).join(', ')}`);

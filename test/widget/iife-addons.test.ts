@@ -1,0 +1,105 @@
+// The one-<script> build (dist/ai-chat-widget.iife.js) and its add-ons (src/widget/addons.ts): each
+// page is a same-origin iframe that loads the built file by a <script> tag, as a website does, and
+// talks to the real service. A page gets the add-ons it needs, and only those.
+import { expect } from '@open-wc/testing';
+import type { AiChatWidget } from '../../src/element.js';
+import { clearWidgetStorage, createBot, newApiKey, waitFor } from './helpers.js';
+
+interface Page {
+  frame: HTMLIFrameElement;
+  win: Window & typeof globalThis;
+  widget: AiChatWidget;
+  /** The add-on files the page loaded so far (`de`, `stream`…). */
+  addons(): string[];
+}
+
+/** A page in `lang`, `width` px wide, with `<ai-chat-widget attributes>` and the built script. */
+async function page(lang: string, attributes: string, width = 800): Promise<Page> {
+  const frame = document.createElement('iframe');
+  frame.style.width = `${width}px`;
+  frame.style.height = '700px';
+  document.body.append(frame);
+  const doc = frame.contentDocument!;
+  doc.open();
+  doc.write(`<!doctype html><html lang="${lang}"><body><ai-chat-widget ${attributes}></ai-chat-widget>
+    <script src="/dist/ai-chat-widget.iife.js"></script></body></html>`);
+  doc.close();
+  const win = frame.contentWindow as Window & typeof globalThis;
+  await waitFor(() => win.customElements.get('ai-chat-widget'), 8000, 'the built script to define the element');
+  const widget = doc.querySelector('ai-chat-widget') as AiChatWidget;
+  await widget.updateComplete;
+  const addons = () =>
+    [...doc.querySelectorAll<HTMLScriptElement>('script[src]')]
+      .map((s) => /ai-chat-widget\.([a-z-]+)\.js$/.exec(s.src)?.[1])
+      .filter((name): name is string => Boolean(name) && name !== 'iife');
+  return { frame, win, widget, addons };
+}
+
+const placeholder = (p: Page) => p.widget.shadowRoot!.querySelector('textarea')!.placeholder;
+
+describe('the one-<script> build and its add-ons', () => {
+  let apiKey: string;
+  let opened: Page | undefined;
+  before(async () => {
+    const bundle = await fetch('/dist/ai-chat-widget.iife.js', { method: 'HEAD' });
+    expect(bundle.status, 'dist/ai-chat-widget.iife.js is missing: run `npm run build` first').to.equal(200);
+    apiKey = await newApiKey();
+  });
+  beforeEach(clearWidgetStorage);
+  afterEach(() => opened?.frame.remove());
+
+  it('an English page loads no add-on', async () => {
+    opened = await page('en', `mode="inline" api-key="${apiKey}"`);
+    expect(placeholder(opened)).to.equal('Type a message…');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(opened.addons()).to.deep.equal([]);
+  });
+
+  it('a German page loads the German strings and never renders in English first', async () => {
+    opened = await page('de-AT', `mode="inline" api-key="${apiKey}"`);
+    // the first render the page ever saw is German: updateComplete waited for the strings
+    expect(placeholder(opened)).to.equal('Nachricht eingeben…');
+    expect(opened.widget.shadowRoot!.querySelector('[part~="send-button"]')!.getAttribute('aria-label')).to.equal('Senden');
+    expect(opened.addons()).to.deep.equal(['de']);
+  });
+
+  it('a language whose add-on cannot be had falls back to English, with one console warning', async () => {
+    // the IIFE alone, from a blob: URL, has no folder beside it to load add-ons from
+    const source = await (await fetch('/dist/ai-chat-widget.iife.js')).text();
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    const win = frame.contentWindow as Window & typeof globalThis;
+    const warnings: string[] = [];
+    win.console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+    const doc = frame.contentDocument!;
+    doc.open();
+    doc.write(`<!doctype html><html lang="ja"><body><ai-chat-widget mode="inline" api-key="${apiKey}"></ai-chat-widget>
+      <script src="${url}"></script></body></html>`);
+    doc.close();
+    opened = { frame, win, widget: doc.querySelector('ai-chat-widget') as AiChatWidget, addons: () => [] };
+    await waitFor(() => win.customElements.get('ai-chat-widget'), 8000, 'the element');
+    await opened.widget.updateComplete;
+    expect(placeholder(opened)).to.equal('Type a message…');
+    expect(warnings.filter((w) => w.includes('the ja strings could not be loaded'))).to.have.length(1);
+    URL.revokeObjectURL(url);
+  });
+
+  it('a streaming widget loads the stream add-on when it connects, and streams a reply from the service', async () => {
+    const botId = await createBot(apiKey);
+    opened = await page('en', `mode="inline" stream bot-id="${botId}" api-key="${apiKey}"`);
+    await waitFor(() => opened!.addons().includes('stream'), 8000, 'the stream add-on');
+    const reply = await opened.widget.send('hello');
+    expect(reply?.role).to.equal('assistant');
+    expect(reply?.content.length).to.be.greaterThan(0);
+    expect(opened.addons()).to.deep.equal(['stream']);
+  });
+
+  it('a phone-sized page loads the phone add-on, and the open panel is a modal dialog', async () => {
+    opened = await page('en', `api-key="${apiKey}"`, 390);
+    await waitFor(() => opened!.addons().includes('phone'), 8000, 'the phone add-on');
+    await opened.widget.open();
+    await waitFor(() => opened!.widget.shadowRoot!.querySelector('[part~="panel"]')!.getAttribute('aria-modal') === 'true', 8000, 'a modal panel');
+    expect(opened.addons()).to.deep.equal(['phone']);
+  });
+});
