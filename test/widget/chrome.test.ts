@@ -116,6 +116,7 @@ describe('chrome of the widget (issue #13 items 4–6)', () => {
       expect(confirm.getAttribute('role')).to.equal('alertdialog');
       expect(confirm.textContent).to.include('Clear this conversation and start over?');
       expect(el.shadowRoot!.activeElement, 'the safe answer has focus').to.equal($(el, '[part~="cancel-button"]'));
+      await animationsFinished(el); // axe reads colours: not in the middle of a bubble's fade-in
       await expect(el).to.be.accessible();
       await sendKeys({ press: 'Escape' });
       await el.updateComplete;

@@ -4,7 +4,7 @@
 // UI says what happened in the user's language, and nothing stays "sending".
 import { expect } from '@open-wc/testing';
 import type { AiChatWidget } from '../../src/element.js';
-import { resolveStrings } from '../../src/widget/strings.js';
+import { loadStrings, resolveStrings } from '../../src/widget/strings.js';
 import {
   $,
   baseUrl,
@@ -20,7 +20,7 @@ import {
 } from './helpers.js';
 
 const en = resolveStrings('en');
-const de = resolveStrings('de');
+const de = await loadStrings('de'); // an add-on: a German page loads it, and so does this test
 
 /** Records the time and Idempotency-Key of every POST the page makes (requests pass through). */
 function spyPosts(): { posts: { at: number; key: string | null }[]; restore: () => void } {

@@ -19,6 +19,7 @@ async function page(lang: string, attributes: string, width = 800): Promise<Page
   frame.style.width = `${width}px`;
   frame.style.height = '700px';
   document.body.append(frame);
+  void frame.offsetWidth; // laid out at its width before the page in it starts (and asks matchMedia)
   const doc = frame.contentDocument!;
   doc.open();
   doc.write(`<!doctype html><html lang="${lang}"><body><ai-chat-widget ${attributes}></ai-chat-widget>
