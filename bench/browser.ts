@@ -3,6 +3,8 @@
  * page shell from the same loopback server, and every metric is taken `iterations` times on a fresh
  * page (the median is reported).
  */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { median, sleep } from './lib/stats.ts';
@@ -251,6 +253,12 @@ export async function measureBrowser(config: BrowserConfig): Promise<BrowserResu
       '/harness.js': { path: here('./page/harness.js'), type: 'text/javascript' },
       '/ours.js': { path: config.paths.iife, type: 'text/javascript' },
       '/deep.js': { path: config.paths.deepChat, type: 'text/javascript' },
+      // the IIFE's add-ons (streamed replies, …), which it loads from beside itself
+      ...Object.fromEntries(
+        readdirSync(dirname(config.paths.iife))
+          .filter((name) => /^ai-chat-widget\.[a-z-]+\.js$/.test(name) && !name.endsWith('.iife.js'))
+          .map((name) => [`/${name}`, { path: join(dirname(config.paths.iife), name), type: 'text/javascript' }]),
+      ),
     },
   });
   const browser = await chromium.launch({ executablePath: config.executablePath, headless: true, args: CHROMIUM_ARGS });

@@ -85,6 +85,8 @@ export class ChatController implements ReactiveController {
     return { ...(botId && { bot_id: botId }), ...(!userId && { user_id: this.userId }) };
   });
   private readonly settle = new Map<string, (reply: TranscriptMessage | null) => void>();
+  /** The stream add-on's load, started once the widget streams. */
+  private streamAddon?: Promise<unknown>;
   /** The host set the transcript before the first start: it replaces the stored one. */
   private presetByHost = false;
 
@@ -235,6 +237,8 @@ export class ChatController implements ReactiveController {
   sync(): void {
     const config = this.config();
     this.clients.update(config);
+    // streaming is an add-on: at hand by the first send (which tries again if this load failed)
+    if (config.stream && !this.streamAddon) this.streamAddon = loadAddon('stream').catch(() => undefined);
     const key = identityKey(config);
     if (key !== this.startedFor) {
       this.startedFor = key;
@@ -244,7 +248,6 @@ export class ChatController implements ReactiveController {
 
   private start(config: ChatConfig): void {
     if (this.startedOnce) this.stop(); // before the first start nothing runs, and early sends wait
-    if (config.stream) void loadAddon('stream').catch(() => {}); // at hand by the first send (which retries a failed load)
     const generation = ++this.generation;
     this.store.open(config);
     // a transcript the host set before the first start takes the place of the stored one

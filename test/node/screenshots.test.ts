@@ -94,7 +94,8 @@ describe('try-it page', () => {
       await page.selectOption('select[name=lang]', 'de');
       assert.equal(await widget.getAttribute('lang'), 'de');
       assert.equal(await widget.getAttribute('dir'), null, 'leaving Arabic drops the automatic rtl');
-      assert.equal(await page.locator('ai-chat-widget .send').getAttribute('aria-label'), 'Senden');
+      // the German strings are an add-on: the widget renders once they have loaded
+      await page.waitForFunction(() => document.querySelector('#try-it-widget')?.shadowRoot?.querySelector('.send')?.getAttribute('aria-label') === 'Senden', null, { timeout: 5000 });
       await page.selectOption('select[name=lang]', 'ar');
       assert.equal(await widget.getAttribute('dir'), 'rtl');
       await page.selectOption('select[name=dir]', 'ltr');
