@@ -179,10 +179,14 @@ export class TrainingJobs {
         (error: unknown) => ({ metrics: null, model: null, training: null, failure: this.toFailure(error, job.id) }),
       );
       await this.db.transaction().execute(async (trx) => {
+        // The agent's row first, as a delete of the agent locks it first (conversations/purge.ts):
+        // locking the job's row first deadlocked with a delete on PostgreSQL (each waited for the
+        // other's row), and the delete could be the one aborted, answering 500.
+        const agent = await trx.selectFrom('agents').select('id').where('id', '=', job.agent_id).forUpdate().executeTakeFirst();
         // The model and the job's success are recorded together, or not at all, and only while the
         // job is still active: another instance may have failed it as interrupted (its heartbeat
         // went stale) and started the next one, whose outcome this one must not overwrite.
-        const recorded = await trx
+        const recorded = !agent ? { numUpdatedRows: 0n } : await trx
           .updateTable('training_jobs')
           .set({
             status: outcome.failure ? 'failed' : 'succeeded',

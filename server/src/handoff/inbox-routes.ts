@@ -25,6 +25,16 @@ export function inboxRoutes(deps: Deps): Hono<AppEnv> {
   // Open inbox streams per user in this process: closing one tab must not take an operator offline
   // while another of their tabs is open here (a tab on another instance re-marks them within 15 s).
   const openStreams = new Map<string, number>();
+  // Each operator's presence writes, one after another: a tab opened while the last one's close was
+  // still deleting the presence row could be marked online first and then offline by that delete.
+  const presenceWrites = new Map<string, Promise<void>>();
+  const inOrder = (userId: string, write: () => Promise<void>): Promise<void> => {
+    const next = (presenceWrites.get(userId) ?? Promise.resolve()).then(write);
+    const settled = next.catch(() => {});
+    presenceWrites.set(userId, settled);
+    void settled.then(() => presenceWrites.get(userId) === settled && presenceWrites.delete(userId));
+    return next;
+  };
   const { handoff, inbox } = deps;
   const conversationId = (c: AppContext) => pathId(c, 'conversation_id', 'conv', 'conversation');
   router.use('*', requireSession(deps.dashboard.sessions));
@@ -45,12 +55,15 @@ export function inboxRoutes(deps: Deps): Hono<AppEnv> {
     return eventStream(c, handoff, {
       accountId: operator.accountId,
       topic: accountTopic(operator.accountId),
-      onHeartbeat: () => handoff.settings.touchPresence(operator.accountId, operator.userId),
+      onHeartbeat: () => inOrder(operator.userId, () => handoff.settings.touchPresence(operator.accountId, operator.userId)),
       onClose: async () => {
         const left = (openStreams.get(operator.userId) ?? 1) - 1;
         if (left > 0) return void openStreams.set(operator.userId, left);
         openStreams.delete(operator.userId);
-        await handoff.settings.leave(operator.userId);
+        // offline only if no tab of theirs opened here meanwhile
+        await inOrder(operator.userId, async () => {
+          if (!openStreams.has(operator.userId)) await handoff.settings.leave(operator.userId);
+        });
       },
     });
   });

@@ -31,6 +31,10 @@ export async function openStream(fetchFn: (request: Request) => Promise<Response
   const reader = res.body!.getReader();
   const parser = new SseLineParser();
   const decoder = new TextDecoder();
+  // `ready` comes once the stream is set up (an inbox's operator marked present, live events
+  // subscribed); the headers come before that, so returning at them raced the setup
+  let isReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (isReady = resolve));
   void (async () => {
     try {
       for (;;) {
@@ -38,7 +42,10 @@ export async function openStream(fetchFn: (request: Request) => Promise<Response
         if (done) break;
         for (const event of parser.push(decoder.decode(value, { stream: true }))) {
           received.push(event);
-          if (event.event === 'ready') continue;
+          if (event.event === 'ready') {
+            isReady();
+            continue;
+          }
           const waiter = waiting.shift();
           if (waiter) waiter(event);
           else queue.push(event);
@@ -48,8 +55,10 @@ export async function openStream(fetchFn: (request: Request) => Promise<Response
       // closed by the test
     }
     ended = true;
+    isReady(); // a stream that ended first: `next()` says so
     for (const waiter of waiting.splice(0)) waiter(null);
   })();
+  await ready;
   return {
     received,
     next(timeoutMs = 5000) {
