@@ -1,7 +1,7 @@
 /**
  * `addons.ts` for the one-`<script>` build (`dist/ai-chat-widget.iife.js`), which cannot split code:
  * add-on `N` is the file `ai-chat-widget.N.js` beside the script, a classic script that puts its
- * module into `aiChatWidgetAddons[N]` (built by `scripts/build-addons.ts`). A classic script, not a
+ * module into `aiChatWidgetAddons[N]` (built by `scripts/build-addons.mjs`). A classic script, not a
  * module, so that a copy served from another origin needs no CORS; it carries the loading script's
  * nonce, so a page whose CSP allows that script by nonce allows its add-ons too. Add-ons find the
  * widget's `lit` in `aiChatWidgetAddons.lit` (see `addon()` in vite.config.ts).

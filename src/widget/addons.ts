@@ -3,11 +3,13 @@
  * other than English (a page in German downloads German only), the full-screen modal panel of
  * phones (phone-modal-loader.ts), the reason form after a thumbs down (message-actions.ts), and
  * streamed replies (reply-request.ts), for widgets with `stream`.
- * Add-ons import nothing of the widget at run time but `lit`, which the one-`<script>` build shares
- * with them (`aiChatWidgetAddons.lit`), so a page runs one copy of it. Each is a dynamic import here, which
- * the page's bundler splits off (and the development server serves as it is). The one-`<script>`
- * build replaces this module with `addons-iife.ts`, which loads the same modules from files beside
- * the script (`vite.config.ts`); both have this signature.
+ *
+ * Each is a dynamic import here, which the page's bundler splits off (and the development server
+ * serves as it is). The one-`<script>` build replaces this module with `addons-iife.ts`, which loads
+ * the same modules from files beside the script (`vite.config.ts`); both have this signature. There
+ * an add-on shares only `lit` with the widget (`aiChatWidgetAddons.lit`): anything else it imports
+ * is a copy of its own, so it must hold no state the widget shares (the client's errors, for one,
+ * are recognised by name, not by class).
  */
 export const addons = {
   de: () => import('./locales/de.js'),
