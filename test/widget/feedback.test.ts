@@ -63,7 +63,8 @@ describe('the action row under an answer', () => {
     expect(events[0]!.cancelable).to.equal(true);
     await reportUntil(apiKey, (r) => r.totals.down === 1, 'the thumbs down stored');
 
-    const form = $<HTMLFormElement>(el, '[part~="feedback-form"]');
+    // the reason form is an add-on, loaded at the page's first thumbs down
+    const form = await waitFor(() => el.shadowRoot!.querySelector<HTMLFormElement>('[part~="feedback-form"]'), 8000, 'the reason form');
     await animationsFinished(el); // axe on a fading-in message measures a contrast it never has at rest
     await expect(el).to.be.accessible();
     form.querySelector<HTMLInputElement>('input[value="incomplete"]')!.click();
@@ -99,6 +100,7 @@ describe('the action row under an answer', () => {
     await sendKeys({ press: 'Space' });
     await el.updateComplete;
     expect(thumb(el, 'down').getAttribute('aria-pressed')).to.equal('true');
+    await waitFor(() => el.shadowRoot!.querySelector('[part~="feedback-form"]'), 8000, 'the reason form (an add-on)');
     await sendKeys({ press: 'Tab' }); // into the form: the first reason
     expect(el.shadowRoot!.activeElement?.getAttribute('name')).to.equal('reason');
     $<HTMLButtonElement>(el, '[part~="feedback-cancel"]').focus();
