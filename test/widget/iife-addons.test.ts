@@ -13,17 +13,27 @@ interface Page {
   addons(): string[];
 }
 
-/** A page in `lang`, `width` px wide, with `<ai-chat-widget attributes>` and the built script. */
-async function page(lang: string, attributes: string, width = 800): Promise<Page> {
+interface PageOptions {
+  /** The page's width in px. */
+  width?: number;
+  /** Where the page loads the built script from. */
+  script?: string;
+  /** Runs in the page's window before the script does (to watch its console, say). */
+  prepare?: (win: Window & typeof globalThis) => void;
+}
+
+/** A page in `lang` with `<ai-chat-widget attributes>` and the built script. */
+async function page(lang: string, attributes: string, { width = 800, script = '/dist/ai-chat-widget.iife.js', prepare }: PageOptions = {}): Promise<Page> {
   const frame = document.createElement('iframe');
   frame.style.width = `${width}px`;
   frame.style.height = '700px';
   document.body.append(frame);
   void frame.offsetWidth; // laid out at its width before the page in it starts (and asks matchMedia)
+  prepare?.(frame.contentWindow as Window & typeof globalThis);
   const doc = frame.contentDocument!;
   doc.open();
   doc.write(`<!doctype html><html lang="${lang}"><body><ai-chat-widget ${attributes}></ai-chat-widget>
-    <script src="/dist/ai-chat-widget.iife.js"></script></body></html>`);
+    <script src="${script}"></script></body></html>`);
   doc.close();
   const win = frame.contentWindow as Window & typeof globalThis;
   await waitFor(() => win.customElements.get('ai-chat-widget'), 8000, 'the built script to define the element');
@@ -68,19 +78,9 @@ describe('the one-<script> build and its add-ons', () => {
     // the IIFE alone, from a blob: URL, has no folder beside it to load add-ons from
     const source = await (await fetch('/dist/ai-chat-widget.iife.js')).text();
     const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-    const frame = document.createElement('iframe');
-    document.body.append(frame);
-    const win = frame.contentWindow as Window & typeof globalThis;
     const warnings: string[] = [];
-    win.console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
-    const doc = frame.contentDocument!;
-    doc.open();
-    doc.write(`<!doctype html><html lang="ja"><body><ai-chat-widget mode="inline" api-key="${apiKey}"></ai-chat-widget>
-      <script src="${url}"></script></body></html>`);
-    doc.close();
-    opened = { frame, win, widget: doc.querySelector('ai-chat-widget') as AiChatWidget, addons: () => [] };
-    await waitFor(() => win.customElements.get('ai-chat-widget'), 8000, 'the element');
-    await opened.widget.updateComplete;
+    const prepare = (win: Window & typeof globalThis) => (win.console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
+    opened = await page('ja', `mode="inline" api-key="${apiKey}"`, { script: url, prepare });
     expect(placeholder(opened)).to.equal('Type a message…');
     expect(warnings.filter((w) => w.includes('the ja strings could not be loaded'))).to.have.length(1);
     URL.revokeObjectURL(url);
@@ -97,7 +97,7 @@ describe('the one-<script> build and its add-ons', () => {
   });
 
   it('a phone-sized page loads the phone add-on, and the open panel is a modal dialog', async () => {
-    opened = await page('en', `api-key="${apiKey}"`, 390);
+    opened = await page('en', `api-key="${apiKey}"`, { width: 390 });
     await waitFor(() => opened!.addons().includes('phone'), 8000, 'the phone add-on');
     await opened.widget.open();
     await waitFor(() => opened!.widget.shadowRoot!.querySelector('[part~="panel"]')!.getAttribute('aria-modal') === 'true', 8000, 'a modal panel');

@@ -186,7 +186,7 @@ export class TrainingJobs {
         // The model and the job's success are recorded together, or not at all, and only while the
         // job is still active: another instance may have failed it as interrupted (its heartbeat
         // went stale) and started the next one, whose outcome this one must not overwrite.
-        const recorded = !agent ? { numUpdatedRows: 0n } : await trx
+        const recorded = agent && (await trx
           .updateTable('training_jobs')
           .set({
             status: outcome.failure ? 'failed' : 'succeeded',
@@ -196,11 +196,11 @@ export class TrainingJobs {
           })
           .where('id', '=', job.id)
           .where('status', 'in', ACTIVE)
-          .executeTakeFirst();
+          .executeTakeFirst());
         // The agent was deleted while this ran (its jobs went with it), or the job was ended
         // elsewhere: nothing to record, and the model this run loaded for its held-out check must
         // not stay cached.
-        if (recorded.numUpdatedRows === 0n) {
+        if (!recorded || recorded.numUpdatedRows === 0n) {
           this.nlu.forget(job.agent_id);
           return;
         }
