@@ -2,7 +2,7 @@
  * First-start demo content for the development account: a trained bot about ai-chat-widget itself
  * (so the demo page answers real questions offline) and short knowledge entries it can cite.
  */
-import type { CreateBotRequest, CreateKnowledgeRequest } from '../../src/client/types.ts';
+import type { CreateBotRequest, CreateKnowledgeRequest, HandoffSettingsInput } from '../../src/client/types.ts';
 import type { Deps } from './services.ts';
 
 export const DEMO_BOT: CreateBotRequest = {
@@ -68,7 +68,8 @@ export const DEMO_BOT: CreateBotRequest = {
       {
         name: 'human_handoff',
         examples: ['talk to a human', 'I want a real person', 'contact support', 'speak to an agent', 'customer service'],
-        responses: ['I will pass this on. Meanwhile, you can open an issue on the project tracker and a maintainer will reply.'],
+        // the bot's handoff settings (below) hand these conversations to a person in the dashboard inbox
+        responses: ['Let me find a person for you. If nobody is online, you can leave your email for a reply.'],
       },
     ],
     entities: [
@@ -89,6 +90,8 @@ export const DEMO_BOT: CreateBotRequest = {
     },
   },
 };
+
+export const DEMO_HANDOFF: HandoffSettingsInput = { enabled: true, intents: ['human_handoff'], after_fallbacks: 3, hours: null };
 
 export const DEMO_KNOWLEDGE: CreateKnowledgeRequest[] = [
   {
@@ -138,6 +141,8 @@ export const DEMO_KNOWLEDGE: CreateKnowledgeRequest[] = [
 
 export async function seedDemoContent(deps: Deps, accountId: string): Promise<void> {
   const bot = await deps.bots.create(accountId, DEMO_BOT);
+  // Human handoff on: asking for a person (or three fallbacks in a row) reaches the dashboard inbox.
+  await deps.handoff.settings.put(accountId, bot.id, DEMO_HANDOFF);
   for (const entry of DEMO_KNOWLEDGE) await deps.knowledge.create(accountId, entry);
   deps.logger.info('seeded demo content', { bot_id: bot.id, knowledge_entries: DEMO_KNOWLEDGE.length });
 }

@@ -62,10 +62,12 @@ describe('handoff through the demo token proxy', () => {
     assert.equal(first.res.status, 200, JSON.stringify(first.body));
     const conversationId = first.body.data.conversation_id;
 
-    // handoff is off until the account turns it on
+    // the seeded demo bot hands off (its reply says so too); turned off, the widget reads that
+    assert.equal(first.body.data.handoff.status, 'bot');
+    const api = clientFor(server.service, server.service.devApiKey!);
+    await api.json(`/v1/bots/${alice.botId}/handoff`, { method: 'PUT', body: { enabled: false } });
     const off = await viaProxy(alice, `/v1/bots/${alice.botId}/handoff`);
     assert.deepEqual(off.body.data, { bot_id: alice.botId, enabled: false, available: false, unavailable_reason: 'disabled' });
-    const api = clientFor(server.service, server.service.devApiKey!);
     const put = await api.json(`/v1/bots/${alice.botId}/handoff`, { method: 'PUT', body: { enabled: true, intents: ['secret-intent'], hours: null } });
     assert.equal(put.res.status, 200, JSON.stringify(put.body));
     const profile = await viaProxy(alice, `/v1/bots/${alice.botId}/handoff`);

@@ -107,6 +107,30 @@ describe('handoff status', () => {
 });
 
 describe('messages with a person', () => {
+  it('a held message retried with its Idempotency-Key after its answer was lost is stored once', async () => {
+    const user = nextUser();
+    const conversationId = await startConversation(api, botId, user);
+    await askForPerson(conversationId, user);
+    const send = (message: string) =>
+      api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message, user_id: user }, headers: { 'idempotency-key': 'held-lost' } });
+    const first = await send('are you there?');
+    assert.equal(first.body.data.handoff.held, true);
+    // the crash between "message stored" and "answer recorded": the middleware forgot the key
+    await service.deps.db.deleteFrom('idempotency_keys').where('key', '=', 'held-lost').execute();
+    const again = await send('are you there?');
+    assert.equal(again.res.status, 200, JSON.stringify(again.body));
+    assert.equal(again.res.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.body.data.message.id, first.body.data.message.id, 'the stored message, answered again');
+    assert.deepEqual(again.body.data.handoff, first.body.data.handoff);
+    await service.deps.db.deleteFrom('idempotency_keys').where('key', '=', 'held-lost').execute();
+    const reused = await send('something else');
+    assert.equal(reused.res.status, 409);
+    assert.equal(reused.body.error.code, 'idempotency_key_reused');
+    const history = await api.json(`/v1/chat/history?conversation_id=${conversationId}&limit=50`);
+    const contents = history.body.data.items.map((m: { content: string }) => m.content);
+    assert.deepEqual(contents.filter((c: string) => c === 'are you there?' || c === 'something else'), ['are you there?']);
+  });
+
   it('held from the bot, delivered live both ways, with the operator name; closed ends the conversation', async () => {
     const user = nextUser();
     const conversationId = await startConversation(api, botId, user);
@@ -176,7 +200,8 @@ describe('messages with a person', () => {
     // the bot endpoint starts a new conversation for the same visitor
     const fresh = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'hello again', user_id: user } });
     assert.notEqual(fresh.body.data.conversation_id, conversationId);
-    assert.equal(fresh.body.data.handoff, undefined);
+    assert.equal(fresh.body.data.handoff.status, 'bot', 'with the bot again (the state rides along: handoff is on)');
+    assert.equal(fresh.body.data.handoff.conversation_id, fresh.body.data.conversation_id);
   });
 
   it('a reconnect with Last-Event-ID gets exactly what it missed, in order', async () => {
@@ -239,7 +264,7 @@ describe('automatic handoff and availability', () => {
     const user = nextUser();
     const one = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'qwxz blorp', user_id: user } });
     assert.equal(one.body.data.fallback, true);
-    assert.equal(one.body.data.handoff, undefined);
+    assert.deepEqual({ ...one.body.data.handoff }, { conversation_id: one.body.data.conversation_id, status: 'bot', operator: null, waiting_since: null, available: true, unavailable_reason: null });
     const two = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'zzkq flarn', user_id: user } });
     assert.equal(two.body.data.handoff.status, 'waiting');
     const three = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'anyone?', user_id: user } });
@@ -249,7 +274,7 @@ describe('automatic handoff and availability', () => {
     assert.equal((await operator.call('POST', `/dashboard/api/inbox/${conversationId}/close`, { body: { to: 'bot' } })).status, 200);
     const four = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'vrrp glonk', user_id: user } });
     assert.equal(four.body.data.fallback, true);
-    assert.equal(four.body.data.handoff, undefined);
+    assert.equal(four.body.data.handoff.status, 'bot');
     const five = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'plix quorb', user_id: user } });
     assert.equal(five.body.data.handoff.status, 'waiting');
   });

@@ -343,8 +343,8 @@ export interface ChatReply {
   citations: Citation[];
   suggestions: string[];
   /**
-   * Human handoff (docs/handoff.md): present when this turn changed or met the conversation's handoff
-   * status. `held: true`: a person is involved, so the bot did not answer: `message` is the stored
+   * Human handoff (docs/handoff.md): the conversation's handoff state after this turn, present when
+   * the bot has handoff on (or the turn met a person). `held: true`: a person is involved, so the bot did not answer: `message` is the stored
    * visitor message, and replies arrive on the events stream.
    */
   handoff?: HandoffState & { held?: true };

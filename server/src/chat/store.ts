@@ -35,8 +35,11 @@ export interface NewAssistantMessage extends ResponderReply {
 /** A turn stored under an Idempotency-Key: its user message, the reply after it, and the reply's entities. */
 export interface KeyedTurn {
   user: Message;
+  /** The bot's reply; the user message itself for a held turn. */
   reply: Message;
   entities: Entity[];
+  /** A person had the conversation: the message was stored for them, and the bot did not answer. */
+  held?: true;
 }
 
 /** Who a conversation belongs to, when `append` creates it together with the messages. */
@@ -257,20 +260,20 @@ export class ConversationStore {
         param: 'Idempotency-Key',
       });
     }
-    // `append` stores a turn in one transaction with the conversation row locked: the first
-    // assistant message after the user message is the reply of that turn.
-    const reply = await this.db
+    // `append` stores a turn in one transaction with the conversation row locked: the message right
+    // after the user message is the reply of that turn. A message a person answers (held, handoff)
+    // has no reply of its own: whatever follows it is not an assistant's, or nothing does.
+    const next = await this.db
       .selectFrom('messages')
       .selectAll()
       .where('account_id', '=', accountId)
       .where('conversation_id', '=', user.conversation_id)
-      .where('role', '=', 'assistant')
       .where('seq', '>', user.seq)
       .orderBy('seq', 'asc')
       .limit(1)
       .executeTakeFirst();
-    if (!reply) throw new Error(`keyed user message ${user.id} has no stored reply`);
-    return { user: toMessage(user), reply: toMessage(reply), entities: (reply.entities ?? []) as Entity[] };
+    if (next?.role !== 'assistant') return { user: toMessage(user), reply: toMessage(user), entities: [], held: true };
+    return { user: toMessage(user), reply: toMessage(next), entities: (next.entities ?? []) as Entity[] };
   }
 
   /**

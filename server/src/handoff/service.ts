@@ -14,6 +14,7 @@ import { toMessage } from '../chat/store.ts';
 import { iso, json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
+import { IDEMPOTENCY_TTL_HOURS, type IdempotencyTag } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import { accountTopic, conversationTopic, type BusEvent, type HandoffBus } from './bus.ts';
 import type { HandoffSettingsService } from './settings.ts';
@@ -146,8 +147,8 @@ export class HandoffService {
   }
 
   /** A visitor message while a person is involved: stored, not answered by the bot. */
-  async visitorMessage(accountId: string, conversationId: string, content: string): Promise<{ message: Message; state: HandoffState }> {
-    const message = await this.storeMessage(accountId, conversationId, { role: 'user', content });
+  async visitorMessage(accountId: string, conversationId: string, content: string, idempotency?: IdempotencyTag): Promise<{ message: Message; state: HandoffState }> {
+    const message = await this.storeMessage(accountId, conversationId, { role: 'user', content, idempotency });
     return { message, state: await this.state(accountId, conversationId) };
   }
 
@@ -219,10 +220,26 @@ export class HandoffService {
     };
   }
 
-  private async storeMessage(accountId: string, conversationId: string, input: { role: 'user' | 'operator'; content: string; author?: OperatorProfile }): Promise<Message> {
+  /**
+   * Stores a message written while a person is involved, with its event. A visitor's message keeps
+   * its Idempotency-Key, as a bot turn's does (`ConversationStore.append`): a retry finds it
+   * (`findKeyedTurn`, held) instead of storing it twice; one running alongside hits the unique key.
+   */
+  private async storeMessage(accountId: string, conversationId: string, input: { role: 'user' | 'operator'; content: string; author?: OperatorProfile; idempotency?: IdempotencyTag }): Promise<Message> {
     const { message, event } = await this.db.transaction().execute(async (trx) => {
       const touched = await trx.updateTable('conversations').set({ updated_at: sql`now()` }).where('account_id', '=', accountId).where('id', '=', conversationId).returning('id').executeTakeFirst();
       if (!touched) throw notFound('conversation_id', 'conversation');
+      const key = input.idempotency?.key;
+      if (key) {
+        // an expired key is free again: its old message lets go of it
+        await trx
+          .updateTable('messages')
+          .set({ idempotency_key: null, idempotency_request_hash: null })
+          .where('account_id', '=', accountId)
+          .where('idempotency_key', '=', key)
+          .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)
+          .execute();
+      }
       const row = await trx
         .insertInto('messages')
         .values({
@@ -240,6 +257,8 @@ export class HandoffService {
           author_id: input.author?.id ?? null,
           author_name: input.author?.name ?? null,
           author_avatar_url: input.author?.avatar_url ?? null,
+          idempotency_key: key ?? null,
+          idempotency_request_hash: input.idempotency?.requestHash ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -7,10 +7,12 @@
  *   refused with 409 when it names the closed one;
  * - after a bot reply: the bot's settings hand off on a trained intent or after N fallbacks in a row
  *   (`afterReply`): the conversation becomes `waiting` when someone can answer, else the reply says
- *   a person is unavailable (so the widget can offer to leave an email).
+ *   a person is unavailable (so the widget can offer to leave an email). Every reply of a bot with
+ *   handoff on carries the state.
  */
 import type { HandoffState, HandoffStatus, Message } from '../../../src/client/types.ts';
 import { ServiceError } from '../http/errors.ts';
+import type { IdempotencyTag } from '../http/idempotency.ts';
 import type { HandoffService } from './service.ts';
 
 export type TurnHandoff = HandoffState & { held?: true };
@@ -35,19 +37,28 @@ export class HandoffTurns {
   }
 
   /** Stores the visitor's message for the person; the bot stays quiet. */
-  async hold(accountId: string, conversationId: string, content: string): Promise<{ message: Message; handoff: TurnHandoff }> {
-    const { message, state } = await this.handoff.visitorMessage(accountId, conversationId, content);
+  async hold(accountId: string, conversationId: string, content: string, idempotency?: IdempotencyTag): Promise<{ message: Message; handoff: TurnHandoff }> {
+    const { message, state } = await this.handoff.visitorMessage(accountId, conversationId, content, idempotency);
     return { message, handoff: { ...state, held: true } };
   }
 
-  /** After a stored bot reply: hand off when the bot's settings say so (see the file comment). */
+  /** The handoff of a held turn answered again (its Idempotency-Key came back): the state now. */
+  async heldAgain(accountId: string, conversationId: string): Promise<TurnHandoff> {
+    return { ...(await this.handoff.state(accountId, conversationId)), held: true };
+  }
+
+  /**
+   * After a stored bot reply, for a bot with handoff on: hand off when its settings say so (see the
+   * file comment); else the state as it is, so a client learns from the reply itself that a person
+   * can be asked for (the widget loads its handoff code on it, with no request of its own).
+   */
   async afterReply(accountId: string, conversationId: string, botId: string | null, reply: { source?: string; intent?: string | null }): Promise<TurnHandoff | undefined> {
     if (!botId) return undefined;
     const settings = await this.handoff.settings.row(accountId, botId);
     if (!settings?.enabled) return undefined;
     const byIntent = reply.intent != null && settings.intents.includes(reply.intent);
     const byFallbacks = settings.after_fallbacks !== null && reply.source === 'fallback' && (await this.fallbacksInARow(accountId, conversationId, settings.after_fallbacks));
-    if (!byIntent && !byFallbacks) return undefined;
+    if (!byIntent && !byFallbacks) return this.handoff.state(accountId, conversationId);
     try {
       return await this.handoff.request(accountId, conversationId);
     } catch (error) {

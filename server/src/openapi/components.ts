@@ -128,7 +128,7 @@ const chatReply: JsonSchema = {
     suggestions: { type: 'array', items: { type: 'string' } },
     handoff: {
       ...ref('HandoffState'),
-      description: 'Human handoff: present when this turn met or changed the conversation\'s handoff status. With `held: true` a person is involved and the bot did not answer: `message` is the stored visitor message; replies arrive on `GET /v1/conversations/{id}/events`.',
+      description: 'Human handoff: the conversation\'s handoff state after this turn, present when the bot has handoff on (or the turn met a person). With `held: true` a person is involved and the bot did not answer: `message` is the stored visitor message; replies arrive on `GET /v1/conversations/{id}/events`.',
     },
   },
 };
@@ -148,7 +148,7 @@ const botReply: JsonSchema = {
     fallback: { type: 'boolean', description: 'True when no intent reached the confidence threshold.' },
     handoff: {
       ...ref('HandoffState'),
-      description: 'Human handoff: present when this turn met or changed the conversation\'s handoff status. With `held: true` a person is involved and the bot did not answer: `message` is the stored visitor message; replies arrive on `GET /v1/conversations/{id}/events`.',
+      description: 'Human handoff: the conversation\'s handoff state after this turn, present when the bot has handoff on (or the turn met a person). With `held: true` a person is involved and the bot did not answer: `message` is the stored visitor message; replies arrive on `GET /v1/conversations/{id}/events`.',
     },
   },
 };

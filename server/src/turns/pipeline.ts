@@ -95,7 +95,7 @@ export interface ReplayedTurn {
 /** A turn in a conversation a person has (or is about to): stored, not answered by the bot. */
 export interface HeldTurn {
   conversationId: string;
-  held: { accountId: string; question: string };
+  held: { accountId: string; question: string; idempotency?: IdempotencyTag };
   replay?: undefined;
 }
 
@@ -139,14 +139,14 @@ export class TurnPipeline {
     if (namedBot) assertOriginAllowed(namedBot, context.origin, context.ownOrigin);
     // Before anything that could answer differently now (a retrained bot, a changed agent).
     const stored = idempotency && (await this.deps.conversations.findKeyedTurn(accountId, idempotency));
-    if (stored) return { conversationId: stored.reply.conversation_id, replay: { ...stored, replayed: true } };
+    if (stored) return { conversationId: stored.reply.conversation_id, replay: await this.replayOf(accountId, stored) };
     let conversation = await this.conversationOf(accountId, request);
     const handoff = this.deps.handoffTurns;
     if (handoff && conversation && handoff.statusOf(conversation) === 'closed') {
       if (!request.openConversation) throw handoff.refuseClosed();
       conversation = undefined; // the bot endpoint's open conversation ended: this message starts a new one
     }
-    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question: last.content } };
+    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question: last.content, idempotency } };
 
     // A continued conversation keeps its bot or agent unless the request names one.
     const named = request.bot_id || request.agent_id;
@@ -218,8 +218,10 @@ export class TurnPipeline {
       return;
     }
     if (turn.held) {
-      const { message, handoff } = await this.deps.handoffTurns!.hold(turn.held.accountId, turn.conversationId, turn.held.question);
-      yield { type: 'done', turn: { user: message, reply: message, entities: [], replayed: false, handoff } };
+      const { accountId, question, idempotency } = turn.held;
+      const held = this.deps.handoffTurns!.hold(accountId, turn.conversationId, question, idempotency);
+      const stored = await held.then(({ message, handoff }) => ({ user: message, reply: message, entities: [], replayed: false, handoff }), (error) => this.winnerOf(accountId, idempotency, error));
+      yield { type: 'done', turn: stored };
       return;
     }
     let sent = '';
@@ -253,12 +255,22 @@ export class TurnPipeline {
       const handoff = await this.deps.handoffTurns?.afterReply(accountId, turn.conversationId, turn.owner.botId, reply);
       yield { type: 'done', turn: { user: user!, reply: message!, entities: reply.entities ?? [], replayed: false, ...(handoff && { handoff }) } };
     } catch (error) {
-      // Another request with this key stored its turn first: answer with that one.
-      if (!turn.idempotency || !isKeyedTurnConflict(error)) throw error;
-      const winner = await this.deps.conversations.findKeyedTurn(accountId, turn.idempotency);
-      if (!winner) throw error;
-      yield { type: 'done', turn: { ...winner, replayed: true } };
+      yield { type: 'done', turn: await this.winnerOf(accountId, turn.idempotency, error) };
     }
+  }
+
+  /** Another request with this Idempotency-Key stored its turn first (`error` says so): that turn; else `error`. */
+  private async winnerOf(accountId: string, idempotency: IdempotencyTag | undefined, error: unknown): Promise<StoredTurn> {
+    if (!idempotency || !isKeyedTurnConflict(error)) throw error;
+    const winner = await this.deps.conversations.findKeyedTurn(accountId, idempotency);
+    if (!winner) throw error;
+    return this.replayOf(accountId, winner);
+  }
+
+  /** A stored turn answered again; a held one with the conversation's handoff as it is now. */
+  private async replayOf(accountId: string, stored: KeyedTurn): Promise<StoredTurn> {
+    const handoff = stored.held ? await this.deps.handoffTurns?.heldAgain(accountId, stored.user.conversation_id) : undefined;
+    return { ...stored, replayed: true, ...(handoff && { handoff }) };
   }
 
   /**
