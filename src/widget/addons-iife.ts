@@ -6,7 +6,7 @@
  * nonce, so a page whose CSP allows that script by nonce allows its add-ons too. Add-ons find the
  * widget's `lit` in `aiChatWidgetAddons.lit` (see `addon()` in vite.config.ts).
  */
-import { html, nothing, svg } from 'lit';
+import { css, html, nothing, svg } from 'lit';
 import type { Addon, AddonName } from './addons.js';
 
 /** The script that defined the widget (read while it runs; `null` once it has run). */
@@ -17,7 +17,7 @@ type Registry = Partial<Record<AddonName | 'lit', unknown>>;
 const registry = () => ((globalThis as { aiChatWidgetAddons?: Registry }).aiChatWidgetAddons ??= {});
 
 /** What add-ons import of `lit`: the widget's own (their build maps `lit` to this). */
-const lit = { html, nothing, svg };
+const lit = { css, html, nothing, svg };
 
 export function loadAddon<N extends AddonName>(name: N): Promise<Addon<N>> {
   let module = loaded.get(name);

@@ -2,7 +2,8 @@
  * Optional parts of the widget that a page loads only when it needs them: the strings of a language
  * other than English (a page in German downloads German only), the full-screen modal panel of
  * phones (phone-modal-loader.ts), the reason form after a thumbs down (message-actions.ts), and
- * streamed replies (reply-request.ts), for widgets with `stream`.
+ * streamed replies (reply-request.ts), for widgets with `stream`, and human handoff
+ * (handoff-loader.ts), for bots whose handoff is on.
  *
  * Each is a dynamic import here, which the page's bundler splits off (and the development server
  * serves as it is). The one-`<script>` build replaces this module with `addons-iife.ts`, which loads
@@ -20,6 +21,7 @@ export const addons = {
   phone: () => import('./phone-modal.js'),
   'feedback-form': () => import('./feedback-form.js'),
   stream: () => import('./reply-stream.js'),
+  handoff: () => import('./handoff.js'),
 };
 
 export type AddonName = keyof typeof addons;

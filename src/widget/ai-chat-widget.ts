@@ -20,7 +20,7 @@ import { transcriptRows } from './transcript-rows.js';
 import type { StorageMode } from './storage.js';
 import { resolveStrings, stringsLoading, type WidgetStrings } from './strings.js';
 import chromeStyles from './chat-chrome.styles.js';
-import { renderAvatar, renderConfirm, renderNewButton, renderStop, renderStopped, renderTime, safeAvatar } from './chat-chrome.js';
+import { renderAuthor, renderAvatar, renderConfirm, renderNewButton, renderStop, renderStopped, renderTime, safeAvatar } from './chat-chrome.js';
 import { LauncherInvite } from './launcher-invite.js';
 import { storageScope } from './local-conversation.js';
 import { WidgetStorage } from './storage.js';
@@ -46,6 +46,7 @@ import { renderActions } from './message-actions.js';
  * @fires {AiChatStopEvent} ai-chat-stop - The user (or `stop()`) stopped the reply being written; its part so far stays.
  * @fires {AiChatResetEvent} ai-chat-reset - The user confirmed "New conversation" (or `reset()` was called).
  * @fires {AiChatFeedbackEvent} ai-chat-feedback - The user rated an answer (thumbs up or down, a reason); cancelable: then nothing is sent.
+ * @fires {AiChatHandoffEvent} ai-chat-handoff - Human handoff: the conversation's status changed (waiting, with a person, back to the bot, closed); cancelable when the visitor pressed "Talk to a person", before the service is asked.
  *
  * @attr {string} lang - BCP 47 language of the built-in strings (en, de, fr, es, ar, ja); default: the page's.
  * @attr {'ltr' | 'rtl' | 'auto'} dir - Text direction; `rtl` mirrors the whole widget.
@@ -60,9 +61,20 @@ import { renderActions } from './message-actions.js';
  * @csspart title - The heading holding the title (or the `header` slot).
  * @csspart close-button - The header's close button (launcher mode).
  * @csspart transcript - The scrolling message log.
- * @csspart message - Each message row; also `message-user` or `message-assistant`.
+ * @csspart message - Each message row; also `message-user`, `message-assistant` or `message-operator`.
  * @csspart message-user - A user message row.
  * @csspart message-assistant - An assistant message row.
+ * @csspart message-operator - A message of a person answering (human handoff).
+ * @csspart author - The operator's name and avatar above their message.
+ * @csspart handoff - Human handoff's area above the quick replies: the status banner, "Talk to a person", the email form.
+ * @csspart handoff-status - The banner: "Waiting for a person…", "Anna joined", typing, the conversation ended.
+ * @csspart handoff-button - "Talk to a person" (shown when the bot hands off and someone can answer).
+ * @csspart leave-message-button - "Leave a message", shown with why nobody can answer now.
+ * @csspart offline-form - The email form while nobody can answer.
+ * @csspart offline-email - Its email field.
+ * @csspart offline-message - Its message field.
+ * @csspart offline-send - Its Send button.
+ * @csspart offline-cancel - Its Cancel button.
  * @csspart welcome - The localised greeting shown in an empty panel when `welcome-message` is not set.
  * @csspart bubble - The bubble holding a message's text.
  * @csspart citations - The numbered sources under a knowledge-base answer (`[1]` in the answer links to source 1).
@@ -415,7 +427,8 @@ export class AiChatWidget extends LitElement {
 
   /**
    * Sends `text` as the user. Resolves with the assistant's reply, or `null` when the text was
-   * blank, `ai-chat-message-sent` was cancelled, or delivery failed (the message stays, with Retry).
+   * blank, `ai-chat-message-sent` was cancelled, delivery failed (the message stays, with Retry), or
+   * a person answers this conversation (human handoff: their reply comes on its own).
    */
   send(text: string): Promise<TranscriptMessage | null> {
     this.follower.follow();
@@ -475,7 +488,8 @@ export class AiChatWidget extends LitElement {
     const user = m.role === 'user';
     return html`<div part="message message-${m.role}" class="message ${m.role} ${m.status} ${live ? 'live' : ''}">
       ${renderTime(m, previous, this.language)}
-      <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : this.assistantName(s)}: </span>${user
+      ${renderAuthor(m)}
+      <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : m.author?.name || this.assistantName(s)}: </span>${user
         ? m.content
         : streamedMarkdown(m.content, { strings: s, highlight: this.highlight, sources: sourceIds(m) })}</div>
       ${renderStopped(m, s)}
@@ -546,6 +560,7 @@ export class AiChatWidget extends LitElement {
               : nothing}
           </div>
         </div>
+        ${this.chat.handoff.render(s)}
         ${renderSuggestions(this.chat, this.starters, s, (text) => void this.send(text))}
         ${renderStatus(this.chat, s, this.tooLong ? fillCount(s.tooLong, this.language, 0) : null)}
         ${renderCounter(count, s, this.language)}

@@ -62,4 +62,20 @@ export default css`
     border-radius: var(--_radius);
     box-shadow: var(--_shadow);
   }
+
+  /* an operator's name and avatar above their message (human handoff) */
+  .author {
+    display: flex;
+    align-items: center;
+    gap: 6px;
+    margin-block-end: 2px;
+    font-size: 0.8em;
+    color: var(--_muted);
+  }
+
+  .author .avatar {
+    width: 20px;
+    height: 20px;
+    margin: 0;
+  }
 `;

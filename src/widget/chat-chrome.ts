@@ -27,6 +27,16 @@ export function renderAvatar(url: string): TemplateResult | typeof nothing {
   return url ? html`<img part="avatar" class="avatar" src=${url} alt="" />` : nothing;
 }
 
+/**
+ * An operator's name and avatar above their message (human handoff). Hidden from screen readers,
+ * which hear the name at the start of the bubble, as for every message.
+ */
+export function renderAuthor(m: TranscriptMessage): TemplateResult | typeof nothing {
+  return m.author
+    ? html`<div part="author" class="author" aria-hidden="true">${renderAvatar(safeAvatar(m.author.avatar_url))}${m.author.name}</div>`
+    : nothing;
+}
+
 /** The Stop button beside Send while a reply is on its way. */
 export function renderStop(replying: boolean, s: WidgetStrings, stop: () => void): TemplateResult | typeof nothing {
   return replying

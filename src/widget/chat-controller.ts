@@ -30,6 +30,7 @@ import { RateLimitWait } from './rate-limit-wait.js';
 import { requestReply } from './reply-request.js';
 import { LocalConversation } from './local-conversation.js';
 import { FrameCoalescer } from './frame-coalescer.js';
+import { HandoffLoader } from './handoff-loader.js';
 import { withStoppedReply, type ReplyStream } from './stopped-reply.js';
 import type { WidgetClient } from './widget-client.js';
 
@@ -89,6 +90,8 @@ export class ChatController implements ReactiveController {
   private streamAddon?: Promise<unknown>;
   /** The host set the transcript before the first start: it replaces the stored one. */
   private presetByHost = false;
+  /** Human handoff, an add-on loaded for bots that hand off (its part of the view: `handoff.render`). */
+  readonly handoff = new HandoffLoader(this.host, this);
 
   constructor(
     private readonly host: ChatHost,
@@ -121,6 +124,11 @@ export class ChatController implements ReactiveController {
   private replace(messages: readonly TranscriptMessage[]): void {
     this.transcript = messages;
     this.liveFrom = messages.length;
+  }
+
+  /** The bot the widget talks to (`bot-id`), or empty. */
+  get botId(): string {
+    return this.config().botId;
   }
 
   /** The user id the conversation belongs to: the host's, else this instance's anonymous id. */
@@ -310,6 +318,8 @@ export class ChatController implements ReactiveController {
     // A host's own `token`/`getToken` may not reach bots at all; there the host passes `starters`.
     const ownCredentials = !config.token && !config.getToken && (config.apiKey || config.tokenUrl);
     if (config.botId && ownCredentials) void this.loadBot(generation, config.botId, !this.messages.length);
+    // a conversation restored from before may have a person in it (a new one learns from its replies)
+    if (config.botId && this.conversationId) void this.handoff.check(config.botId);
     void this.pump();
   }
 
@@ -384,11 +394,10 @@ export class ChatController implements ReactiveController {
       const partialId = stream.partial?.id;
       const others = this.transcript.filter((m) => m.id !== partialId);
       const at = partialId ? this.transcript.findIndex((m) => m.id === partialId) : others.length;
-      this.transcript = [...others.slice(0, at), reply, ...others.slice(at)];
+      this.transcript = [...others.slice(0, at), ...(reply ? [reply] : []), ...others.slice(at)];
       this.persist();
-      this.host.dispatchEvent(
-        new AiChatMessageReceivedEvent({ message: reply, conversationId: this.conversationId! }),
-      );
+      if (reply) this.announce(reply);
+      this.handoff.seen(outcome.handoff);
       this.resolve(message.id, reply);
     } catch (error) {
       if (generation !== this.generation) return;
@@ -415,6 +424,22 @@ export class ChatController implements ReactiveController {
         this.host.requestUpdate();
       }
     }
+  }
+
+  /**
+   * A message that arrived from elsewhere: an operator's (human handoff). Added once (by its server
+   * id), stored, and announced as a received one.
+   */
+  receive(message: TranscriptMessage): void {
+    if (this.transcript.some((m) => m.serverId === message.serverId)) return;
+    this.transcript = [...this.transcript, message];
+    this.persist();
+    this.host.requestUpdate();
+    this.announce(message);
+  }
+
+  private announce(message: TranscriptMessage): void {
+    this.host.dispatchEvent(new AiChatMessageReceivedEvent({ message, conversationId: this.conversationId! }));
   }
 
   /** The user stopped the reply: it stays as far as it came, marked stopped (see `withStoppedReply`). */

@@ -4,17 +4,11 @@
  * `[n]` in the answer links to source `n` (see `MarkdownOptions.sources`).
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Citation } from '../client/types.js';
 import type { TranscriptMessage } from './events.js';
 import { safeHref, showBidiControls } from './markdown.js';
 import type { WidgetStrings } from './strings.js';
+import type { Source } from './transcript.js';
 
-export type Source = Pick<Citation, 'title' | 'source' | 'url'>;
-
-/** What the transcript keeps of a reply's citations (`url` only when there is one). */
-export function toSources(citations: readonly Citation[] | undefined): Source[] | undefined {
-  return citations?.length ? citations.map(({ title, source, url }) => ({ title, source, ...(url && { url }) })) : undefined;
-}
 
 /** The element ids of a message's sources, in order: unique in the transcript, as message ids are. */
 export const sourceIds = (m: TranscriptMessage): string[] => (m.citations ?? []).map((_, i) => `${m.id}-source-${i + 1}`);

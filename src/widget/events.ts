@@ -5,7 +5,7 @@
  * They fire for changes the user or the network caused (a click, a reply, a failure) and for the
  * public methods (`open()`, `send()`), never for programmatic property sets (`el.opened = true`).
  */
-import type { Citation, ErrorCode, FeedbackReason, FeedbackRating, ReplySource } from '../client/types.js';
+import type { Citation, ErrorCode, FeedbackReason, FeedbackRating, HandoffState, OperatorProfile, ReplySource } from '../client/types.js';
 
 /** Delivery state of a message in the transcript. */
 export type MessageStatus = 'sending' | 'sent' | 'failed';
@@ -14,7 +14,8 @@ export type MessageStatus = 'sending' | 'sent' | 'failed';
 export interface TranscriptMessage {
   /** Client id (`m_…`). For user messages it is also the `Idempotency-Key` of every attempt. */
   id: string;
-  role: 'user' | 'assistant';
+  /** `operator`: a person answering in the dashboard inbox (human handoff; see `author`). */
+  role: 'user' | 'assistant' | 'operator';
   content: string;
   /** ISO-8601 time the message was written (the server's `created_at` once known). */
   time: string;
@@ -32,6 +33,8 @@ export interface TranscriptMessage {
   stopped?: boolean;
   /** The user's thumbs up or down on an assistant answer (the action row under it). */
   feedback?: MessageFeedback;
+  /** Who wrote an operator message: their display name and avatar, as the visitor sees them. */
+  author?: OperatorProfile;
 }
 
 /** `reason` undefined after a thumbs down: the reason form is still open; null: skipped. */
@@ -217,6 +220,24 @@ export class AiChatFeedbackEvent extends Event {
 }
 
 /**
+ * The conversation's human handoff changed (docs/handoff.md): the visitor asked for a person, or the
+ * bot handed off (`waiting`), an operator joined (`with_person`; `operator` says who), the operator
+ * gave it back to the bot (`bot`) or ended it (`closed`).
+ *
+ * Cancelable when the visitor pressed "Talk to a person" (`status: 'waiting'`, before the service
+ * is asked): `preventDefault()` asks nobody, so a host with a helpdesk of its own takes over there
+ * (docs/handoff.md, "Your own helpdesk").
+ */
+export class AiChatHandoffEvent extends Event {
+  static readonly eventName = 'ai-chat-handoff';
+  readonly detail: HandoffState;
+  constructor(detail: HandoffState, cancelable = false) {
+    super(AiChatHandoffEvent.eventName, { ...init, cancelable });
+    this.detail = detail;
+  }
+}
+
+/**
  * Every event `<ai-chat-widget>` dispatches, in the order the README lists them: the one list the
  * event map below, the framework typings (`ai-chat-widget/jsx`, `/vue`, `/svelte`) and the React
  * wrapper's `onAiChat…` props are derived from. test/node/manifest.test.ts holds the element's
@@ -233,6 +254,7 @@ export const aiChatEvents = [
   AiChatStopEvent,
   AiChatResetEvent,
   AiChatFeedbackEvent,
+  AiChatHandoffEvent,
 ] as const;
 
 /** Every event `<ai-chat-widget>` dispatches, by name. */

@@ -4,12 +4,11 @@
  * It knows the wire and nothing of the widget's state; `ChatController` decides what the answer
  * does to the transcript.
  */
-import type { ApiResult, BotReply, ChatReply, Citation, RequestOptions, TurnStreamEvent } from '../client/index.js';
+import type { ApiResult, BotReply, ChatReply, Citation, HandoffState, Message, RequestOptions, TurnStreamEvent } from '../client/index.js';
 import { loadAddon } from './addons.js';
 import type { ChatConfig } from './chat-config.js';
-import { toSources } from './citations.js';
 import type { TranscriptMessage } from './events.js';
-import { chatMessages, fromServer } from './transcript.js';
+import { chatMessages, fromServer, toSources } from './transcript.js';
 import type { WidgetClient } from './widget-client.js';
 
 export interface ReplyRequest {
@@ -31,9 +30,12 @@ export interface ReplyRequest {
 
 export interface ReplyOutcome {
   conversationId: string;
-  reply: TranscriptMessage;
-  /** What the server stored for the user's message (the bot endpoint says). */
+  /** Null when a person is involved (human handoff): the bot did not answer; the person will. */
+  reply: TranscriptMessage | null;
+  /** What the server stored for the user's message (the bot endpoint says, and a held turn). */
   stored?: { serverId: string; time: string };
+  /** The conversation's handoff state, when the turn met or changed it. */
+  handoff?: HandoffState;
 }
 
 /** One endpoint's way to ask for a turn, whole or streamed, and to read its reply. */
@@ -54,11 +56,7 @@ function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> 
       stream: async function* (options) {
         yield* (await loadAddon('stream')).streamBotMessage(client.http, botId, body, options);
       },
-      outcome: (data: BotReply) => ({
-        conversationId: data.conversation_id,
-        reply: withCitations(fromServer(data.message, data.suggestions), data.message.citations ?? []),
-        stored: { serverId: data.user_message.id, time: data.user_message.created_at },
-      }),
+      outcome: (data: BotReply) => outcomeOf(data, data.message.citations ?? [], data.user_message),
     };
   }
   const body = { messages: chatMessages(r.messages, r.message), conversation_id: r.conversationId ?? undefined, user_id: r.userId };
@@ -67,10 +65,19 @@ function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> 
     stream: async function* (options) {
       yield* (await loadAddon('stream')).streamChat(client.http, body, options);
     },
-    outcome: (data: ChatReply) => ({
-      conversationId: data.conversation_id,
-      reply: withCitations(fromServer(data.message, data.suggestions), data.citations),
-    }),
+    outcome: (data: ChatReply) => outcomeOf(data, data.citations),
+  };
+}
+
+/** A turn's outcome. A held turn (a person is involved) has no reply: its `message` is the user's own. */
+function outcomeOf(data: BotReply | ChatReply, citations: readonly Citation[], user?: Message): ReplyOutcome {
+  const held = data.handoff?.held;
+  const stored = held ? data.message : user;
+  return {
+    conversationId: data.conversation_id,
+    reply: held ? null : withCitations(fromServer(data.message, data.suggestions), citations),
+    stored: stored && { serverId: stored.id, time: stored.created_at },
+    handoff: data.handoff,
   };
 }
 

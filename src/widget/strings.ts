@@ -6,7 +6,38 @@
  */
 import { loadAddon } from './addons.js';
 
-export interface WidgetStrings {
+/**
+ * The strings of human handoff (docs/handoff.md). English for these is in the handoff add-on
+ * (handoff.ts), which a page loads only for a bot whose handoff is on; the other languages' tables
+ * carry them, and `strings` overrides them like any other key.
+ */
+export interface HandoffStrings {
+  /** The action that asks for a person. */
+  talkToPerson: string;
+  /** The banner while the visitor waits for a person. */
+  handoffWaiting: string;
+  /** The banner once an operator joined. `{name}`: their display name. */
+  handoffJoined: string;
+  /** Beside the banner while the operator types. `{name}`: their display name. */
+  handoffTyping: string;
+  /** The banner once the operator handed the conversation back to the bot. */
+  handoffBack: string;
+  /** The banner once the operator ended the conversation. */
+  handoffClosed: string;
+  /** Nobody can be asked for: outside the opening hours. */
+  handoffOutsideHours: string;
+  /** Nobody can be asked for: no operator is online (or asking failed). */
+  handoffNobodyOnline: string;
+  /** The button that opens the email form while nobody can answer. */
+  leaveMessage: string;
+  /** The email form's fields (its buttons say `send` and `cancel`). */
+  offlineEmail: string;
+  offlineMessage: string;
+  /** Said once the form was sent. `{email}`: the address the reply goes to. */
+  offlineSent: string;
+}
+
+export interface WidgetStrings extends Partial<HandoffStrings> {
   /** Header text when the `title` attribute is not set. */
   title: string;
   openChat: string;

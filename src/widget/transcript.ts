@@ -1,6 +1,5 @@
 /** Pure helpers between the wire's messages and the widget's transcript. */
-import type { ChatMessage, HistoryQuery, Message } from '../client/index.js';
-import { toSources } from './citations.js';
+import type { ChatMessage, Citation, HistoryQuery, Message } from '../client/index.js';
 import type { TranscriptMessage } from './events.js';
 import type { WidgetClient } from './widget-client.js';
 
@@ -10,12 +9,19 @@ const MAX_CONTENT = 8000;
 const HISTORY_PAGE = 200;
 const MAX_HISTORY_PAGES = 5;
 
+export type Source = Pick<Citation, 'title' | 'source' | 'url'>;
+
+/** What the transcript keeps of a reply's citations (`url` only when there is one). */
+export function toSources(citations: readonly Citation[] | undefined): Source[] | undefined {
+  return citations?.length ? citations.map(({ title, source, url }) => ({ title, source, ...(url && { url }) })) : undefined;
+}
+
 /** A stored message as the transcript shows it (`suggestions`: the reply's, when given apart). */
 export function fromServer(m: Message, suggestions = m.suggestions): TranscriptMessage {
   return {
     id: m.id,
     serverId: m.id,
-    role: m.role === 'user' ? 'user' : 'assistant',
+    role: m.role === 'user' || m.role === 'operator' ? m.role : 'assistant',
     content: m.content,
     time: m.created_at,
     status: 'sent',
@@ -23,6 +29,7 @@ export function fromServer(m: Message, suggestions = m.suggestions): TranscriptM
     citations: toSources(m.citations),
     source: m.source,
     stopped: m.stopped,
+    author: m.author,
   };
 }
 
@@ -49,7 +56,8 @@ export function chatMessages(messages: readonly TranscriptMessage[], message: Tr
     .slice(0, messages.indexOf(message) + 1)
     .filter((m) => m.status === 'sent' || m === message)
     .slice(-MAX_CHAT_MESSAGES)
-    .map(({ role, content }, i, all) => ({ role, content: i === all.length - 1 ? content : clip(content, MAX_CONTENT) }));
+    // a person's answer (human handoff) is the other side of the conversation, as the bot's is
+    .map(({ role, content }, i, all) => ({ role: role === 'operator' ? 'assistant' : role, content: i === all.length - 1 ? content : clip(content, MAX_CONTENT) }));
 }
 
 /** The conversation's stored messages (system messages left out), oldest first. */

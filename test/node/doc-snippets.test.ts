@@ -565,6 +565,17 @@ import { AiChatClient } from 'ai-chat-widget/client';
       assert.match(read('server/test/handoff-client.test.ts'), /handoff\.events\(/, 'the loop runs against the real service there');
     },
   },
+  {
+    file: 'docs/handoff.md',
+    heading: 'Your own helpdesk',
+    lang: 'ts',
+    how: 'type-checked against the package (the event map types `event`); test/widget/handoff.test.ts cancels the ask in Chromium',
+    prelude: () => "import 'ai-chat-widget';\ndeclare function openMyHelpdesk(context: { transcript: unknown; conversationId: string }): void;\n",
+    check: (s) => {
+      assert.match(s.code, /event\.preventDefault\(\)/);
+      assert.match(read('test/widget/handoff.test.ts'), /a host with its own helpdesk cancels the ask/);
+    },
+  },
 );
 
 function claimOf(s: Snippet): Claim[] {

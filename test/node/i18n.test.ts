@@ -3,7 +3,11 @@
 // than English are add-ons (src/widget/addons.ts), loaded here as a page in that language loads them.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { handoffStrings } from '../../src/widget/handoff.js';
 import { LANGUAGES, en, loadStrings, resolveStrings, stringsLoading, type WidgetStrings } from '../../src/widget/strings.js';
+
+/** What the widget shows: English's handoff strings come with the handoff add-on (handoff.ts), under the table. */
+const shown = (strings: WidgetStrings): WidgetStrings => ({ ...handoffStrings, ...strings });
 
 /** Every key of WidgetStrings: the Record type makes this list fail to compile when a key is added. */
 const KEYS: Record<keyof WidgetStrings, true> = {
@@ -14,6 +18,8 @@ const KEYS: Record<keyof WidgetStrings, true> = {
   errorServer: true, errorAuth: true, errorSetup: true, errorUnavailable: true, errorGeneric: true, welcome: true,
   stop: true, stopped: true, newConversation: true, confirmReset: true, cancel: true, unread: true, dismiss: true,
   goodAnswer: true, badAnswer: true, feedbackReason: true, feedbackReasons: true, feedbackComment: true,
+  talkToPerson: true, handoffWaiting: true, handoffJoined: true, handoffTyping: true, handoffBack: true, handoffClosed: true,
+  handoffOutsideHours: true, handoffNobodyOnline: true, leaveMessage: true, offlineEmail: true, offlineMessage: true, offlineSent: true,
 };
 const keys = Object.keys(KEYS) as Array<keyof WidgetStrings>;
 const LANGS = ['en', 'de', 'fr', 'es', 'ar', 'ja'] as const;
@@ -37,7 +43,7 @@ describe('widget strings: loading a language', () => {
 
 describe('widget strings (i18n)', () => {
   before(async () => {
-    for (const lang of LANGS) locales[lang] = await loadStrings(lang);
+    for (const lang of LANGS) locales[lang] = shown(await loadStrings(lang));
   });
 
   it('ships exactly the documented locales', () => {
@@ -60,8 +66,10 @@ describe('widget strings (i18n)', () => {
       assert.equal((table.feedbackReasons as string).split('|').length, 4, `${lang}.feedbackReasons: the four reasons, |-separated`);
       assert.notEqual(table.hideChat, table.closeChat, `${lang}: the launcher and the close button need different names`);
       // the table is what a page in that language gets, region subtags included
-      assert.deepEqual(resolveStrings(lang), locales[lang]);
-      assert.deepEqual(resolveStrings(`${lang.toUpperCase()}-XX`), locales[lang]);
+      assert.deepEqual(shown(resolveStrings(lang)), locales[lang]);
+      assert.deepEqual(shown(resolveStrings(`${lang.toUpperCase()}-XX`)), locales[lang]);
+      for (const key of ['handoffJoined', 'handoffTyping'] as const) assert.match(table[key] as string, /\{name\}/, `${lang}.${key} lost its {name} placeholder`);
+      assert.match(table.offlineSent as string, /\{email\}/, `${lang}.offlineSent lost its {email} placeholder`);
     });
   }
 
@@ -75,11 +83,15 @@ describe('widget strings (i18n)', () => {
   it('`strings` overrides any key in any locale, and only that key', () => {
     for (const lang of LANGS) {
       for (const key of keys) {
-        const resolved = resolveStrings(lang, { [key]: `custom ${key}` });
+        const resolved = shown(resolveStrings(lang, { [key]: `custom ${key}` }));
         assert.equal(resolved[key], `custom ${key}`);
         for (const other of keys) if (other !== key) assert.equal(resolved[other], locales[lang][other]);
       }
     }
-    assert.deepEqual(resolveStrings('xx-YY'), locales.en, 'unknown languages fall back to English');
+    assert.deepEqual(shown(resolveStrings('xx-YY')), locales.en, 'unknown languages fall back to English');
+  });
+
+  it("keeps English's handoff strings out of the widget's own table (a page without handoff never downloads them)", () => {
+    for (const key of Object.keys(handoffStrings)) assert.equal(key in en, false, key);
   });
 });

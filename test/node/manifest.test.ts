@@ -178,7 +178,7 @@ describe('custom-elements.json', () => {
 
     const rendered = [...widgetSource.matchAll(/\bpart="([^"]+)"/g)]
       .flatMap((m) => m[1].split(/\s+/))
-      .flatMap((token) => (token.includes('${') ? ['message-user', 'message-assistant'] : [token]));
+      .flatMap((token) => (token.includes('${') ? ['message-user', 'message-assistant', 'message-operator'] : [token]));
     assert.deepEqual(sorted(rendered), names(element.cssParts));
   });
 

@@ -19,6 +19,9 @@
 //   malformed-json            200 `application/json` whose body is cut off mid-object.
 //   no-data                   200 `{"success":true}`: an envelope without `data`.
 //   slow/<ms>                 wait <ms>, go on (or the client's abort ends it).
+//   drop-after/<ms>           go on, and destroy the connection if its answer is still being written
+//                             <ms> later: an events stream cut as a mobile network or a proxy cuts it
+//                             (answers that end sooner are untouched).
 //   hang                      never answer; the connection stays open until the client gives up.
 //   reset                     destroy the connection without an answer (fetch fails: a network error).
 //                             Chromium may silently resend a request whose reused connection was
@@ -245,6 +248,11 @@ export function faults() {
             return;
           }
           break;
+        case 'drop-after': {
+          const timer = setTimeout(() => ctx.res.writableEnded || ctx.res.destroy(), Number(take()));
+          ctx.res.once('close', () => clearTimeout(timer));
+          break;
+        }
         case 'hang':
           ctx.status = 200; // nothing is ever sent; keeps the runner's 404 report quiet
           ctx.respond = false;

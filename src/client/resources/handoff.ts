@@ -38,6 +38,12 @@ export interface HandoffEventsOptions extends HandoffScope {
   maxSeconds?: number;
   /** First reconnect delay after a failure; doubles up to 30 s, reset by every received event. Default 1 s. */
   retryDelayMs?: number;
+  /**
+   * Called with the stream's position each time a connection is open (the `ready` event): from
+   * here on nothing is missed. A reader that loaded history just before can load it again at the
+   * first call to close the gap between the two, or ask for a person only then.
+   */
+  onReady?: (lastEventId: string) => void;
 }
 
 const EVENT_TYPES = new Set<keyof HandoffStreamEvents>(['status', 'message', 'typing']);
@@ -97,7 +103,7 @@ export async function* followEvents(
   core: HttpCore,
   path: string,
   scope: Record<string, string | number | undefined>,
-  options: Pick<HandoffEventsOptions, 'lastEventId' | 'signal' | 'idleTimeoutMs' | 'retryDelayMs'> = {},
+  options: Pick<HandoffEventsOptions, 'lastEventId' | 'signal' | 'idleTimeoutMs' | 'retryDelayMs' | 'onReady'> = {},
 ): AsyncGenerator<HandoffEvent, void, undefined> {
   const { signal } = options;
   let lastEventId = options.lastEventId;
@@ -110,6 +116,7 @@ export async function* followEvents(
         for await (const frame of parseSse(opened.body, () => opened.attempt.restartTimer())) {
           if (frame.id !== undefined) lastEventId = frame.id;
           delay = options.retryDelayMs ?? 1000;
+          if (frame.event === 'ready') options.onReady?.(lastEventId ?? '');
           if (!EVENT_TYPES.has(frame.event as keyof HandoffStreamEvents)) continue; // `ready` and events of later versions
           let data: unknown;
           try {

@@ -44,6 +44,18 @@ const ar: WidgetStrings = {
   feedbackReason: 'ما المشكلة؟',
   feedbackReasons: 'غير صحيحة|غير مفيدة|غير مكتملة|أخرى',
   feedbackComment: 'أخبرنا بالمزيد (اختياري)',
+  talkToPerson: 'التحدث إلى شخص',
+  handoffWaiting: 'في انتظار شخص…',
+  handoffJoined: 'انضم {name}',
+  handoffTyping: '{name} يكتب…',
+  handoffBack: 'عدت إلى المساعد.',
+  handoffClosed: 'انتهت المحادثة. أرسل رسالة لبدء محادثة جديدة.',
+  handoffOutsideHours: 'لا يمكن لأحد الرد الآن: نحن خارج ساعات العمل.',
+  handoffNobodyOnline: 'لا يمكن لأحد الرد الآن.',
+  leaveMessage: 'اترك رسالة',
+  offlineEmail: 'بريدك الإلكتروني',
+  offlineMessage: 'رسالتك',
+  offlineSent: 'شكرًا. سنرد على {email}.',
 };
 
 export default ar;

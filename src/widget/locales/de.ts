@@ -44,6 +44,18 @@ const de: WidgetStrings = {
   feedbackReason: 'Was war nicht gut?',
   feedbackReasons: 'Falsch|Nicht hilfreich|Unvollständig|Anderes',
   feedbackComment: 'Mehr dazu (optional)',
+  talkToPerson: 'Mit einem Menschen sprechen',
+  handoffWaiting: 'Warten auf einen Mitarbeiter…',
+  handoffJoined: '{name} ist beigetreten',
+  handoffTyping: '{name} schreibt…',
+  handoffBack: 'Sie schreiben wieder mit dem Assistenten.',
+  handoffClosed: 'Die Unterhaltung ist beendet. Schreiben Sie eine Nachricht, um eine neue zu beginnen.',
+  handoffOutsideHours: 'Gerade kann niemand antworten: Wir sind außerhalb unserer Öffnungszeiten.',
+  handoffNobodyOnline: 'Gerade kann niemand antworten.',
+  leaveMessage: 'Nachricht hinterlassen',
+  offlineEmail: 'Ihre E-Mail-Adresse',
+  offlineMessage: 'Ihre Nachricht',
+  offlineSent: 'Danke. Wir antworten an {email}.',
 };
 
 export default de;

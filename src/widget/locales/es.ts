@@ -44,6 +44,18 @@ const es: WidgetStrings = {
   feedbackReason: '¿Qué salió mal?',
   feedbackReasons: 'Incorrecta|No es útil|Incompleta|Otro',
   feedbackComment: 'Cuéntanos más (opcional)',
+  talkToPerson: 'Hablar con una persona',
+  handoffWaiting: 'Esperando a una persona…',
+  handoffJoined: '{name} se ha unido',
+  handoffTyping: '{name} está escribiendo…',
+  handoffBack: 'Vuelve a hablar con el asistente.',
+  handoffClosed: 'La conversación ha terminado. Envíe un mensaje para empezar una nueva.',
+  handoffOutsideHours: 'Nadie puede responder ahora: estamos fuera de nuestro horario.',
+  handoffNobodyOnline: 'Nadie puede responder en este momento.',
+  leaveMessage: 'Dejar un mensaje',
+  offlineEmail: 'Su correo electrónico',
+  offlineMessage: 'Su mensaje',
+  offlineSent: 'Gracias. Responderemos a {email}.',
 };
 
 export default es;

@@ -44,6 +44,18 @@ const fr: WidgetStrings = {
   feedbackReason: 'Qu’est-ce qui n’allait pas ?',
   feedbackReasons: 'Incorrecte|Pas utile|Incomplète|Autre',
   feedbackComment: 'Précisez (facultatif)',
+  talkToPerson: 'Parler à une personne',
+  handoffWaiting: 'En attente d’une personne…',
+  handoffJoined: '{name} a rejoint la conversation',
+  handoffTyping: '{name} écrit…',
+  handoffBack: 'Vous êtes de retour avec l’assistant.',
+  handoffClosed: 'La conversation est terminée. Envoyez un message pour en commencer une nouvelle.',
+  handoffOutsideHours: 'Personne ne peut répondre : nous sommes en dehors de nos heures d’ouverture.',
+  handoffNobodyOnline: 'Personne ne peut répondre pour le moment.',
+  leaveMessage: 'Laisser un message',
+  offlineEmail: 'Votre e-mail',
+  offlineMessage: 'Votre message',
+  offlineSent: 'Merci. Nous répondrons à {email}.',
 };
 
 export default fr;

@@ -44,6 +44,18 @@ const ja: WidgetStrings = {
   feedbackReason: '何が問題でしたか？',
   feedbackReasons: '不正確|役に立たない|不完全|その他',
   feedbackComment: '詳しく教えてください（任意）',
+  talkToPerson: '担当者と話す',
+  handoffWaiting: '担当者を待っています…',
+  handoffJoined: '{name}が参加しました',
+  handoffTyping: '{name}が入力中…',
+  handoffBack: 'アシスタントとの会話に戻りました。',
+  handoffClosed: '会話は終了しました。新しい会話を始めるにはメッセージを送信してください。',
+  handoffOutsideHours: '営業時間外のため、現在対応できる担当者がいません。',
+  handoffNobodyOnline: '現在対応できる担当者がいません。',
+  leaveMessage: 'メッセージを残す',
+  offlineEmail: 'メールアドレス',
+  offlineMessage: 'メッセージ',
+  offlineSent: 'ありがとうございます。{email} に返信します。',
 };
 
 export default ja;

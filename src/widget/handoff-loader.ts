@@ -1,0 +1,52 @@
+/**
+ * Human handoff (docs/handoff.md) is an add-on (handoff.ts). What stays in the widget is this: it
+ * loads the add-on when a reply carries a `handoff` state (every reply of a bot with handoff on
+ * does), and for a conversation restored from before, asks the service whether the bot hands off.
+ * A visitor who never writes costs no request.
+ */
+import { nothing } from 'lit';
+import type { HandoffState } from '../client/types.js';
+import { loadAddon } from './addons.js';
+import type { Handoff, HandoffChat, HandoffHost, HandoffOffer } from './handoff.js';
+import type { WidgetStrings } from './strings.js';
+
+export class HandoffLoader {
+  /** The add-on's controller, once loaded. */
+  private part?: Handoff;
+  private loading?: Promise<Handoff>;
+
+  constructor(
+    private readonly host: HandoffHost,
+    private readonly chat: HandoffChat,
+  ) {}
+
+  /** The bot's handoff settings: the add-on if handoff is on. Best effort: no answer, no handoff. */
+  async check(botId: string): Promise<void> {
+    try {
+      const { http } = await this.chat.getClient();
+      const { data } = await http.request<HandoffOffer>({ method: 'GET', path: `/bots/${encodeURIComponent(botId)}/handoff` }, { maxRetries: 0 });
+      if (data.enabled || this.part) (await this.load()).configure(data);
+    } catch {
+      // a host's own token may not reach the settings; the first handed-off reply still loads it
+    }
+  }
+
+  /** A reply's `handoff` (the bot handed off, or could not). */
+  seen(state: HandoffState | undefined): void {
+    if (state) void this.load().then((part) => part.apply(state), () => {});
+  }
+
+  private load(): Promise<Handoff> {
+    return (this.loading ??= loadAddon('handoff').then(
+      ({ Handoff }) => (this.part = new Handoff(this.host, this.chat)),
+      (error: unknown) => {
+        this.loading = undefined; // a later need tries again
+        throw error;
+      },
+    ));
+  }
+
+  render(s: WidgetStrings): unknown {
+    return this.part?.render(s) ?? nothing;
+  }
+}
