@@ -96,6 +96,27 @@ describe('the one-<script> build and its add-ons', () => {
     expect(opened.addons()).to.deep.equal(['stream']);
   });
 
+  it('a bot with handoff on: its first reply loads the handoff add-on, with its styles, against the service', async () => {
+    const botId = await createBot(apiKey);
+    await fetch(`/v1/bots/${botId}/handoff`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ enabled: true }),
+    });
+    opened = await page('en', `mode="inline" bot-id="${botId}" api-key="${apiKey}"`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(opened.addons(), 'nothing before the conversation').to.deep.equal([]);
+    await opened.widget.send('hello');
+    const root = opened.widget.shadowRoot!;
+    // nobody of this account is online: the add-on offers the email form
+    const leave = await waitFor(() => root.querySelector<HTMLElement>('[part~="leave-message-button"]'), 8000, 'the handoff add-on');
+    expect(opened.addons()).to.deep.equal(['handoff']);
+    expect(root.querySelector('[part~="handoff"]')!.textContent).to.include('Nobody can answer right now.');
+    leave.click();
+    const form = await waitFor(() => root.querySelector<HTMLElement>('[part~="offline-form"]'), 8000, 'the email form');
+    expect(opened.win.getComputedStyle(form).display, "the add-on's styles are adopted").to.equal('grid');
+  });
+
   it('a phone-sized page loads the phone add-on, and the open panel is a modal dialog', async () => {
     opened = await page('en', `api-key="${apiKey}"`, { width: 390 });
     await waitFor(() => opened!.addons().includes('phone'), 8000, 'the phone add-on');
