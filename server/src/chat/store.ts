@@ -7,7 +7,7 @@ import type { Citation, Entity, Message, Page, ReplySource, Role } from '../../.
 import { iso, json } from '../db/json.ts';
 import type { ConversationsTable, Database, MessagesTable } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
-import { IDEMPOTENCY_TTL_HOURS, type IdempotencyTag } from '../http/idempotency.ts';
+import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
 import { decodeSeqCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import type { ResponderReply } from './responder.ts';
@@ -199,7 +199,7 @@ export class ConversationStore {
       ? sql`, freed as (
           update messages set idempotency_key = null, idempotency_request_hash = null
           where account_id = ${accountId} and idempotency_key = any(${keys}::text[])
-            and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+            and created_at < ${IDEMPOTENCY_EXPIRED_BEFORE}
             and exists (select 1 from conversation)
           returning 1)`
       : sql``;
@@ -252,7 +252,7 @@ export class ConversationStore {
       .selectAll()
       .where('account_id', '=', accountId)
       .where('idempotency_key', '=', tag.key)
-      .where('created_at', '>=', sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)
+      .where('created_at', '>=', IDEMPOTENCY_EXPIRED_BEFORE)
       .executeTakeFirst();
     if (!user) return undefined;
     if (user.idempotency_request_hash !== tag.requestHash) {

@@ -14,7 +14,7 @@ import { toMessage } from '../chat/store.ts';
 import { iso, json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
-import { IDEMPOTENCY_TTL_HOURS, type IdempotencyTag } from '../http/idempotency.ts';
+import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import { accountTopic, conversationTopic, type BusEvent, type HandoffBus } from './bus.ts';
 import type { HandoffSettingsService } from './settings.ts';
@@ -67,8 +67,9 @@ export class HandoffService {
     return row;
   }
 
-  async state(accountId: string, conversationId: string, visitor: Visitor = {}): Promise<HandoffState> {
-    return this.stateOf(await this.conversation(accountId, conversationId, visitor));
+  /** `availability`: when the caller has it at hand (a turn that read the bot's settings already). */
+  async state(accountId: string, conversationId: string, visitor: Visitor = {}, availability?: HandoffAvailability): Promise<HandoffState> {
+    return this.stateOf(await this.conversation(accountId, conversationId, visitor), { availability });
   }
 
   /** The visitor asks for a person: `bot` → `waiting`, when the bot hands off and someone can answer. */
@@ -207,9 +208,10 @@ export class HandoffService {
     return profileIn(this.db, userId);
   }
 
-  async stateOf(row: ConversationRow, inTransaction?: { db: Kysely<HandoffDatabase>; availability: HandoffAvailability }): Promise<HandoffState> {
-    const availability = inTransaction?.availability ?? (await this.settings.availability(row.account_id, row.bot_id));
-    const operator = row.operator_id ? await profileIn(inTransaction?.db ?? this.db, row.operator_id) : null;
+  /** `known`: what the caller has read already (inside a transaction: its connection, and availability read before it). */
+  async stateOf(row: ConversationRow, known: { db?: Kysely<HandoffDatabase>; availability?: HandoffAvailability } = {}): Promise<HandoffState> {
+    const availability = known.availability ?? (await this.settings.availability(row.account_id, row.bot_id));
+    const operator = row.operator_id ? await profileIn(known.db ?? this.db, row.operator_id) : null;
     const involved = row.status === 'waiting' || row.status === 'with_person';
     return {
       conversation_id: row.id,
@@ -237,7 +239,7 @@ export class HandoffService {
           .set({ idempotency_key: null, idempotency_request_hash: null })
           .where('account_id', '=', accountId)
           .where('idempotency_key', '=', key)
-          .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`)
+          .where('created_at', '<', IDEMPOTENCY_EXPIRED_BEFORE)
           .execute();
       }
       const row = await trx

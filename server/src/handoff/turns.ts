@@ -10,7 +10,7 @@
  *   a person is unavailable (so the widget can offer to leave an email). Every reply of a bot with
  *   handoff on carries the state.
  */
-import type { HandoffState, HandoffStatus, Message } from '../../../src/client/types.ts';
+import type { HandoffState, HandoffStatus, Message, OpeningHours } from '../../../src/client/types.ts';
 import { ServiceError } from '../http/errors.ts';
 import type { IdempotencyTag } from '../http/idempotency.ts';
 import type { HandoffService } from './service.ts';
@@ -58,13 +58,15 @@ export class HandoffTurns {
     if (!settings?.enabled) return undefined;
     const byIntent = reply.intent != null && settings.intents.includes(reply.intent);
     const byFallbacks = settings.after_fallbacks !== null && reply.source === 'fallback' && (await this.fallbacksInARow(accountId, conversationId, settings.after_fallbacks));
-    if (!byIntent && !byFallbacks) return this.handoff.state(accountId, conversationId);
+    // the settings are read: only who is online is left to ask (every turn of such a bot comes here)
+    const availability = () => this.handoff.settings.availabilityOf(accountId, { enabled: true, hours: settings.hours as OpeningHours | null });
+    if (!byIntent && !byFallbacks) return this.handoff.state(accountId, conversationId, {}, await availability());
     try {
       return await this.handoff.request(accountId, conversationId);
     } catch (error) {
       // Nobody can answer now: the reply says so instead (the conversation stays with the bot).
       if (error instanceof ServiceError && (error.code === 'handoff_unavailable' || error.code === 'invalid_status_transition')) {
-        return this.handoff.state(accountId, conversationId);
+        return this.handoff.state(accountId, conversationId, {}, await availability());
       }
       throw error;
     }

@@ -24,6 +24,8 @@ const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 /** How long a key is remembered (also by keyed message writes, see `ConversationStore`). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const TTL_HOURS = IDEMPOTENCY_TTL_HOURS;
+/** In SQL: the moment before which a key (and a message keyed by it) has expired. */
+export const IDEMPOTENCY_EXPIRED_BEFORE = sql<Date>`now() - make_interval(hours => ${TTL_HOURS})`;
 /** A `running` row older than this belongs to a request that died with its process. */
 const STALE_RUNNING_MINUTES = 10;
 
@@ -90,7 +92,7 @@ export function idempotent(db: Kysely<Database>): MiddlewareHandler<AppEnv> {
       .where('key', '=', key)
       .where((eb) =>
         eb.or([
-          eb('created_at', '<', sql<Date>`now() - make_interval(hours => ${TTL_HOURS})`),
+          eb('created_at', '<', IDEMPOTENCY_EXPIRED_BEFORE),
           eb.and([eb('state', '=', 'running'), eb('created_at', '<', sql<Date>`now() - make_interval(mins => ${STALE_RUNNING_MINUTES})`)]),
         ]),
       )
