@@ -9,7 +9,6 @@ import { safeHref, showBidiControls } from './markdown.js';
 import type { WidgetStrings } from './strings.js';
 import type { Source } from './transcript.js';
 
-
 /** The element ids of a message's sources, in order: unique in the transcript, as message ids are. */
 export const sourceIds = (m: TranscriptMessage): string[] => (m.citations ?? []).map((_, i) => `${m.id}-source-${i + 1}`);
 

@@ -23,6 +23,8 @@ export class HandoffLoader {
   /** The bot's handoff settings: the add-on if handoff is on. Best effort: no answer, no handoff. */
   async check(botId: string): Promise<void> {
     try {
+      // the route by hand, not `HandoffResource.settings`: that resource (with its SSE reader) is
+      // the add-on's, and would otherwise ride in every page's bundle
       const { http } = await this.chat.getClient();
       const { data } = await http.request<HandoffOffer>({ method: 'GET', path: `/bots/${encodeURIComponent(botId)}/handoff` }, { maxRetries: 0 });
       if (data.enabled || this.part) (await this.load()).configure(data);

@@ -34,7 +34,7 @@ export interface ReplyOutcome {
   reply: TranscriptMessage | null;
   /** What the server stored for the user's message (the bot endpoint says, and a held turn). */
   stored?: { serverId: string; time: string };
-  /** The conversation's handoff state, when the turn met or changed it. */
+  /** The conversation's handoff state after the turn: every reply of a bot with handoff on has it. */
   handoff?: HandoffState;
 }
 
