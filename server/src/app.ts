@@ -7,6 +7,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { agentRoutes } from './agents/routes.ts';
+import { attachmentRoutes, isAttachmentUploadPath } from './attachments/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { botRoutes } from './bots/routes.ts';
 import { chatRoutes } from './chat/routes.ts';
@@ -84,10 +85,13 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/agents', agentRoutes(deps));
   v1.route('/knowledge', knowledgeRoutes(deps));
   v1.route('/analytics', analyticsRoutes(deps));
+  v1.route('/attachments', attachmentRoutes(deps));
 
-  // Knowledge imports take uploaded files: their own (larger) limit, the service's elsewhere.
+  // Knowledge imports and attachments take uploaded files: their own (larger) limits, the service's elsewhere.
   const uploadBytes = Math.max(deps.config.maxBodyBytes, uploadBodyBytes(deps.config.imports));
-  const maxBodyBytes = (path: string) => (isUploadPath(path) ? uploadBytes : deps.config.maxBodyBytes);
+  const attachmentBytes = Math.max(deps.config.maxBodyBytes, deps.config.maxAttachmentBytes);
+  const maxBodyBytes = (path: string) =>
+    isUploadPath(path) ? uploadBytes : isAttachmentUploadPath(path) ? attachmentBytes : deps.config.maxBodyBytes;
 
   const authenticated = gate(gateDeps, { requireAuth: true });
   const anonymous = gate(gateDeps, { requireAuth: false });

@@ -10,6 +10,8 @@ export interface LlmOptions {
   apiKey?: string;
   model?: string;
   timeoutMs?: number;
+  /** The model takes images (`AI_CHAT_LLM_IMAGES=true`): a message's image attachments are sent to it. */
+  images?: boolean;
 }
 
 export interface ServiceOptions {
@@ -42,6 +44,8 @@ export interface ServiceOptions {
   dashboard?: DashboardOptions;
   /** Knowledge imports: private hosts, upload and page sizes, page count, timeout (`AI_CHAT_IMPORT_*`). */
   imports?: ImportOptions;
+  /** The largest attachment in bytes, over every bot's own limit (`AI_CHAT_MAX_ATTACHMENT_BYTES`). Default 10 MiB. */
+  maxAttachmentBytes?: number;
 }
 
 export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'imports'>> &
@@ -71,12 +75,14 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     trustedProxies: int(env.AI_CHAT_TRUSTED_PROXIES),
     dashboard: { signup: signupPolicyFromEnv(env.AI_CHAT_SIGNUP) },
     imports: importOptionsFromEnv(env),
+    maxAttachmentBytes: int(env.AI_CHAT_MAX_ATTACHMENT_BYTES),
     llm: env.AI_CHAT_LLM_BASE_URL
       ? {
           baseUrl: env.AI_CHAT_LLM_BASE_URL,
           apiKey: env.AI_CHAT_LLM_API_KEY || undefined,
           model: env.AI_CHAT_LLM_MODEL || undefined,
           timeoutMs: int(env.AI_CHAT_LLM_TIMEOUT_MS),
+          images: env.AI_CHAT_LLM_IMAGES === 'true' || env.AI_CHAT_LLM_IMAGES === '1',
         }
       : undefined,
   };
@@ -97,5 +103,6 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     llm: options.llm,
     dashboard: options.dashboard ?? {},
     imports: resolveImportConfig(options.imports),
+    maxAttachmentBytes: options.maxAttachmentBytes ?? 10 * 1024 * 1024,
   };
 }

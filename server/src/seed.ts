@@ -14,6 +14,8 @@ export const DEMO_BOT: CreateBotRequest = {
   // The demo entries below are all tagged `docs`: anything else the account adds stays out of the
   // public demo's answers.
   knowledge: { tags: ['docs'] },
+  // Visitors may attach screenshots, PDFs and text files (the demo page shows the attach button).
+  attachments: { enabled: true },
   training: {
     intents: [
       {

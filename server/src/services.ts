@@ -9,6 +9,7 @@ import type { ServiceConfig } from './config.ts';
 import type { DashboardServices } from './dashboard/services.ts';
 import type { Database } from './db/schema.ts';
 import { releaseInterruptedKeys } from './http/idempotency.ts';
+import { AttachmentService } from './attachments/service.ts';
 import { AgentService } from './agents/service.ts';
 import { AnalyticsReports } from './analytics/reports.ts';
 import { TrainingJobs } from './agents/jobs.ts';
@@ -71,6 +72,8 @@ export interface Services {
   handoff: HandoffService;
   /** The operator inbox's reads. */
   inbox: InboxService;
+  /** Files sent with messages: upload, read, and the check before a message takes them. */
+  attachments: AttachmentService;
 }
 
 /** `dashboard`: users, sessions, invites and key management behind /dashboard/api (built in index.ts). */
@@ -90,12 +93,14 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const importJobs = new ImportJobs(core.db, core.logger, core.config.imports, { singleProcess });
   await importJobs.recoverInterrupted();
   if (singleProcess) await releaseInterruptedKeys(core.db);
-  const bots = new BotService(core.db, nlu, core.logger);
-  const handoff = new HandoffService(core.db, core.handoffBus, new HandoffSettingsService(core.db, bots));
+  const bots = new BotService(core.db, nlu, core.logger, core.config.maxAttachmentBytes);
+  const conversations = new ConversationStore(core.db);
+  const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes);
+  const handoff = new HandoffService(core.db, core.handoffBus, new HandoffSettingsService(core.db, bots), attachments);
   const services: Omit<Services, 'turns'> = {
     knowledge: new KnowledgeService(core.db),
     nlu,
-    conversations: new ConversationStore(core.db),
+    conversations,
     conversationAdmin: new ConversationService(core.db),
     bots,
     agents: new AgentService(core.db, nlu),
@@ -107,8 +112,9 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     feedback: new FeedbackService(core.db),
     handoff,
     inbox: new InboxService(core.db, handoff),
+    attachments,
   };
-  return { ...services, turns: new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff) }) };
+  return { ...services, turns: new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff), llmImages: core.config.llm?.images }) };
 }
 
 /** Stops background work (training workers, timers) before the database closes. */

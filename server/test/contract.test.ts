@@ -396,6 +396,34 @@ describe('every endpoint answers as documented', () => {
     assertMatches('/v1/openapi.json', 'get', openapi);
   });
 
+  it('attachments: upload, read, remove, and their refusals', async () => {
+    const bot = (await raw('/v1/bots', { body: { name: 'Files', attachments: { enabled: true, max_file_bytes: 1024 } } })).body.data.id;
+    const upload = '/v1/attachments';
+    const asFile = (body: string) => ({ body, headers: { 'content-type': 'application/octet-stream' } });
+    const stored = await check(upload, `/v1/attachments?bot_id=${bot}&user_id=user-f&filename=notes.txt`, asFile('meeting notes'), 201);
+    await check(upload, `/v1/attachments?bot_id=${bot}&user_id=user-f`, asFile('<svg onload="alert(1)"></svg>'), 415);
+    await check(upload, `/v1/attachments?bot_id=${bot}&user_id=user-f`, asFile('x'.repeat(2000)), 413);
+    await check(upload, '/v1/attachments?user_id=user-f', asFile('no bot'), 400);
+    await check(upload, '/v1/attachments?bot_id=bot_missing123456', asFile('x'), 404);
+    const off = (await raw('/v1/bots', { body: { name: 'No files' } })).body.data.id;
+    await check(upload, `/v1/attachments?bot_id=${off}&user_id=user-f`, asFile('x'), 403);
+
+    const file = '/v1/attachments/{attachment_id}';
+    const id = stored.body.data.id;
+    const read = await raw(`/v1/attachments/${id}?user_id=user-f`);
+    assert.equal(read.status, 200);
+    assert.equal(read.body, 'meeting notes');
+    assertMatches(file, 'get', read, 'text/plain');
+    await check(file, `/v1/attachments/${id}?user_id=user-x`, {}, 404);
+    await check(file, `/v1/attachments/${id}?nope=1`, {}, 400);
+    const second = (await raw(`/v1/attachments?bot_id=${bot}&user_id=user-f`, { ...asFile('draft'), method: 'POST' })).body.data.id;
+    await check(file, `/v1/attachments/${second}?user_id=user-f`, { method: 'DELETE' }, 200);
+    await check(file, `/v1/attachments/${second}?user_id=user-f`, { method: 'DELETE' }, 404);
+    const sent = await check('/v1/bots/{bot_id}/messages', `/v1/bots/${bot}/messages`, { body: { message: '', user_id: 'user-f', attachments: [id] } }, 200);
+    assert.equal(sent.body.data.user_message.attachments[0].id, id);
+    await check(file, `/v1/attachments/${id}?user_id=user-f`, { method: 'DELETE' }, 409);
+  });
+
   it('covered a success answer of every documented operation', () => {
     const missing: string[] = [];
     for (const item of Object.values(doc.paths)) {

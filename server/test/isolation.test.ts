@@ -21,7 +21,7 @@ interface Tenant {
   call: Caller;
   /** A word only this tenant's data contains. */
   marker: string;
-  ids: Record<'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id', string>;
+  ids: Record<'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id' | 'attachment_id', string>;
 }
 
 let service: Service;
@@ -38,7 +38,7 @@ async function ok(call: Caller, path: string, body?: unknown, method?: string) {
 async function tenant(name: string, marker: string): Promise<Tenant> {
   const { accountId, apiKey } = await service.createAccount({ name, rateLimit: HUGE_PLAN });
   const call = caller(service, apiKey);
-  const bot = await ok(call, '/v1/bots', { name: `${name} bot`, training: shopTraining });
+  const bot = await ok(call, '/v1/bots', { name: `${name} bot`, training: shopTraining, attachments: { enabled: true } });
   const agent = await ok(call, '/v1/agents', {
     name: `${name} agent`,
     examples: [{ input: 'what is the secret word', output: `The secret word is ${marker}.` }, { input: 'hello', output: `Hello from ${marker}` }],
@@ -47,7 +47,8 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
   assert.equal(job.status, 'succeeded', JSON.stringify(job));
   const entry = await ok(call, '/v1/knowledge', { title: `Refund policy ${marker}`, content: `Refunds are handled by the ${marker} desk within 5 days.` });
   await ok(call, '/v1/knowledge', { title: 'Shipping', content: `Parcels ship from the ${marker} warehouse.` });
-  const botReply = await ok(call, `/v1/bots/${bot.id}/messages`, { message: `hello I am ${marker}`, user_id: SHARED_USER });
+  const attachment = (await call(`/v1/attachments?bot_id=${bot.id}&user_id=${SHARED_USER}&filename=secret.txt`, { body: `The ${marker} file.`, headers: { 'content-type': 'text/plain' } })).body.data;
+  const botReply = await ok(call, `/v1/bots/${bot.id}/messages`, { message: `hello I am ${marker}`, user_id: SHARED_USER, attachments: [attachment.id] });
   const chat = await ok(call, '/v1/chat', { messages: [{ role: 'user', content: `hello ${marker}` }], agent_id: agent.id, user_id: SHARED_USER });
   const files = [{ name: 'faq.md', data: Buffer.from(`# FAQ\n\nAsk the ${marker} desk.`).toString('base64') }];
   const imported = await ok(call, '/v1/knowledge/imports?wait=true', { kind: 'files', files });
@@ -60,6 +61,7 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
     ids: {
       bot_id: bot.id, agent_id: agent.id, job_id: job.id, entry_id: entry.id, conversation_id: botReply.conversation_id,
       agent_conversation_id: chat.conversation_id, import_id: imported.id, message_id: botReply.message.id,
+      attachment_id: attachment.id,
     },
   };
 }
@@ -81,6 +83,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/conversations/{conversation_id}/handoff': { user_id: SHARED_USER },
   'POST /v1/conversations/{conversation_id}/handoff/typing': { user_id: SHARED_USER },
   'POST /v1/conversations/{conversation_id}/handoff/offline-messages': { email: 'x@example.com', message: 'hijacked', user_id: SHARED_USER },
+  'POST /v1/attachments': 'a plain text file',
 };
 
 function bodyFor(op: Operation): unknown {
@@ -100,6 +103,7 @@ async function snapshotOf(t: Tenant) {
     history: (await call(`/v1/chat/history?user_id=${SHARED_USER}&limit=100`)).body.data,
     knowledge: (await call('/v1/knowledge?limit=100')).body.data,
     imported: (await call(`/v1/knowledge/imports/${ids.import_id}`)).body.data,
+    attachment: (await call(`/v1/attachments/${ids.attachment_id}`)).body,
   };
 }
 
@@ -154,6 +158,12 @@ describe('tenant isolation: account B with account A\'s ids', () => {
       assert.equal(res.status, 404, `${field}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.error.param, field);
     }
+  });
+
+  it("cannot send A's file with its own message", async () => {
+    const res = await b.call(`/v1/bots/${b.ids.bot_id}/messages`, { body: { message: 'mine', user_id: SHARED_USER, attachments: [a.ids.attachment_id] } });
+    assert.equal(res.status, 404);
+    assert.equal(res.body.error.param, 'attachments.0');
   });
 
   it('lists only its own bots, agents, knowledge and jobs', async () => {

@@ -3,6 +3,7 @@ import { HttpCore } from './http.js';
 import type { ClientOptions } from './options.js';
 import { AgentsResource } from './resources/agents.js';
 import { AnalyticsResource } from './resources/analytics.js';
+import { AttachmentsResource } from './resources/attachments.js';
 import { BotsResource } from './resources/bots.js';
 import { ChatResource } from './resources/chat.js';
 import { ConversationsResource } from './resources/conversations.js';
@@ -55,4 +56,6 @@ export class AiChatClient extends ClientBase {
   readonly feedback = new FeedbackResource(this.core);
   /** Human handoff: settings, state, asking for a person, and the live events (`events()`). */
   readonly handoff = new HandoffResource(this.core);
+  /** Files sent with messages: upload (with progress), download, remove before sending. */
+  readonly attachments = new AttachmentsResource(this.core);
 }

@@ -35,8 +35,13 @@ export interface RequestSpec {
   /** Path below the base URL, starting with `/`; ids already encoded. */
   path: string;
   query?: Record<string, QueryValue>;
+  /** JSON, or a file (a `Blob` or bytes: sent as it is, `application/octet-stream`). */
   body?: unknown;
 }
+
+/** A body sent as it is rather than as JSON: a file. */
+const isFile = (body: unknown): body is Blob | ArrayBufferView | ArrayBuffer =>
+  body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body);
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
@@ -216,10 +221,11 @@ export class HttpCore {
       const attempt = new Attempt(options.signal, limits.timeoutMs, target);
       let error: unknown;
       try {
-        const response = await this.fetchImpl(url, {
+        const fetchImpl = options.transport?.(this.fetchImpl, Boolean(this.options.fetch)) ?? this.fetchImpl;
+        const response = await fetchImpl(url, {
           method: spec.method,
           headers: this.headers(spec, options, accept, credential),
-          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+          body: spec.body === undefined ? undefined : isFile(spec.body) ? (spec.body as BodyInit) : JSON.stringify(spec.body),
           signal: attempt.signal,
         });
         const rateLimit = parseRateLimit(response.headers);
@@ -255,7 +261,7 @@ export class HttpCore {
 
   private headers(spec: RequestSpec, options: RequestOptions, accept: string, credential: string | undefined): Headers {
     const headers = new Headers({ Accept: accept });
-    if (spec.body !== undefined) headers.set('Content-Type', 'application/json');
+    if (spec.body !== undefined) headers.set('Content-Type', isFile(spec.body) ? 'application/octet-stream' : 'application/json');
     for (const [name, value] of Object.entries(this.options.headers ?? {})) headers.set(name, value);
     for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
     if (options.idempotencyKey) headers.set('Idempotency-Key', options.idempotencyKey);

@@ -51,6 +51,12 @@ export interface RequestOptions {
    */
   idempotencyKey?: string;
   headers?: Record<string, string>;
+  /**
+   * Internal: the `fetch` for this call, given the client's own and whether it was the caller's
+   * (`ClientOptions.fetch`). Uploads use it for progress (resources/attachments.ts).
+   * @internal
+   */
+  transport?: (own: typeof fetch, custom: boolean) => typeof fetch;
 }
 
 /** A successful answer: the envelope's `data` and `meta`, plus what the headers said. */

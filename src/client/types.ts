@@ -179,6 +179,8 @@ export interface Message {
   stopped?: true;
   /** Present on operator messages: who wrote it, as the visitor saw it. */
   author?: OperatorProfile;
+  /** Files sent with the message (`GET /v1/attachments/{id}` reads each); absent when none. */
+  attachments?: Attachment[];
 }
 
 /** Where an assistant reply came from. */
@@ -270,6 +272,8 @@ export interface CreateBotRequest {
    * up to 100,000 characters. Absent or `null`: none.
    */
   avatar_url?: string | null;
+  /** What visitors may attach to a message; fields left out keep their value (on create: the defaults, off). */
+  attachments?: Partial<AttachmentSettings>;
 }
 
 /** `PUT /v1/bots/{bot_id}`: any subset; a new `training` retrains the bot before answering. */
@@ -288,14 +292,18 @@ export interface Bot {
   knowledge: KnowledgeScope | null;
   /** The avatar the chat widget shows for the bot (see `CreateBotRequest.avatar_url`); `null`: none. */
   avatar_url: string | null;
+  /** What visitors may attach to a message (off by default). */
+  attachments: AttachmentSettings;
   created_at: string;
   updated_at: string;
   trained_at: string | null;
 }
 
 export interface BotMessageRequest {
-  /** 1–4,000 characters. */
+  /** 1–4,000 characters; may be empty when `attachments` names at least one file. */
   message: string;
+  /** Ids of files uploaded for this bot and user (`POST /v1/attachments`), at most the bot's `max_files`. */
+  attachments?: string[];
   /** The caller's id for the end user: 1–128 characters of `[A-Za-z0-9._:@-]`. */
   user_id: string;
   /** Answer as Server-Sent Events, as `/v1/chat` does; the `done` frame carries the `BotReply` envelope. */
@@ -331,6 +339,11 @@ export interface ChatRequest {
   user_id?: string;
   /** Answer as Server-Sent Events (`meta`, `delta`…, then `done` with the full envelope). */
   stream?: boolean;
+  /**
+   * Files for the last (user) message, uploaded for this bot (`POST /v1/attachments`); needs
+   * `bot_id` or a conversation with a bot. That message's `content` may then be empty.
+   */
+  attachments?: string[];
 }
 
 export interface ChatReply {
@@ -834,4 +847,6 @@ export interface RateLimitInfo {
 }
 
 export * from './handoff-types.js';
+export * from './attachment-types.js';
+import type { Attachment, AttachmentSettings } from './attachment-types.js';
 import type { HandoffState, OperatorProfile } from './handoff-types.js';

@@ -12,7 +12,8 @@ import type { ResolvedOptions } from './options.js';
 export interface UpstreamCallInit {
   method: string;
   headers: Headers;
-  body: string | null;
+  /** JSON text, or a file's bytes (an upload). */
+  body: string | Uint8Array<ArrayBuffer> | null;
   signal: AbortSignal;
 }
 
@@ -54,6 +55,11 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 /** Response headers handed back to the browser. */
 const RESPONSE_HEADERS = [
   'content-type',
+  // a file's (attachments): how it is shown, and the guards that keep it inert
+  'content-disposition',
+  'x-content-type-options',
+  'content-security-policy',
+  'referrer-policy',
   'cache-control',
   'retry-after',
   'x-request-id',
@@ -67,7 +73,7 @@ export interface UpstreamRequest {
   method: string;
   path: string;
   query: URLSearchParams;
-  body: string | null;
+  body: string | Uint8Array<ArrayBuffer> | null;
   incoming: Request;
   /** The token's subject: idempotency keys are namespaced by it. */
   userId: string;
@@ -105,7 +111,7 @@ export async function forward(
     const value = request.incoming.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  if (request.body !== null) headers.set('Content-Type', 'application/json');
+  if (request.body !== null) headers.set('Content-Type', typeof request.body === 'string' ? 'application/json' : 'application/octet-stream');
   const idempotencyKey = request.incoming.headers.get('idempotency-key');
   if (idempotencyKey !== null) {
     headers.set('Idempotency-Key', await namespacedIdempotencyKey(idempotencyKey, request.userId));

@@ -70,6 +70,8 @@ export interface ProxyOptions {
   getClientIp?: (request: Request) => string | null | undefined;
   /** Upstream time to answer (headers), in ms; default 30,000. A stream is not cut once it has started. */
   upstreamTimeoutMs?: number;
+  /** Largest file a visitor may upload through the proxy (`POST /v1/attachments`), in bytes; default 10 MiB. The bot's own limit applies upstream. */
+  maxUploadBytes?: number;
   /** The `fetch` used for upstream calls (default: the global one). */
   fetch?: typeof fetch;
   /** `iss` of minted tokens; default `ai-chat-widget-proxy`. */
@@ -98,6 +100,7 @@ export interface ResolvedOptions {
   trustProxyHeaders: boolean;
   getClientIp: ProxyOptions['getClientIp'];
   upstreamTimeoutMs: number;
+  maxUploadBytes: number;
   fetch: typeof fetch;
   /** True when the options named a `fetch`: an adapter's own transport (`ProxyRequestContext`) is then not used. */
   fetchGiven: boolean;
@@ -172,6 +175,8 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
   }
   const timeout = options.upstreamTimeoutMs ?? 30_000;
   if (!(timeout > 0)) throw new RangeError('createProxy: `upstreamTimeoutMs` must be positive');
+  const maxUploadBytes = options.maxUploadBytes ?? 10 * 1024 * 1024;
+  if (!Number.isInteger(maxUploadBytes) || maxUploadBytes < 1) throw new RangeError('createProxy: `maxUploadBytes` must be a positive integer');
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new TypeError('createProxy: no `fetch` available; pass one');
   return {
@@ -192,6 +197,7 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     trustProxyHeaders: options.trustProxyHeaders ?? false,
     getClientIp: options.getClientIp,
     upstreamTimeoutMs: timeout,
+    maxUploadBytes,
     // bound: some runtimes (workers) refuse a fetch called with another `this`
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     fetchGiven: options.fetch !== undefined,

@@ -13,8 +13,8 @@ export interface ForwardPlan {
   /** Upstream path, `/v1/…`, rebuilt from known parts (never the browser's raw path). */
   path: string;
   query: URLSearchParams;
-  /** True when the route takes a JSON body (it is read, rewritten and re-serialised). */
-  hasBody: boolean;
+  /** True when the route takes a JSON body (it is read, rewritten and re-serialised); `'file'`: an upload, passed on as bytes. */
+  hasBody: boolean | 'file';
   rewriteBody(body: Record<string, unknown>): Record<string, unknown>;
   /** Narrows a successful answer's `data` before it goes back to the browser (see `botProfile`). */
   projectData?: (data: Record<string, unknown>) => Record<string, unknown>;
@@ -71,6 +71,11 @@ const CONVERSATION_ID = /^conv_[0-9A-Za-z]{8,40}$/;
 /** Handoff routes of one conversation: its state + asking for a person, offline messages, its events stream. */
 const HANDOFF_ROUTE = /^\/v1\/conversations\/([^/]+)\/(handoff|handoff\/offline-messages|handoff\/typing|events)$/;
 
+/** An attachment id as a path segment. */
+const ATTACHMENT_ID = /^att_[0-9A-Za-z]{8,40}$/;
+/** The file name of an upload, passed on as given (the service cleans it); only its length is bounded here. */
+const MAX_FILENAME = 1000;
+
 /** The visitor's scope of a handoff call: the token's user and, for a bot-bound token, its bot. */
 function handoffScope(grant: TokenGrant): Record<string, string> {
   return grant.botId ? { user_id: grant.userId, bot_id: grant.botId } : { user_id: grant.userId };
@@ -97,12 +102,13 @@ export function handoffProfile(settings: Record<string, unknown>): Record<string
 }
 
 /**
- * What a widget token may read of its bot: what the widget shows (name, language, quick replies, avatar).
+ * What a widget token may read of its bot: what the widget shows (name, language, quick replies,
+ * avatar) and what it lets visitors attach.
  * Never its training data, channels or description, which hold the account's own work.
  */
 export function botProfile(bot: Record<string, unknown>): Record<string, unknown> {
-  const { id, name, language, quick_replies, avatar_url } = bot;
-  return { id, name, language, quick_replies, avatar_url };
+  const { id, name, language, quick_replies, avatar_url, attachments } = bot;
+  return { id, name, language, quick_replies, avatar_url, attachments };
 }
 
 /**
@@ -170,6 +176,9 @@ export function planForward(method: string, path: string, search: URLSearchParam
     }
   }
 
+  const attachments = attachmentPlan(method, path, search, grant);
+  if (attachments) return attachments;
+
   const botHandoff = /^\/v1\/bots\/([^/]+)\/handoff$/.exec(path);
   if (botHandoff && method === 'GET') {
     // whether the widget offers "Talk to a person": the token's own bot, projected
@@ -211,6 +220,32 @@ export function planForward(method: string, path: string, search: URLSearchParam
   }
 
   throw deny(`${method} ${path} is not available with a widget token.`);
+}
+
+/**
+ * The visitor's files: upload one (its bytes passed on, as the token's user and for the token's
+ * bot), read or remove their own. The service answers 404 for anyone else's.
+ */
+function attachmentPlan(method: string, path: string, search: URLSearchParams, grant: TokenGrant): ForwardPlan | null {
+  const scope = handoffScope(grant);
+  if (path === '/v1/attachments' && method === 'POST') {
+    requireScope(grant, 'chat:write');
+    const query = new URLSearchParams(scope);
+    const conversationId = search.get('conversation_id');
+    if (conversationId !== null) {
+      if (!CONVERSATION_ID.test(conversationId)) throw deny('That is not a conversation id.', 'conversation_id');
+      query.set('conversation_id', conversationId);
+    }
+    checkBot(grant, search.get('bot_id') ?? undefined, 'bot_id');
+    const filename = search.get('filename');
+    if (filename) query.set('filename', filename.slice(0, MAX_FILENAME));
+    return { path, query, hasBody: 'file', rewriteBody: (body) => body };
+  }
+  const file = /^\/v1\/attachments\/([^/]+)$/.exec(path);
+  if (!file || (method !== 'GET' && method !== 'DELETE')) return null;
+  requireScope(grant, method === 'GET' ? 'chat:read' : 'chat:write');
+  if (!ATTACHMENT_ID.test(file[1]!)) throw deny('That is not an attachment id.', 'attachment_id');
+  return { path: `/v1/attachments/${file[1]}`, query: new URLSearchParams(scope), hasBody: false, rewriteBody: (body) => body };
 }
 
 /**

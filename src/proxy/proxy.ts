@@ -5,7 +5,7 @@
  * - `{basePath}/v1/*` checks the token and forwards the few allowed calls with the real API key.
  *
  * Order of checks for a forwarded call: Origin → token → origin bound in the token → allowlist →
- * rate limits → body (size, JSON, `user_id` overwritten) → upstream. Cheap refusals come first.
+ * rate limits → body (size, JSON, `user_id` overwritten; a file: size only) → upstream. Cheap refusals come first.
  */
 import { checkOrigin, preflightResponse, withCors, type OriginVerdict } from './cors.js';
 import { errorResponse, newRequestId, ProxyError } from './errors.js';
@@ -14,7 +14,7 @@ import { MemoryRateLimitStore, RateLimiter } from './limits.js';
 import { mintToken } from './mint.js';
 import { resolveOptions, type ProxyOptions, type ResolvedOptions } from './options.js';
 import { planForward, projectResponse } from './policy.js';
-import { bearerToken, clientIp, MAX_BODY_BYTES, readJsonObject } from './request.js';
+import { bearerToken, clientIp, MAX_BODY_BYTES, readFile, readJsonObject } from './request.js';
 import { TokenService } from './tokens.js';
 
 /** What an adapter knows about the request beyond the `Request` itself. */
@@ -82,10 +82,9 @@ export function createProxy(options: ProxyOptions): Proxy {
       }
       const plan = planForward(request.method, path!, url.searchParams, grant);
       const limit = await limiter.consume([[`sub:${grant.userId}`, resolved.perToken], ipRule]);
-      let body: string | null = null;
-      if (plan.hasBody) {
-        body = JSON.stringify(plan.rewriteBody(await readJsonObject(request, { maxBytes: MAX_BODY_BYTES })));
-      }
+      let body: string | Uint8Array<ArrayBuffer> | null = null;
+      if (plan.hasBody === 'file') body = await readFile(request, resolved.maxUploadBytes);
+      else if (plan.hasBody) body = JSON.stringify(plan.rewriteBody(await readJsonObject(request, { maxBytes: MAX_BODY_BYTES })));
       const upstreamRequest = { method: request.method, path: plan.path, query: plan.query, body, incoming: request };
       const call = resolved.fetchGiven ? fetchCall : (context.transport ?? fetchCall);
       const answer = await forward({ ...upstreamRequest, userId: grant.userId }, resolved, limit, call);

@@ -36,6 +36,18 @@ export async function readJsonObject(
   return value as Record<string, unknown>;
 }
 
+/**
+ * Reads an uploaded file's bytes, at most `maxBytes` (a declared length over it is refused before
+ * reading). What the bytes are is the service's to judge, not the proxy's.
+ */
+export async function readFile(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = request.body ? await readLimited(request.body, maxBytes) : new Uint8Array(0);
+  if (!bytes) throw tooLarge(maxBytes);
+  return bytes;
+}
+
 function tooLarge(maxBytes: number): ProxyError {
   return new ProxyError('payload_too_large', `The request body is larger than ${maxBytes} bytes.`);
 }

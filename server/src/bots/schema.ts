@@ -4,6 +4,7 @@
  * `additionalProperties: false` everywhere: an unknown field answers `unknown_parameter`.
  */
 import { schemas, type JsonSchema } from '../http/validate.ts';
+import { attachmentIdsSchema, attachmentSettingsInputSchema, attachmentSettingsSchema } from '../attachments/schema.ts';
 import { knowledgeScopeSchema } from '../knowledge/schema.ts';
 
 const shortText = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
@@ -120,6 +121,7 @@ const botFields = {
     pattern: '^(https?://[^\\s]+|data:image/[A-Za-z0-9.+-]+[;,][^\\s]*)$',
     description: 'The avatar the chat widget shows for the bot: an http(s) URL or a `data:image/…` URL. `null`: none.',
   },
+  attachments: attachmentSettingsInputSchema,
 } satisfies Record<string, JsonSchema>;
 
 export const createBotSchema: JsonSchema = {
@@ -140,7 +142,12 @@ export const botMessageSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['message', 'user_id'],
-  properties: { message: shortText(4000), user_id: schemas.userId, stream: { type: 'boolean' } },
+  properties: {
+    message: { type: 'string', maxLength: 4000, description: '1–4,000 characters; may be empty when `attachments` names a file.' },
+    user_id: schemas.userId,
+    stream: { type: 'boolean' },
+    attachments: attachmentIdsSchema,
+  },
 };
 
 /** `GET /v1/bots`: newest first. */
@@ -168,7 +175,7 @@ function botKnowledgeSchema(): JsonSchema {
 export const botSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'knowledge', 'avatar_url', 'created_at', 'updated_at', 'trained_at'],
+  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'knowledge', 'avatar_url', 'attachments', 'created_at', 'updated_at', 'trained_at'],
   properties: {
     id: schemas.id('bot'),
     name: { type: 'string' },
@@ -180,6 +187,7 @@ export const botSchema: JsonSchema = {
     channels: { type: 'array', items: channelSchema },
     knowledge: botKnowledgeSchema(),
     avatar_url: { type: ['string', 'null'], description: 'The avatar the chat widget shows for the bot; `null`: none.' },
+    attachments: attachmentSettingsSchema,
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
     trained_at: { type: ['string', 'null'], format: 'date-time' },

@@ -21,6 +21,7 @@ import { notFound, ServiceError } from '../http/errors.ts';
 import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
+import { attachmentSettingsOf, changedSettings } from '../attachments/settings.ts';
 import { checkTraining, NluTrainingError, type NluEngine } from '../nlu/index.ts';
 
 type BotRow = Selectable<BotsTable>;
@@ -39,6 +40,7 @@ export function toBot(row: BotRow): Bot {
     channels: (row.channels ?? []) as Channel[],
     knowledge: knowledgeScopeOf(row),
     avatar_url: row.avatar_url,
+    attachments: attachmentSettingsOf(row.attachments),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     trained_at: iso(row.trained_at),
@@ -80,6 +82,8 @@ export class BotService {
     private readonly db: Kysely<Database>,
     private readonly nlu: NluEngine,
     private readonly logger: Logger,
+    /** The service's attachment limit (`AI_CHAT_MAX_ATTACHMENT_BYTES`): no bot may promise more. */
+    private readonly maxAttachmentBytes = 10 * 1024 * 1024,
   ) {}
 
   /** The row including the model, or 404 for an id that is not this account's. */
@@ -124,6 +128,7 @@ export class BotService {
         channels: json(input.channels ?? []),
         knowledge: storedScope(input.knowledge),
         avatar_url: input.avatar_url ?? null,
+        attachments: input.attachments ? json(changedSettings(null, input.attachments, this.maxAttachmentBytes)) : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -147,6 +152,7 @@ export class BotService {
     if (input.channels !== undefined) changes.channels = json(input.channels);
     if (input.knowledge !== undefined) changes.knowledge = storedScope(input.knowledge);
     if (input.avatar_url !== undefined) changes.avatar_url = input.avatar_url;
+    if (input.attachments !== undefined) changes.attachments = json(changedSettings(current.attachments, input.attachments, this.maxAttachmentBytes));
     if (retrain) changes.status = training.intents.length > 0 ? 'training' : 'untrained';
     if (retrain && training.intents.length === 0) {
       changes.nlu_model = null;

@@ -25,6 +25,14 @@ const DONT_KNOW: Record<string, string> = {
   es: 'Todavía no lo sé. Reformula tu pregunta o elige una de las sugerencias.',
 };
 
+/** What the built-in responder says of files it was sent: it reads words only. */
+const CANNOT_READ_FILES: Record<string, string> = {
+  en: "I can't open attached files or images, so I answered your words only. Describe what it shows and I'll try to help.",
+  de: 'Angehängte Dateien und Bilder kann ich nicht öffnen; ich habe nur auf deinen Text geantwortet. Beschreibe, was darauf zu sehen ist.',
+  fr: "Je ne peux pas ouvrir les fichiers ni les images joints ; j'ai répondu à votre texte seulement. Décrivez ce qu'ils montrent.",
+  es: 'No puedo abrir archivos ni imágenes adjuntos; solo respondí a tu texto. Describe lo que muestran.',
+};
+
 export interface BuiltinDeps {
   db: Kysely<Database>;
   nlu: NluEngine;
@@ -75,7 +83,18 @@ export class BuiltinResponder implements Responder {
     yield { type: 'done', reply };
   }
 
+  /** The reply; with files, it says it cannot read them (and answers only that to files alone). */
   async reply(input: ResponderInput): Promise<ResponderReply> {
+    if (!input.attachments?.length) return this.replyToText(input);
+    const note = CANNOT_READ_FILES[input.language] ?? CANNOT_READ_FILES.en!;
+    if (!input.question.trim()) {
+      return { content: note, source: 'fallback', intent: null, confidence: null, citations: [], suggestions: input.quickReplies.slice(0, 3) };
+    }
+    const reply = await this.replyToText(input);
+    return { ...reply, content: `${reply.content}\n\n${note}` };
+  }
+
+  private async replyToText(input: ResponderInput): Promise<ResponderReply> {
     let confidence: number | null = null;
     let entities: Entity[] | undefined;
     if (input.intents) {

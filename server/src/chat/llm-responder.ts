@@ -5,6 +5,7 @@
  * (`upstream_error` 502 / `upstream_timeout` 504).
  */
 import type { Kysely } from 'kysely';
+import type { AttachmentService } from '../attachments/service.ts';
 import type { Database } from '../db/schema.ts';
 import { ServiceError } from '../http/errors.ts';
 import type { LlmMessage } from '../llm/index.ts';
@@ -14,6 +15,8 @@ import type { Responder, ResponderEvent, ResponderInput } from './responder.ts';
 import { retrieve, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
 
 const PASSAGE_CHARS = 1500;
+/** How much of an attached text file the model reads. */
+const TEXT_FILE_CHARS = 20_000;
 
 export function systemPrompt(instructions: string | undefined, passages: Passage[]): string {
   const parts = [
@@ -30,7 +33,31 @@ export function systemPrompt(instructions: string | undefined, passages: Passage
 }
 
 export class LlmResponder implements Responder {
-  constructor(private readonly deps: { db: Kysely<Database>; nlu: NluEngine; knowledge?: KnowledgeSearch }) {}
+  constructor(private readonly deps: { db: Kysely<Database>; nlu: NluEngine; knowledge?: KnowledgeSearch; attachments?: AttachmentService }) {}
+
+  /**
+   * The question with its files: images as data URLs for a model that takes them, plain text
+   * inlined (up to `TEXT_FILE_CHARS`), and for anything else a line naming the file, so the model
+   * can say it did not read it rather than pretend.
+   */
+  private async withAttachments(input: ResponderInput): Promise<LlmMessage> {
+    const files = input.attachments!;
+    const images = input.llm?.images ? files.filter((f) => f.content_type.startsWith('image/')) : [];
+    const texts = files.filter((f) => f.content_type === 'text/plain');
+    const bytes = (await this.deps.attachments?.bytesOf(input.accountId, [...images, ...texts].map((f) => f.id))) ?? new Map<string, Buffer>();
+    const notes = files.map((file) => {
+      const data = bytes.get(file.id);
+      if (file.content_type === 'text/plain' && data) return `[Attached text file "${file.filename}"]\n${data.toString('utf8').slice(0, TEXT_FILE_CHARS)}`;
+      if (images.includes(file) && data) return `[Attached image "${file.filename}", below]`;
+      return `[Attached file "${file.filename}" (${file.content_type}): you cannot read it; say so if it matters]`;
+    });
+    const text = [input.question, ...notes].filter(Boolean).join('\n\n');
+    const pictures = images.flatMap((file) => {
+      const data = bytes.get(file.id);
+      return data ? [{ type: 'image_url' as const, image_url: { url: `data:${file.content_type};base64,${data.toString('base64')}` } }] : [];
+    });
+    return { role: 'user', content: pictures.length ? [{ type: 'text', text }, ...pictures] : text };
+  }
 
   async *respond(input: ResponderInput, signal: AbortSignal): AsyncIterable<ResponderEvent> {
     const llm = input.llm;
@@ -51,6 +78,7 @@ export class LlmResponder implements Responder {
       scope: input.knowledge,
     });
     const messages: LlmMessage[] = input.messages.map((m) => ({ role: m.role, content: m.content }));
+    if (input.attachments?.length) messages[messages.length - 1] = await this.withAttachments(input);
     let content = '';
     try {
       for await (const text of llm.provider.complete({

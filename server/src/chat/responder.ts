@@ -4,7 +4,7 @@
  * and `llm` (the configured OpenAI-compatible model, grounded with the same passages).
  * Both stream: `delta` events whose texts concatenate to the reply, then one `done`.
  */
-import type { ChatMessage, Citation, Entity, KnowledgeScope, ReplySource, TrainingData } from '../../../src/client/types.ts';
+import type { Attachment, ChatMessage, Citation, Entity, KnowledgeScope, ReplySource, TrainingData } from '../../../src/client/types.ts';
 import type { LlmProvider } from '../llm/index.ts';
 import type { TrainedModel } from '../nlu/index.ts';
 
@@ -42,8 +42,10 @@ export interface ResponderInput {
   knowledge: KnowledgeScope | null;
   /** Agent instructions, for the LLM's system prompt. */
   instructions?: string;
-  /** Set when the LLM answers this turn. */
-  llm?: { provider: LlmProvider; model?: string; temperature?: number; maxTokens?: number } | null;
+  /** Set when the LLM answers this turn (`images`: the model takes the question's images). */
+  llm?: { provider: LlmProvider; model?: string; temperature?: number; maxTokens?: number; images?: boolean } | null;
+  /** Files sent with the question (attachments/); the question may then be empty. */
+  attachments?: Attachment[];
 }
 
 export interface Responder {

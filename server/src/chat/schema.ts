@@ -1,4 +1,5 @@
 /** JSON Schemas (2020-12) of the chat endpoints; also referenced by the OpenAPI document. */
+import { attachmentIdsSchema } from '../attachments/schema.ts';
 import { schemas, type JsonSchema } from '../http/validate.ts';
 
 export const chatMessageSchema: JsonSchema = {
@@ -7,7 +8,8 @@ export const chatMessageSchema: JsonSchema = {
   required: ['role', 'content'],
   properties: {
     role: { enum: ['system', 'user', 'assistant'] },
-    content: { type: 'string', minLength: 1, maxLength: 8000 },
+    // empty only in the last message, and only when `attachments` sends a file (checked by the pipeline)
+    content: { type: 'string', maxLength: 8000, description: '1–8,000 characters; the last message may be empty when `attachments` names a file.' },
   },
 };
 
@@ -22,6 +24,7 @@ export const chatRequestSchema: JsonSchema = {
     bot_id: schemas.id('bot'),
     user_id: schemas.userId,
     stream: { type: 'boolean' },
+    attachments: attachmentIdsSchema,
   },
 };
 

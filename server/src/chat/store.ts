@@ -3,7 +3,8 @@
  * the history query. Every read and write is scoped by account id: no method takes an id alone.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Citation, Entity, Message, Page, ReplySource, Role } from '../../../src/client/types.ts';
+import type { Attachment, Citation, Entity, Message, Page, ReplySource, Role } from '../../../src/client/types.ts';
+import { linkAttachments } from '../attachments/service.ts';
 import { iso, json } from '../db/json.ts';
 import type { ConversationsTable, Database, MessagesTable } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
@@ -23,6 +24,8 @@ export interface NewUserMessage {
   content: string;
   /** The request's Idempotency-Key: at most one stored user message per key and account. */
   idempotency?: IdempotencyTag;
+  /** Files it sends, checked (`AttachmentService.forMessage`); they join the message in the same statement. */
+  attachments?: Attachment[];
 }
 
 /** A responder's reply as it is stored. */
@@ -100,6 +103,7 @@ export function toMessage(row: MessageRow): Message {
     if (row.stopped) message.stopped = true;
   }
   if (row.role === 'operator') message.author = operatorOf(row as MessageRow & OperatorColumns);
+  if (row.attachments?.length) message.attachments = row.attachments as Attachment[];
   return message;
 }
 
@@ -203,11 +207,16 @@ export class ConversationStore {
             and exists (select 1 from conversation)
           returning 1)`
       : sql``;
+    const links: ReturnType<typeof sql>[] = [];
     const rows = messages.map((m) => {
       const assistant = m.role === 'assistant' ? m : undefined;
       const keyed = m.role === 'user' ? m.idempotency : undefined;
+      const files = m.role === 'user' && m.attachments?.length ? m.attachments : null;
+      const id = newId('msg');
+      if (files) links.push(sql`, ${sql.raw(`linked${links.length}`)} as (${linkAttachments(accountId, id, conversationId, files.map((f) => f.id))} and exists (select 1 from conversation) returning 1)`);
       return {
-        id: newId('msg'),
+        id,
+        attachments: files,
         role: m.role,
         content: m.content,
         source: assistant?.source ?? null,
@@ -225,11 +234,12 @@ export class ConversationStore {
     // The rows travel as one JSON parameter, typed by the table itself (jsonb_populate_recordset), and
     // are inserted in their given order (`ordinality`), which is the order of `seq`.
     const inserted = await sql<MessageRow>`
-      with conversation as (${conversation})${freed}
+      with conversation as (${conversation})${freed}${sql.join(links, sql``)}
       insert into messages (id, account_id, conversation_id, role, content, source, intent, confidence, citations,
-                            suggestions, latency_ms, entities, stopped, idempotency_key, idempotency_request_hash)
+                            suggestions, latency_ms, entities, stopped, idempotency_key, idempotency_request_hash, attachments)
       select m.id, ${accountId}, conversation.id, m.role, m.content, m.source, m.intent, m.confidence, m.citations,
-             m.suggestions, m.latency_ms, m.entities, coalesce(m.stopped, false), m.idempotency_key, m.idempotency_request_hash
+             m.suggestions, m.latency_ms, m.entities, coalesce(m.stopped, false), m.idempotency_key, m.idempotency_request_hash,
+             m.attachments
       from jsonb_populate_recordset(null::messages, ${json(rows)}::jsonb) with ordinality as m
       cross join conversation
       ${keys.length ? sql`where (select count(*) from freed) >= 0` : sql``}

@@ -51,6 +51,8 @@ export interface BotsTable {
   updated_at: Generated<Date>;
   /** The avatar the widget shows for the bot (migration 014): an http(s) or data:image URL; null: none. */
   avatar_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What visitors may attach (migration 017, attachments/settings.ts); null: the defaults (off). */
+  attachments: ColumnType<unknown | null, string | null | undefined, string | null>;
   trained_at: NullableTimestamp;
 }
 
@@ -126,6 +128,8 @@ export interface MessagesTable {
   entities: ColumnType<unknown[] | null, string | null | undefined, string | null>;
   /** The user stopped this assistant reply while it streamed (migration 014): `content` is what was sent. */
   stopped: Generated<boolean>;
+  /** The files sent with it (migration 017): `Attachment[]`; null: none. */
+  attachments: ColumnType<unknown[] | null, string | null | undefined, string | null>;
   created_at: Generated<Date>;
 }
 

@@ -70,8 +70,8 @@ export function inboxRoutes(deps: Deps): Hono<AppEnv> {
 
   router.post('/:conversation_id/take', async (c) => ok(c, await handoff.take(operatorOf(c), conversationId(c))));
   router.post('/:conversation_id/messages', async (c) => {
-    const { content } = await readJson<{ content: string }>(c, operatorReplySchema);
-    return ok(c, await handoff.reply(operatorOf(c), conversationId(c), content), 201);
+    const { content, attachments } = await readJson<{ content: string; attachments?: string[] }>(c, operatorReplySchema);
+    return ok(c, await handoff.reply(operatorOf(c), conversationId(c), content, attachments), 201);
   });
   router.post('/:conversation_id/typing', async (c) => {
     await handoff.typing(operatorOf(c), conversationId(c));

@@ -2,6 +2,7 @@
  * JSON Schemas (2020-12) of the handoff endpoints: the routes validate with them and the OpenAPI
  * document embeds the same objects (components: `handoffComponents`).
  */
+import { attachmentIdsSchema } from '../attachments/schema.ts';
 import { schemas, type JsonSchema } from '../http/validate.ts';
 
 export const MAX_OPERATOR_MESSAGE = 8000;
@@ -134,7 +135,11 @@ export const operatorReplySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['content'],
-  properties: { content: { type: 'string', minLength: 1, maxLength: MAX_OPERATOR_MESSAGE, pattern: '\\S' } },
+  properties: {
+    // blank only with a file (the service checks)
+    content: { type: 'string', maxLength: MAX_OPERATOR_MESSAGE, description: 'The reply; may be empty when `attachments` sends a file.' },
+    attachments: attachmentIdsSchema,
+  },
 };
 
 export const closeRequestSchema: JsonSchema = {

@@ -9,11 +9,12 @@
  * that reconnects with `Last-Event-ID` reads from the store what it missed, and nothing twice.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { HandoffAvailability, HandoffState, HandoffStatus, Message, OfflineMessage, OfflineMessageRequest, OperatorProfile } from '../../../src/client/types.ts';
+import type { Attachment, HandoffAvailability, HandoffState, HandoffStatus, Message, OfflineMessage, OfflineMessageRequest, OperatorProfile } from '../../../src/client/types.ts';
+import { linkAttachments, type AttachmentService } from '../attachments/service.ts';
 import { toMessage } from '../chat/store.ts';
 import { iso, json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
-import { notFound, ServiceError } from '../http/errors.ts';
+import { invalid, notFound, ServiceError } from '../http/errors.ts';
 import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import { accountTopic, conversationTopic, type BusEvent, type HandoffBus } from './bus.ts';
@@ -49,6 +50,8 @@ export class HandoffService {
     db: Kysely<Database>,
     readonly bus: HandoffBus,
     readonly settings: HandoffSettingsService,
+    /** Files an operator sends; without it a reply naming files is refused. */
+    readonly attachments?: AttachmentService,
   ) {
     this.db = withHandoffTables(db);
   }
@@ -138,18 +141,21 @@ export class HandoffService {
   }
 
   /** An operator's reply, in a conversation they hold. */
-  async reply(operator: Operator, conversationId: string, content: string): Promise<Message> {
+  async reply(operator: Operator, conversationId: string, content: string, attachmentIds: string[] = []): Promise<Message> {
     const conversation = await this.conversation(operator.accountId, conversationId);
     if (conversation.status !== 'with_person' || conversation.operator_id !== operator.userId) {
       throw new ServiceError('invalid_status_transition', 'Take the conversation before replying to it.', { param: 'conversation_id' });
     }
+    if (!content.trim() && !attachmentIds.length) throw invalid('content', 'Write a reply or attach a file.');
+    if (attachmentIds.length && !this.attachments) throw new ServiceError('permission_denied', 'This service takes no attachments.', { param: 'attachments' });
+    const attachments = (await this.attachments?.forMessage(operator.accountId, attachmentIds, { botId: conversation.bot_id, userId: null, conversationId })) ?? [];
     const author = await this.operatorProfile(operator.userId);
-    return this.storeMessage(operator.accountId, conversationId, { role: 'operator', content, author });
+    return this.storeMessage(operator.accountId, conversationId, { role: 'operator', content: content.trim() ? content : '', author, attachments });
   }
 
   /** A visitor message while a person is involved: stored, not answered by the bot. */
-  async visitorMessage(accountId: string, conversationId: string, content: string, idempotency?: IdempotencyTag): Promise<{ message: Message; state: HandoffState }> {
-    const message = await this.storeMessage(accountId, conversationId, { role: 'user', content, idempotency });
+  async visitorMessage(accountId: string, conversationId: string, content: string, extra: { idempotency?: IdempotencyTag; attachments?: Attachment[] } = {}): Promise<{ message: Message; state: HandoffState }> {
+    const message = await this.storeMessage(accountId, conversationId, { role: 'user', content, ...extra });
     return { message, state: await this.state(accountId, conversationId) };
   }
 
@@ -227,7 +233,11 @@ export class HandoffService {
    * its Idempotency-Key, as a bot turn's does (`ConversationStore.append`): a retry finds it
    * (`findKeyedTurn`, held) instead of storing it twice; one running alongside hits the unique key.
    */
-  private async storeMessage(accountId: string, conversationId: string, input: { role: 'user' | 'operator'; content: string; author?: OperatorProfile; idempotency?: IdempotencyTag }): Promise<Message> {
+  private async storeMessage(
+    accountId: string,
+    conversationId: string,
+    input: { role: 'user' | 'operator'; content: string; author?: OperatorProfile; idempotency?: IdempotencyTag; attachments?: Attachment[] },
+  ): Promise<Message> {
     const { message, event } = await this.db.transaction().execute(async (trx) => {
       const touched = await trx.updateTable('conversations').set({ updated_at: sql`now()` }).where('account_id', '=', accountId).where('id', '=', conversationId).returning('id').executeTakeFirst();
       if (!touched) throw notFound('conversation_id', 'conversation');
@@ -242,10 +252,13 @@ export class HandoffService {
           .where('created_at', '<', IDEMPOTENCY_EXPIRED_BEFORE)
           .execute();
       }
+      const id = newId('msg');
+      const files = input.attachments?.length ? input.attachments : null;
       const row = await trx
         .insertInto('messages')
         .values({
-          id: newId('msg'),
+          id,
+          attachments: files && json(files),
           account_id: accountId,
           conversation_id: conversationId,
           role: input.role,
@@ -264,6 +277,7 @@ export class HandoffService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (files) await linkAttachments(accountId, id, conversationId, files.map((f) => f.id)).execute(trx);
       const message = toMessage(row);
       return { message, event: await this.storeEvent(trx, accountId, conversationId, 'message', message) };
     });

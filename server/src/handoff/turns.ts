@@ -10,7 +10,7 @@
  *   a person is unavailable (so the widget can offer to leave an email). Every reply of a bot with
  *   handoff on carries the state.
  */
-import type { HandoffState, HandoffStatus, Message, OpeningHours } from '../../../src/client/types.ts';
+import type { Attachment, HandoffState, HandoffStatus, Message, OpeningHours } from '../../../src/client/types.ts';
 import { ServiceError } from '../http/errors.ts';
 import type { IdempotencyTag } from '../http/idempotency.ts';
 import type { HandoffService } from './service.ts';
@@ -37,8 +37,8 @@ export class HandoffTurns {
   }
 
   /** Stores the visitor's message for the person; the bot stays quiet. */
-  async hold(accountId: string, conversationId: string, content: string, idempotency?: IdempotencyTag): Promise<{ message: Message; handoff: TurnHandoff }> {
-    const { message, state } = await this.handoff.visitorMessage(accountId, conversationId, content, idempotency);
+  async hold(accountId: string, conversationId: string, content: string, extra: { idempotency?: IdempotencyTag; attachments?: Attachment[] } = {}): Promise<{ message: Message; handoff: TurnHandoff }> {
+    const { message, state } = await this.handoff.visitorMessage(accountId, conversationId, content, extra);
     return { message, handoff: { ...state, held: true } };
   }
 

@@ -12,9 +12,13 @@ import type { LlmOptions } from '../config.ts';
 import { ServiceError } from '../http/errors.ts';
 import { parseSse } from '../../../src/client/sse.ts';
 
+/** A part of a message for a model that takes images (the OpenAI chat format). */
+export type LlmContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export interface LlmMessage {
   role: 'system' | 'user' | 'assistant';
-  content: string;
+  /** Text, or text and images (only for a model configured to take images). */
+  content: string | LlmContentPart[];
 }
 
 export interface LlmRequest {

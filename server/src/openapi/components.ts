@@ -30,6 +30,7 @@ import { chatMessageSchema, chatRequestSchema } from '../chat/schema.ts';
 import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
 import { feedbackComponents } from '../feedback/schema.ts';
 import { handoffComponents } from '../handoff/schema.ts';
+import { attachmentComponents } from '../attachments/schema.ts';
 import { knowledgeImportComponents } from '../knowledge/import/schema.ts';
 import type { JsonSchema } from '../http/validate.ts';
 import { schemas } from '../http/validate.ts';
@@ -103,8 +104,9 @@ const message: JsonSchema = {
       description: 'On an assistant reply the user stopped while it streamed (the client closed the stream): `content` is the text sent before the stop. Absent otherwise.',
     },
     author: { ...ref('OperatorProfile'), description: 'On an operator message: who wrote it, as the visitor saw it.' },
+    attachments: { type: 'array', items: ref('Attachment'), description: 'Files sent with the message (`GET /v1/attachments/{id}`); absent when none.' },
   },
-  description: '`source`, `intent`, `confidence`, `citations` and `suggestions` are present on assistant messages; `stopped` on a reply the user stopped; `author` on operator messages.',
+  description: '`source`, `intent`, `confidence`, `citations` and `suggestions` are present on assistant messages; `stopped` on a reply the user stopped; `author` on operator messages; `attachments` on messages that sent files.',
 };
 
 const entity: JsonSchema = {
@@ -288,6 +290,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ...feedbackComponents,
   ...handoffComponents,
   ...knowledgeImportComponents,
+  ...attachmentComponents,
 };
 
 const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer' } });

@@ -13,7 +13,9 @@
  * only one stores a turn — the other answers with it.
  */
 import type { Kysely } from 'kysely';
-import type { ChatRequest, KnowledgeScope } from '../../../src/client/types.ts';
+import type { Attachment, ChatRequest, KnowledgeScope } from '../../../src/client/types.ts';
+import type { AttachmentService } from '../attachments/service.ts';
+import { attachmentSettingsOf } from '../attachments/settings.ts';
 import type { AgentService } from '../agents/service.ts';
 import { assertOriginAllowed, botRuntime } from '../bots/runtime.ts';
 import type { BotService } from '../bots/service.ts';
@@ -40,7 +42,13 @@ export interface TurnDeps {
   llm: LlmProvider | null;
   /** Human handoff: a person's conversation is not answered by the bot (handoff/turns.ts). */
   handoffTurns?: HandoffTurns;
+  /** Files sent with a message (attachments/); without it a message naming files is refused. */
+  attachments?: AttachmentService;
+  /** The configured model takes images (`AI_CHAT_LLM_IMAGES`): a question's images go to it. */
+  llmImages?: boolean;
 }
+
+type BotRow = Awaited<ReturnType<BotService['getRow']>>;
 
 /** What a turn asks; the chat request's fields, whichever endpoint it came through. */
 export interface TurnRequest extends Omit<ChatRequest, 'stream'> {
@@ -95,7 +103,7 @@ export interface ReplayedTurn {
 /** A turn in a conversation a person has (or is about to): stored, not answered by the bot. */
 export interface HeldTurn {
   conversationId: string;
-  held: { accountId: string; question: string; idempotency?: IdempotencyTag };
+  held: { accountId: string; question: string; idempotency?: IdempotencyTag; attachments: Attachment[] };
   replay?: undefined;
 }
 
@@ -106,6 +114,22 @@ export type TurnEvent = { type: 'delta'; text: string } | { type: 'done'; turn: 
 /** The reply of a stopped turn: the text sent before the stop; nothing else of it is known. */
 function stoppedReply(content: string, source: ResponderReply['source']): ResponderReply {
   return { content, source, intent: null, confidence: null, citations: [], suggestions: [], stopped: true };
+}
+
+/**
+ * Every message needs text, except the last (the new one) when it sends files: an image alone is a
+ * message too. The schema allows empty content for this; the rule is here.
+ */
+function checkContents(request: TurnRequest): void {
+  const last = request.messages.length - 1;
+  request.messages.forEach((message, index) => {
+    if (message.content.length > 0 || (index === last && request.attachments?.length)) return;
+    const param = request.openConversation ? 'message' : `messages.${index}.content`;
+    throw new ServiceError('validation_failed', `Invalid body: ${param} must NOT have fewer than 1 characters.`, {
+      param,
+      details: [{ path: `/${param.replaceAll('.', '/')}`, message: `${param} must NOT have fewer than 1 characters` }],
+    });
+  });
 }
 
 /** The whole knowledge base, as an agent's empty scope means. */
@@ -134,6 +158,7 @@ export class TurnPipeline {
     if (request.bot_id && request.agent_id) {
       throw new ServiceError('validation_failed', 'Send bot_id or agent_id, not both.', { param: 'agent_id' });
     }
+    checkContents(request);
     // A named bot's website rule comes first: a replay must not bypass it.
     const namedBot = request.bot_id ? await this.deps.bots.getRow(accountId, request.bot_id) : undefined;
     if (namedBot) assertOriginAllowed(namedBot, context.origin, context.ownOrigin);
@@ -146,7 +171,8 @@ export class TurnPipeline {
       if (!request.openConversation) throw handoff.refuseClosed();
       conversation = undefined; // the bot endpoint's open conversation ended: this message starts a new one
     }
-    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question: last.content, idempotency } };
+    const attachments = await this.attachmentsOf(accountId, request, conversation, namedBot);
+    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question: last.content, idempotency, attachments } };
 
     // A continued conversation keeps its bot or agent unless the request names one.
     const named = request.bot_id || request.agent_id;
@@ -163,6 +189,7 @@ export class TurnPipeline {
       // Without a bot or agent, the caller's reach (see TurnCaller); theirs replaces it below.
       knowledge: context.caller === 'widget' ? null : EVERY_ENTRY,
       llm: null,
+      attachments,
     };
     let useLlm = this.deps.llm !== null;
 
@@ -194,6 +221,7 @@ export class TurnPipeline {
     } else if (useLlm) {
       input.llm = { provider: this.deps.llm! };
     }
+    if (input.llm) input.llm.images = this.deps.llmImages ?? false;
 
     return {
       conversationId: conversation?.id ?? newId('conv'),
@@ -218,8 +246,8 @@ export class TurnPipeline {
       return;
     }
     if (turn.held) {
-      const { accountId, question, idempotency } = turn.held;
-      const held = this.deps.handoffTurns!.hold(accountId, turn.conversationId, question, idempotency);
+      const { accountId, question, idempotency, attachments } = turn.held;
+      const held = this.deps.handoffTurns!.hold(accountId, turn.conversationId, question, { idempotency, attachments });
       const stored = await held.then(({ message, handoff }) => ({ user: message, reply: message, entities: [], replayed: false, handoff }), (error) => this.winnerOf(accountId, idempotency, error));
       yield { type: 'done', turn: stored };
       return;
@@ -247,7 +275,7 @@ export class TurnPipeline {
         accountId,
         turn.conversationId,
         [
-          { role: 'user', content: turn.input.question, idempotency: turn.idempotency },
+          { role: 'user', content: turn.input.question, idempotency: turn.idempotency, attachments: turn.input.attachments },
           { role: 'assistant', ...reply, latencyMs: performance.now() - turn.startedAt },
         ],
         { create: turn.conversationExists ? undefined : { id: turn.conversationId, ...turn.owner } },
@@ -271,6 +299,24 @@ export class TurnPipeline {
   private async replayOf(accountId: string, stored: KeyedTurn): Promise<StoredTurn> {
     const handoff = stored.held ? await this.deps.handoffTurns?.heldAgain(accountId, stored.user.conversation_id) : undefined;
     return { ...stored, replayed: true, ...(handoff && { handoff }) };
+  }
+
+  /**
+   * The files the message sends, checked: the sender's own uploads for the conversation's bot (an
+   * agent's or a bot-less conversation takes none), within the bot's `max_files`.
+   */
+  private async attachmentsOf(accountId: string, request: TurnRequest, conversation: ConversationRow | undefined, namedBot?: BotRow): Promise<Attachment[]> {
+    if (!request.attachments?.length) return [];
+    if (!this.deps.attachments) throw new ServiceError('permission_denied', 'This service takes no attachments.', { param: 'attachments' });
+    const named = request.bot_id || request.agent_id;
+    const botId = request.bot_id ?? (named ? null : (conversation?.bot_id ?? null));
+    const bot = botId ? (namedBot ?? (await this.deps.bots.getRow(accountId, botId))) : undefined;
+    return this.deps.attachments.forMessage(accountId, request.attachments, {
+      botId,
+      userId: request.user_id ?? conversation?.user_id ?? null,
+      conversationId: conversation?.id,
+      settings: bot && attachmentSettingsOf(bot.attachments),
+    });
   }
 
   /**

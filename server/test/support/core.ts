@@ -11,7 +11,7 @@ export interface TestClient {
 }
 
 export interface CallInit extends Omit<RequestInit, 'body'> {
-  /** A value is sent as JSON; a string is sent as is. */
+  /** A value is sent as JSON; a string or bytes (a file) as they are. */
   body?: unknown;
   /** Another key (another tenant), or null for none. */
   auth?: string | null;
@@ -28,8 +28,8 @@ export function clientFor(service: Service, apiKey: string): TestClient {
     const headers = new Headers(init.headers);
     const auth = init.auth === undefined ? apiKey : init.auth;
     if (auth) headers.set('authorization', `Bearer ${auth}`);
-    let body: string | undefined;
-    if (typeof init.body === 'string') body = init.body;
+    let body: string | Uint8Array<ArrayBuffer> | undefined;
+    if (typeof init.body === 'string' || init.body instanceof Uint8Array) body = init.body as string | Uint8Array<ArrayBuffer>;
     else if (init.body !== undefined) {
       body = JSON.stringify(init.body);
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');

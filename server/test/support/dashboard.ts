@@ -42,8 +42,11 @@ export class DashboardClient {
     if (csrf && method !== 'GET') headers.set('x-csrf-token', csrf);
     const cookie = options.cookie === undefined ? this.cookie : options.cookie;
     if (cookie) headers.set('cookie', `aicw_session=${cookie}`);
-    let body: string | undefined;
-    if (options.body !== undefined) {
+    let body: string | Uint8Array<ArrayBuffer> | undefined;
+    if (options.body instanceof Uint8Array) {
+      body = options.body as Uint8Array<ArrayBuffer>; // a file: sent as it is
+      headers.set('content-type', 'application/octet-stream');
+    } else if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers.set('content-type', 'application/json');
     }
