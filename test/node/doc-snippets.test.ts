@@ -566,6 +566,14 @@ import { AiChatClient } from 'ai-chat-widget/client';
     },
   },
   {
+    file: 'docs/attachments.md',
+    heading: 'Typed client',
+    lang: 'ts',
+    how: 'type-checked with its free names declared; test/node/proxy-attachments.test.ts runs the same calls against the real service',
+    prelude: () => "import { AiChatClient } from 'ai-chat-widget/client';\ndeclare const apiKey: string;\ndeclare const botId: string;\ndeclare const photo: Blob;\n",
+    check: () => assert.match(read('test/node/proxy-attachments.test.ts'), /the typed client uploads, sends and downloads/),
+  },
+  {
     file: 'docs/handoff.md',
     heading: 'Your own helpdesk',
     lang: 'ts',

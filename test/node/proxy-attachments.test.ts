@@ -6,6 +6,7 @@
 // cannot upload for another bot.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AiChatClient } from '../../src/client/index.js';
 import { call, createBot, hostProxy, json, mint, SHOP, startService, type HostedProxy, type RunningService } from './proxy-harness.js';
 
 let service: RunningService;
@@ -92,5 +93,29 @@ describe('attachments through the proxy', () => {
     // the service judges the bytes, through the proxy too
     const page = await upload(token, new TextEncoder().encode('<!doctype html><script>alert(1)</script>') as Uint8Array<ArrayBuffer>);
     assert.equal(page.status, 415);
+  });
+
+  it('the typed client uploads, sends and downloads (docs/attachments.md), with the key and through a token', async () => {
+    const client = new AiChatClient({ baseUrl: `${service.url}/v1`, apiKey });
+    const progress: number[] = [];
+    const photo = new Blob([png(20, 10)]);
+    const { data: file } = await client.attachments.upload(photo, { bot_id: botId, user_id: 'visitor-42', filename: 'dent.png' }, {
+      onProgress: (sent, total) => progress.push(sent / total),
+    });
+    assert.equal(file.width, 20);
+    assert.equal(progress.at(-1), 1, 'the end is reported where fetch has no progress events');
+    const { data: reply } = await client.bots.sendMessage(botId, { message: 'Is this damaged?', user_id: 'visitor-42', attachments: [file.id] });
+    const blob = await client.attachments.download(reply.user_message.attachments![0]!.id, { user_id: 'visitor-42' });
+    assert.equal(blob.type, 'image/png');
+    assert.deepEqual(new Uint8Array(await blob.arrayBuffer()), png(20, 10));
+    await assert.rejects(client.attachments.download(file.id, { user_id: 'someone-else' }), (error: { status?: number; code?: string }) => error.status === 404 && error.code === 'resource_not_found');
+
+    // the widget's way: a token from the proxy, the same resource
+    const dana = await mint(host.url, { user: 'dana', origin: SHOP });
+    const viaToken = new AiChatClient({ baseUrl: `${host.url}/v1`, token: dana.token, headers: { origin: SHOP } });
+    const { data: note } = await viaToken.attachments.upload(new TextEncoder().encode('order 4711'), { filename: 'order.txt' });
+    assert.equal(note.content_type, 'text/plain');
+    assert.equal(await (await viaToken.attachments.download(note.id)).text(), 'order 4711');
+    assert.deepEqual((await viaToken.attachments.delete(note.id)).data, { id: note.id, deleted: true });
   });
 });
