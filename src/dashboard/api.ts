@@ -11,10 +11,11 @@
  * by an owner): the API then fires `session-ended`, and the shell shows the sign-in view. (A wrong
  * current password is a 401 too, `invalid_credentials`, and ends nothing.)
  */
-import { AiChatClient } from '../client/index.js';
+import { AiChatClient, isApiError } from '../client/index.js';
 import { HttpCore, type RequestSpec } from '../client/http.js';
+import { AttachmentsResource } from '../client/resources/attachments.js';
 import { followEvents, type HandoffEventsOptions } from '../client/resources/handoff.js';
-import type { HandoffEvent, HandoffState, InboxConversation, Message, OfflineMessage, OperatorProfile } from '../client/types.js';
+import type { Attachment, HandoffEvent, HandoffState, InboxConversation, Message, OfflineMessage, OperatorProfile } from '../client/types.js';
 import type { ApiKey, Invite, KeyScope, Plan, Role, Session, SignupInfo, User } from './types.js';
 
 export type * from './types.js';
@@ -50,23 +51,41 @@ interface Items<T> {
   items: T[];
 }
 
+/** A file of an operator's reply may take a while on a slow line (the client's default is 30 s a request). */
+const UPLOAD_TIMEOUT_MS = 5 * 60_000;
+
+export interface UploadProgressOptions {
+  /** Bytes sent so far of `total`, as the upload goes. */
+  onProgress?: (sent: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
 export class DashboardApi extends EventTarget {
   /** The typed /v1 client, authenticated by the session (pages use this). */
   readonly client: AiChatClient;
-  /** Sent with every request of both; the CSRF token is set on it after sign-in. */
+  /** Sent with every request (the client, the session core, uploads); the CSRF token is set on it after sign-in. */
   private readonly headers: Record<string, string> = {};
   private readonly core: HttpCore;
+  /**
+   * The client's attachments resource over a core without a `fetch` of its own: only then does an
+   * upload go over XMLHttpRequest and report its progress (a caller's `fetch` cannot). It sends the
+   * same headers, so the CSRF token; its 401s end the session in `upload`.
+   */
+  private readonly files: AttachmentsResource;
 
-  constructor(base = DASHBOARD_API, fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init)) {
+  /** `fetchImpl`: every request goes through it (uploads then report no progress, only their end). */
+  constructor(base = DASHBOARD_API, fetchImpl?: typeof fetch) {
     super();
+    const own: typeof fetch = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
     const watched: typeof fetch = async (input, init) => {
-      const response = await fetchImpl(input, init);
+      const response = await own(input, init);
       if (response.status === 401 && this.csrfToken && (await sessionGone(response))) this.ended();
       return response;
     };
-    // Both read `headers` at every request (the same object), so a new token applies at once.
+    // All read `headers` at every request (the same object), so a new token applies at once.
     this.client = new AiChatClient({ baseUrl: `${base}/v1`, headers: this.headers, fetch: watched });
     this.core = new HttpCore({ baseUrl: base, headers: this.headers, fetch: watched });
+    this.files = new AttachmentsResource(new HttpCore({ baseUrl: `${base}/v1`, headers: this.headers, ...(fetchImpl ? { fetch: watched } : {}) }));
   }
 
   get csrfToken(): string {
@@ -182,8 +201,28 @@ export class DashboardApi extends EventTarget {
     return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/take`);
   }
 
-  reply(conversationId: string, content: string): Promise<Message> {
-    return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/messages`, { content });
+  /** `content` may be empty when `attachments` (ids from `upload`) sends files. */
+  reply(conversationId: string, content: string, attachments: readonly string[] = []): Promise<Message> {
+    return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/messages`, attachments.length ? { content, attachments } : { content });
+  }
+
+  /**
+   * Uploads a file for a reply in `conversationId` (`POST /v1/attachments?conversation_id=`), its
+   * progress reported as it goes; send its id with `reply`. 413 and 415 come as `ApiError`s.
+   */
+  async upload(conversationId: string, file: File, options: UploadProgressOptions = {}): Promise<Attachment> {
+    try {
+      const query = { conversation_id: conversationId, filename: file.name };
+      return (await this.files.upload(file, query, { ...options, timeoutMs: UPLOAD_TIMEOUT_MS })).data;
+    } catch (error) {
+      if (isApiError(error) && error.code === 'authentication_required' && this.csrfToken) this.ended();
+      throw error;
+    }
+  }
+
+  /** Removes an upload not sent yet (`DELETE /v1/attachments/{id}`). */
+  async removeUpload(id: string): Promise<void> {
+    await this.client.attachments.delete(id);
   }
 
   typing(conversationId: string): Promise<unknown> {

@@ -12,7 +12,7 @@ import type { AicdBotEditor } from '../../src/dashboard/pages/bot-editor.js';
 import '../../src/dashboard/pages/bots-page.js';
 import type { AicdBotsPage } from '../../src/dashboard/pages/bots-page.js';
 import type { AiChatWidget } from '../../src/element.js';
-import { button, confirmDialog, deep, deepAll, fill, HOSTILE, newTenant, signOut, tabTo, until, type Tenant } from './helpers.js';
+import { button, confirmDialog, deep, deepActiveElement, deepAll, fill, HOSTILE, newTenant, signOut, tabTo, until, type Tenant } from './helpers.js';
 
 async function mountList(tenant: Tenant): Promise<AicdBotsPage> {
   const el = await fixture<AicdBotsPage>(html`<aicd-bots-page .client=${tenant.client}></aicd-bots-page>`);
@@ -195,6 +195,53 @@ describe('aicd-bots-page', () => {
     history.replaceState(null, '', location.pathname);
   });
 
+  it('saves what visitors may attach (on, types, size in MB, files per message), checking the numbers first', async () => {
+    const tenant = await newTenant();
+    const { data: bot } = await tenant.client.bots.create({ name: 'Files', training: { intents: [{ name: 'hi', examples: ['hello'], responses: ['Hi!'] }] } });
+    const el = await mountEditor(tenant, bot.id);
+    const control = (selector: string) => deep<HTMLInputElement>(el, selector)!;
+    const type = (t: string) => control(`input[name="attachments.types"][value="${t}"]`);
+    // the service's defaults: off, every type, 5 MB, 3 files
+    expect(control('input[name="attachments.enabled"]').checked).to.equal(false);
+    expect(deepAll<HTMLInputElement>(el, 'input[name="attachments.types"]').filter((c) => c.checked)).to.have.length(6);
+    expect(control('input[name="attachments.max_file_bytes"]').value).to.equal('5');
+    expect(control('input[name="attachments.max_files"]').value).to.equal('3');
+
+    control('input[name="attachments.enabled"]').click();
+    for (const t of ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain']) type(t).click();
+    await fill(el, 'attachments.max_file_bytes', '0');
+    await fill(el, 'attachments.max_files', '11');
+    submit(el);
+    // judged before sending: every problem at its field, the focus on the first
+    await until(() => deep(el, '#f-attachments-max_file_bytes-error'), 'the size error');
+    expect(deep(el, '#f-attachments-max_files-error')!.textContent).to.include('1 to 10');
+    expect(deep(el, '#attachments-types-error')!.textContent).to.include('at least one type');
+    expect(type('image/png').getAttribute('aria-invalid')).to.equal('true');
+    expect(deepActiveElement()).to.equal(type('image/png'));
+    expect((await tenant.client.bots.get(bot.id)).data.updated_at).to.equal(bot.updated_at);
+
+    for (const t of ['image/png', 'image/webp', 'application/pdf']) type(t).click();
+    await fill(el, 'attachments.max_file_bytes', '50'); // over the service's own limit (10 MB here)
+    await fill(el, 'attachments.max_files', '4');
+    submit(el);
+    await until(() => /at most \d+ \(the service's limit\)/.test(deep(el, '#f-attachments-max_file_bytes-error')?.textContent ?? ''), "the service's refusal at the size field");
+    const size = deep<HTMLInputElement>(el, 'input[name="attachments.max_file_bytes"]')!;
+    expect(size.getAttribute('aria-invalid')).to.equal('true');
+    expect(size.getAttribute('aria-describedby')).to.include('f-attachments-max_file_bytes-error');
+    expect(deep(el, '#attachments-types-error')).to.equal(undefined);
+
+    await fill(el, 'attachments.max_file_bytes', '2.5');
+    submit(el);
+    await until(() => deep(el, '[role="status"]')?.textContent === 'Saved. The bot is ready.', 'the save');
+    const { data: saved } = await tenant.client.bots.get(bot.id);
+    expect(saved.attachments).to.deep.equal({ enabled: true, types: ['image/png', 'image/webp', 'application/pdf'], max_file_bytes: 2.5 * 1024 * 1024, max_files: 4 });
+    // shown as saved when the page is opened again
+    const again = await mountEditor(tenant, bot.id);
+    expect(deep<HTMLInputElement>(again, 'input[name="attachments.enabled"]')!.checked).to.equal(true);
+    expect(deepAll<HTMLInputElement>(again, 'input[name="attachments.types"]:checked').map((c) => c.value)).to.deep.equal(['image/png', 'image/webp', 'application/pdf']);
+    expect(deep<HTMLInputElement>(again, 'input[name="attachments.max_file_bytes"]')!.value).to.equal('2.5');
+  });
+
   it('is accessible, list and editor, and reachable by keyboard', async () => {
     const tenant = await newTenant();
     const { data: bot } = await tenant.client.bots.create({ name: 'Helper', training: { intents: [{ name: 'hi', examples: ['hello'], responses: ['Hi!'] }] } });
@@ -205,6 +252,7 @@ describe('aicd-bots-page', () => {
     const el = await mountEditor(tenant, bot.id);
     await until(() => deep(el, 'ai-chat-widget'), 'the preview');
     await expect(el).to.be.accessible();
+    expect(await tabTo(deep(el, 'input[name="attachments.enabled"]')!)).to.equal(true);
     expect(await tabTo(button(el, 'Save and train')!)).to.equal(true);
     expect(await tabTo(button(el, 'Copy the token proxy')!)).to.equal(true);
   });

@@ -1,7 +1,7 @@
 // Shared helpers of the dashboard page tests: a client for a fresh tenant on the real service, the
 // shadow-DOM queries the pages need, and waiting for what the page shows (no fixed sleeps).
 import { sendKeys } from '@web/test-runner-commands';
-import { AiChatClient } from '../../src/client/index.js';
+import { AiChatClient, ApiError, type HandoffState } from '../../src/client/index.js';
 import { DashboardApi } from '../../src/dashboard/api.js';
 import { newAccount } from '../client/fixtures.js';
 
@@ -109,4 +109,19 @@ export async function confirmDialog(root: Element): Promise<void> {
 export async function signOut(): Promise<void> {
   const api = new DashboardApi();
   if (await api.me()) await api.signOut();
+}
+
+/**
+ * The visitor asks for a person, again until an operator counts as online: an inbox page opened
+ * just before starts its event stream a moment later (until then the answer is `handoff_unavailable`).
+ */
+export async function askForPerson(visitor: AiChatClient, conversationId: string, userId: string): Promise<HandoffState> {
+  for (;;) {
+    try {
+      return (await visitor.handoff.request(conversationId, { user_id: userId })).data;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'handoff_unavailable')) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }

@@ -5,12 +5,12 @@
 // streams of both sides). Hostile visitor text renders as text; axe finds nothing.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { AiChatClient, ApiError, type HandoffEvent } from '../../src/client/index.js';
+import { AiChatClient, type HandoffEvent } from '../../src/client/index.js';
 import { DashboardApi } from '../../src/dashboard/api.js';
 import '../../src/dashboard/pages/conversations-page.js';
 import '../../src/dashboard/pages/inbox-page.js';
 import type { AicdInboxPage } from '../../src/dashboard/pages/inbox-page.js';
-import { button, deep, deepAll, deepText, HOSTILE, signOut, tabTo, until } from './helpers.js';
+import { askForPerson, button, deep, deepAll, deepText, HOSTILE, signOut, tabTo, until } from './helpers.js';
 
 /** The issue's bound for a message to reach the other side. */
 const DELIVERY_MS = 1000;
@@ -32,16 +32,7 @@ describe('aicd-inbox-page', () => {
     const el = await fixture<AicdInboxPage>(html`<aicd-inbox-page .api=${api}></aicd-inbox-page>`);
     // the open page makes this operator online: asking for a person now succeeds
     await until(() => deepText(el).includes('Nobody is waiting'), 'the empty inbox');
-    const asked = await (async () => {
-      for (;;) {
-        try {
-          return (await visitor.handoff.request(conversationId, { user_id: user })).data;
-        } catch (error) {
-          if (!(error instanceof ApiError && error.code === 'handoff_unavailable')) throw error;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }
-    })();
+    const asked = await askForPerson(visitor, conversationId, user);
     expect(asked.status).to.equal('waiting');
 
     const take = await until(() => button(el, `Take the conversation with ${user}`), 'the waiting conversation with its Take button');

@@ -7,6 +7,7 @@
 import type { Bot, Channel, CreateBotRequest, EntityDefinition, FallbackSettings, KnowledgeScope } from '../../client/index.js';
 import type { ConfirmRequest } from '../ui/confirm-dialog.js';
 import { splitLines, splitList } from '../ui/format.js';
+import { ATTACHMENT_FIELD_KEYS, attachmentsDraftOf, attachmentsRequestOf, newAttachmentsDraft, type AttachmentsDraft } from './bot-attachments.js';
 
 export interface IntentDraft {
   name: string;
@@ -35,6 +36,7 @@ export interface BotDraft {
   origins: string;
   knowledgeMode: KnowledgeMode;
   knowledgeTags: string;
+  attachments: AttachmentsDraft;
   /** Kept as they were: the form does not edit them. */
   fallback: FallbackSettings | undefined;
   otherChannels: Channel[];
@@ -56,6 +58,7 @@ export function newBotDraft(): BotDraft {
     origins: '',
     knowledgeMode: 'none',
     knowledgeTags: '',
+    attachments: newAttachmentsDraft(),
     fallback: undefined,
     otherChannels: [],
     hadWebsiteChannel: false,
@@ -86,6 +89,7 @@ export function draftOf(bot: Bot): BotDraft {
     origins: website && 'allowed_origins' in website ? lines(website.allowed_origins) : '',
     knowledgeMode: knowledge === null ? 'none' : knowledge.tags?.length ? 'tags' : 'all',
     knowledgeTags: (knowledge?.tags ?? []).join(', '),
+    attachments: attachmentsDraftOf(bot.attachments),
     fallback: bot.training.fallback,
     otherChannels: bot.channels.filter((c) => c.type !== 'website'),
     hadWebsiteChannel: website !== undefined,
@@ -134,6 +138,7 @@ export function requestOf(d: BotDraft): CreateBotRequest {
     quick_replies: splitLines(d.quickReplies),
     channels: [...(origins.length || d.hadWebsiteChannel ? [{ type: 'website' as const, allowed_origins: origins }] : []), ...d.otherChannels],
     knowledge: knowledgeOf(d),
+    attachments: attachmentsRequestOf(d.attachments),
   };
 }
 
@@ -149,6 +154,7 @@ export function fieldKeys(d: BotDraft): string[] {
     'quick_replies',
     'channels',
     'knowledge',
+    ...ATTACHMENT_FIELD_KEYS,
     ...d.intents.flatMap((_, i) => ['name', 'examples', 'responses', 'suggestions'].map((f) => `training.intents.${i}.${f}`)),
     ...d.entities.flatMap((_, i) => ['name', 'values', 'pattern', 'type'].map((f) => `training.entities.${i}.${f}`)),
     // A whole entity refused (say, a pattern the service will not run) is shown at its pattern or values.

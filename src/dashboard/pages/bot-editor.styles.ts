@@ -24,6 +24,14 @@ export default css`
     height: 28rem;
     --ai-chat-height: 28rem;
   }
+  /* A checkbox sits before its label text, on one line (labels are columns elsewhere). */
+  label.check {
+    flex-direction: row;
+    align-items: center;
+    gap: 0.5rem;
+    font-weight: 400;
+    margin-bottom: 0.4rem;
+  }
   h3 {
     font-size: 1rem;
     margin: 1rem 0 0.4rem;

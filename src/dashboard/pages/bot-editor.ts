@@ -13,6 +13,7 @@ import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { LANGUAGES } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
+import { attachmentsFieldset, attachmentsProblems } from './bot-attachments.js';
 import { deleteBotQuestion, draftOf, emptyEntity, emptyIntent, fieldKeys, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
 import styles from './bot-editor.styles.js';
 import { proxySnippet, scriptTagSnippet } from './embed-snippet.js';
@@ -30,7 +31,8 @@ const NEW_BOT = 'new';
 
 /**
  * The page of one bot (`#/bots/<id>`, or `#/bots/new`): name, language, intents, entities, quick
- * replies, allowed origins and knowledge scope. The service validates; its errors are shown at the
+ * replies, allowed origins, knowledge scope and what visitors may attach. The service validates
+ * (the form checks only the attachment numbers it can judge itself); its errors are shown at the
  * field they name. Once saved (the service trains the bot before answering), a live preview, the
  * real `<ai-chat-widget>`, talks to the bot through the session passthrough, and the embed
  * snippets for it can be copied. Deleting asks first.
@@ -112,6 +114,7 @@ export class AicdBotEditor extends LitElement {
         ${this.text('quickReplies', 'Quick replies', 'Shown before the first message; one per line.', 'quick_replies')}
         ${this.text('origins', 'Allowed website origins', 'One per line, like https://shop.example. Empty: any origin.', 'channels')}
         ${this.renderKnowledge()}
+        ${attachmentsFieldset(this.draft.attachments, this.form.errors, (patch) => this.patch({ attachments: { ...this.draft.attachments, ...patch } }))}
         <div class="toolbar">
           <button type="submit" class="primary" ?disabled=${this.form.saving}>${bot ? 'Save and train' : 'Create and train'}</button>
           ${bot ? html`<button type="button" class="danger" @click=${() => this.confirmDelete(bot)}>Delete bot</button>` : nothing}
@@ -240,6 +243,12 @@ export class AicdBotEditor extends LitElement {
 
   private async save(event: Event): Promise<void> {
     event.preventDefault();
+    const problems = attachmentsProblems(this.draft.attachments);
+    if (Object.keys(problems).length) {
+      this.notice = 'Not saved.';
+      await this.form.refuse(problems);
+      return;
+    }
     const existing = this.bot;
     this.notice = existing ? 'Saving and training…' : 'Creating and training…';
     const body = requestOf(this.draft);

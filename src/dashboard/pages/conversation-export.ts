@@ -26,10 +26,14 @@ export function toCsv(rows: readonly (readonly unknown[])[]): string {
   return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-const COLUMNS = ['conversation_id', 'message_id', 'created_at', 'role', 'content', 'source', 'intent', 'confidence'] as const;
+/** `attachments`: the files' names, `; `-separated (a message of files alone would otherwise be an empty row). */
+const COLUMNS = ['conversation_id', 'message_id', 'created_at', 'role', 'content', 'source', 'intent', 'confidence', 'attachments'] as const;
 
 export function transcriptCsv(conversation: Conversation, messages: readonly Message[]): ExportFile {
-  const rows = messages.map((m) => [conversation.id, m.id, m.created_at, m.role, m.content, m.source ?? '', m.intent ?? '', m.confidence ?? '']);
+  const rows = messages.map((m) => [
+    conversation.id, m.id, m.created_at, m.role, m.content, m.source ?? '', m.intent ?? '', m.confidence ?? '',
+    (m.attachments ?? []).map((file) => file.filename).join('; '),
+  ]);
   return { filename: `${conversation.id}.csv`, type: 'text/csv;charset=utf-8', text: toCsv([COLUMNS, ...rows]) };
 }
 

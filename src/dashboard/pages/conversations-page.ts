@@ -4,6 +4,7 @@ import type { AiChatClient, Bot, Conversation, ConversationListQuery, Message } 
 import { client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
+import { messageAttachments } from '../ui/attachment-list.js';
 import { errorMessage } from '../ui/errors.js';
 import { formatDate } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
@@ -119,6 +120,7 @@ export class AicdConversationsPage extends LitElement {
           (m) => html`<li class=${`message ${m.role}`}>
             <p class="who">${m.role === 'user' ? 'Visitor' : m.role === 'assistant' ? 'Bot' : m.role === 'operator' ? `${m.author?.name ?? 'Operator'} (person)` : 'System'} · ${formatDate(m.created_at)}${m.source ? ` · ${m.source}` : ''}${m.intent ? ` · ${m.intent}` : ''}</p>
             <p class="text">${m.content}</p>
+            ${messageAttachments(m, this.client.baseUrl)}
           </li>`,
         )}
       </ol>

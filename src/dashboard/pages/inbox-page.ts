@@ -1,11 +1,14 @@
 import { LitElement, html, nothing } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { customElement, property, query, state } from 'lit/decorators.js';
 import type { HandoffEvent, InboxConversation, Message, OfflineMessage } from '../../client/index.js';
 import { api as defaultApi, type DashboardApi } from '../api.js';
+import { messageAttachments } from '../ui/attachment-list.js';
 import { errorMessage } from '../ui/errors.js';
 import { formatDate } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './inbox-page.styles.js';
+import './reply-files.js';
+import type { AicdReplyFiles, ReplyFilesChangeEvent, ReplyFilesState } from './reply-files.js';
 
 /** Typing notices go out at most this often while the operator types. */
 const TYPING_EVERY_MS = 3000;
@@ -22,13 +25,19 @@ export function waitLabel(since: string | null, now = Date.now()): string {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+const NO_FILES: ReplyFilesState = { ids: [], uploading: false };
+
+/** Whether a drag carries files (not text being moved inside the page). */
+const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
+
 const whoOf = (m: Message) => (m.role === 'user' ? 'Visitor' : m.role === 'operator' ? (m.author?.name ?? 'Operator') : m.role === 'assistant' ? 'Bot' : 'System');
 
 /**
  * The operator inbox (human handoff): conversations waiting for a person first, longest wait on top,
  * then those with a person; take one, read its transcript, reply, close it (back to the bot, or
- * end it); messages left while nobody was online. Live over the inbox's event stream, which also
- * marks this operator as online for visitors while the page is open. Visitor text is rendered only
+ * end it), with files (attached, dropped or pasted; each message's files shown with it); messages
+ * left while nobody was online. Live over the inbox's event stream, which also marks this operator
+ * as online for visitors while the page is open. Visitor text and file names are rendered only
  * through text bindings.
  */
 @customElement('aicd-inbox-page')
@@ -49,6 +58,11 @@ export class AicdInboxPage extends LitElement {
   @state() private live = false;
   /** The open conversation's visitor is typing (until this time). */
   @state() private visitorTypingUntil = 0;
+  /** The reply's files, as its file list last reported them. */
+  @state() private files: ReplyFilesState = NO_FILES;
+  /** A reply is on its way: a second Enter must not send its files twice (the service refuses that). */
+  @state() private sending = false;
+  @query('aicd-reply-files') private fileList?: AicdReplyFiles;
 
   private stop: AbortController | null = null;
   private clock: ReturnType<typeof setInterval> | undefined;
@@ -107,16 +121,19 @@ export class AicdInboxPage extends LitElement {
           (m) => html`<li class=${`message ${m.role}`}>
             <p class="meta">${whoOf(m)} · ${formatDate(m.created_at)}</p>
             <p class="text">${m.content}</p>
+            ${messageAttachments(m, this.api.client.baseUrl)}
           </li>`,
         )}
       </ol>
       <p class="meta" aria-live="polite">${this.visitorTypingUntil > Date.now() ? 'The visitor is typing…' : ''}</p>
       ${mine
-        ? html`<form class="reply" @submit=${this.send}>
+        ? html`<form class="reply" @submit=${this.send} @dragover=${this.onDragOver} @drop=${this.onDrop} @paste=${this.onPaste}>
             <label for="reply">Reply</label>
-            <textarea id="reply" name="reply" maxlength="8000" .value=${this.draft} @input=${this.onInput} @keydown=${this.onKeydown}></textarea>
+            <p class="hint" id="reply-hint">Enter sends, Shift+Enter starts a new line. Drop or paste files here to attach them.</p>
+            <textarea id="reply" name="reply" maxlength="8000" aria-describedby="reply-hint" .value=${this.draft} @input=${this.onInput} @keydown=${this.onKeydown}></textarea>
+            <aicd-reply-files .api=${this.api} .conversationId=${c.id} @aicd-files-change=${(e: ReplyFilesChangeEvent) => (this.files = e.state)}></aicd-reply-files>
             <div class="toolbar">
-              <button type="submit" class="primary" ?disabled=${!this.draft.trim()}>Send</button>
+              <button type="submit" class="primary" ?disabled=${!this.canSend}>Send</button>
               <button type="button" @click=${() => this.close(c, 'bot')}>Back to the bot</button>
               <button type="button" class="danger" @click=${() => this.close(c, 'closed')}>End conversation</button>
             </div>
@@ -231,6 +248,29 @@ export class AicdInboxPage extends LitElement {
     }
   }
 
+  /** Text, or files, and no file still uploading (it would be left out). */
+  private get canSend(): boolean {
+    return (this.draft.trim() !== '' || this.files.ids.length > 0) && !this.files.uploading && !this.sending;
+  }
+
+  private onDragOver(event: DragEvent): void {
+    if (carriesFiles(event)) event.preventDefault(); // allows the drop
+  }
+
+  private onDrop(event: DragEvent): void {
+    if (!carriesFiles(event)) return;
+    event.preventDefault(); // the browser would open the file instead
+    this.fileList?.add(event.dataTransfer!.files);
+  }
+
+  /** A pasted screenshot is attached; pasted text goes into the box as usual. */
+  private onPaste(event: ClipboardEvent): void {
+    const files = event.clipboardData?.files;
+    if (!files?.length) return;
+    event.preventDefault();
+    this.fileList?.add(files);
+  }
+
   /** Enter sends; Shift+Enter is a new line. */
   private onKeydown(event: KeyboardEvent): void {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
@@ -242,13 +282,20 @@ export class AicdInboxPage extends LitElement {
   private async send(event?: Event): Promise<void> {
     event?.preventDefault();
     const content = this.draft.trim();
-    if (!content || !this.openId) return;
+    if (!this.openId || !this.canSend) {
+      if (this.files.uploading) this.notice = 'Wait until the files are uploaded.';
+      return;
+    }
+    this.sending = true;
     try {
-      const message = await this.api.reply(this.openId, content);
+      const message = await this.api.reply(this.openId, content, this.files.ids);
       this.draft = '';
+      this.fileList?.clear();
       if (!this.transcript.some((m) => m.id === message.id)) this.transcript = [...this.transcript, message];
     } catch (error) {
       this.notice = errorMessage(error);
+    } finally {
+      this.sending = false;
     }
   }
 

@@ -4,6 +4,7 @@
  * Every page's forms use it, so a validation error always appears the same way, at the field.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { ifDefined } from 'lit/directives/if-defined.js';
 
 export interface FieldOptions {
   /** Unique within the page; also the id prefix of the hint and the error. */
@@ -17,6 +18,10 @@ export interface FieldOptions {
   multiline?: boolean;
   rows?: number;
   type?: string;
+  /** For `type: 'number'`: the range and step a spin button and assistive technology announce. */
+  min?: number;
+  max?: number;
+  step?: number | 'any';
   /** `select` options (value, label); when given, a select is rendered. */
   options?: readonly (readonly [string, string])[];
 }
@@ -37,7 +42,7 @@ export function field(o: FieldOptions): TemplateResult {
       </select>`
     : o.multiline
       ? html`<textarea id=${id} name=${o.name} rows=${o.rows ?? 4} aria-invalid=${invalid} aria-describedby=${describedBy} .value=${o.value} @input=${onInput}></textarea>`
-      : html`<input id=${id} name=${o.name} type=${o.type ?? 'text'} aria-invalid=${invalid} aria-describedby=${describedBy} .value=${o.value} @input=${onInput} />`;
+      : html`<input id=${id} name=${o.name} type=${o.type ?? 'text'} min=${ifDefined(o.min)} max=${ifDefined(o.max)} step=${ifDefined(o.step)} aria-invalid=${invalid} aria-describedby=${describedBy} .value=${o.value} @input=${onInput} />`;
   return html`<label for=${id}>
     ${o.label} ${o.hint ? html`<span class="hint" id=${`${id}-hint`}>${o.hint}</span>` : nothing} ${control}
     ${o.error ? html`<span class="field-error" id=${`${id}-error`}>${o.error}</span>` : nothing}

@@ -27,6 +27,17 @@ export class FormState implements ReactiveController {
     this.host.requestUpdate();
   }
 
+  /**
+   * Shows problems found before anything was sent (a value the form can judge itself), as a refused
+   * save shows the service's: at their fields, the focus on the first.
+   */
+  async refuse(errors: FieldErrors): Promise<void> {
+    this.errors = errors;
+    this.formError = '';
+    this.host.requestUpdate();
+    await focusFirstInvalid({ updateComplete: this.host.updateComplete, renderRoot: this.host.renderRoot });
+  }
+
   /** Runs `save`; on failure maps the error onto `fields` and resolves undefined. */
   async submit<T>(fields: readonly string[], save: () => Promise<T>): Promise<T | undefined> {
     this.saving = true;

@@ -23,3 +23,10 @@ export function formatDate(iso: string | null | undefined): string {
 
 /** The languages the service's NLU supports (ISO 639-1), for the language selects. */
 export const LANGUAGES = [['en', 'English'], ['de', 'German'], ['fr', 'French'], ['es', 'Spanish']] as const;
+
+/** "512 B", "12 KB", "1.5 MB": a file's size as people read it (binary units, as the limits are set). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
+  return `${value < 10 ? Math.round(value * 10) / 10 : Math.round(value)} ${unit}`;
+}
