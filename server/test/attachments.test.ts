@@ -232,9 +232,15 @@ describe('files with a person', () => {
       const visitorEvents = await openStream(service.fetch, `http://127.0.0.1/v1/conversations/${conversationId}/events?user_id=${user}`, { authorization: `Bearer ${api.apiKey}` });
       try {
         // held for the person: stored with its file, no bot answer
-        const photo = await uploaded(png(8, 8), user);
-        const held = await send(user, 'here is the damage', [photo]);
+        const photo = await uploaded(png(8, 8), user, 'damage.png');
+        const held = await send(user, '', [photo]);
         assert.equal(held.body.data.handoff.held, true);
+        // in both conversation lists a message of files alone reads as their names
+        const listed = await operator.call('GET', '/dashboard/api/inbox');
+        const mine = listed.body.data.items.find((item: { id: string }) => item.id === conversationId);
+        assert.equal(mine.last_message.preview, '📎 damage.png');
+        const { body: conversation } = await api.json(`/v1/conversations/${conversationId}`);
+        assert.equal(conversation.data.last_message.preview, '📎 damage.png');
         let event = json(await inbox.next());
         while (event.role !== 'user') event = json(await inbox.next());
         assert.equal(event.attachments[0].id, photo);

@@ -9,6 +9,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Conversation, ConversationListQuery, Deletion, Page, Role } from '../../../src/client/types.ts';
 import { recordDeletion } from '../analytics/deletions.ts';
+import { messagePreview } from '../attachments/preview.ts';
 import { parseInstant } from '../analytics/range.ts';
 import { iso } from '../db/json.ts';
 import type { ConversationsTable, Database } from '../db/schema.ts';
@@ -143,7 +144,7 @@ export class ConversationService {
       .select(createdKey)
       .select(
         sql<LastMessageRow | null>`(
-          select json_build_object('id', m.id, 'role', m.role, 'preview', left(m.content, ${sql.lit(PREVIEW_LENGTH)}), 'created_at', m.created_at)
+          select json_build_object('id', m.id, 'role', m.role, 'preview', left(${messagePreview('m')}, ${sql.lit(PREVIEW_LENGTH)}), 'created_at', m.created_at)
           from messages m where m.conversation_id = conversations.id order by m.seq desc limit 1)`.as('last_message'),
       )
       .where('account_id', '=', accountId);

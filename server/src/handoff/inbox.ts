@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { InboxConversation, OperatorProfile } from '../../../src/client/types.ts';
+import { messagePreview } from '../attachments/preview.ts';
 import { iso } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import type { HandoffService } from './service.ts';
@@ -38,7 +39,8 @@ export class InboxService {
     const last = await this.db
       .selectFrom('messages')
       .distinctOn('conversation_id')
-      .select(['conversation_id', 'id', 'role', 'content', 'created_at'])
+      .select(['conversation_id', 'id', 'role', 'created_at'])
+      .select(messagePreview('messages').as('preview'))
       .where('account_id', '=', accountId)
       .where('conversation_id', 'in', ids)
       .orderBy('conversation_id')
@@ -59,7 +61,7 @@ export class InboxService {
         waiting_since: row.waiting_since ? iso(row.waiting_since) : null,
         wait_seconds: row.waiting_since ? Math.max(0, Math.floor(Number(row.wait))) : null,
         operator: row.operator_id ? (profiles.get(row.operator_id) ?? null) : null,
-        last_message: message ? { id: message.id, role: message.role, preview: message.content.slice(0, PREVIEW), created_at: iso(message.created_at) } : null,
+        last_message: message ? { id: message.id, role: message.role, preview: message.preview.slice(0, PREVIEW), created_at: iso(message.created_at) } : null,
       };
     });
   }
