@@ -2,8 +2,9 @@
  * Optional parts of the widget that a page loads only when it needs them: the strings of a language
  * other than English (a page in German downloads German only), the full-screen modal panel of
  * phones (phone-modal-loader.ts), the reason form after a thumbs down (message-actions.ts), and
- * streamed replies (reply-request.ts), for widgets with `stream`, and human handoff
- * (handoff-loader.ts), for bots whose handoff is on.
+ * streamed replies (reply-request.ts), for widgets with `stream`, human handoff
+ * (handoff-loader.ts), for bots whose handoff is on, and attachments (attachments-loader.ts), for
+ * bots that take files.
  *
  * Each is a dynamic import here, which the page's bundler splits off (and the development server
  * serves as it is). The one-`<script>` build replaces this module with `addons-iife.ts`, which loads
@@ -22,6 +23,7 @@ export const addons = {
   'feedback-form': () => import('./feedback-form.js'),
   stream: () => import('./reply-stream.js'),
   handoff: () => import('./handoff.js'),
+  attachments: () => import('./attachments.js'),
 };
 
 export type AddonName = keyof typeof addons;

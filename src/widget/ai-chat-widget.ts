@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import type { GetTokenContext } from '../client/index.js';
+import type { Attachment } from '../client/types.js';
 import styles from './ai-chat-widget.styles.js';
 import launcherStyles from './launcher.styles.js';
 import messageStyles from './message.styles.js';
@@ -114,6 +115,12 @@ import { renderActions } from './message-actions.js';
  * @csspart teaser - The teaser bubble beside the closed launcher (`teaser`).
  * @csspart teaser-text - The teaser's text; it opens the chat.
  * @csspart teaser-close - The teaser's close button; the teaser is not shown to this visitor again.
+ * @csspart attach-button - The composer's paperclip, for a bot that takes files (opens the file picker).
+ * @csspart attachments - The tray above the input: the files about to be sent, each with its preview, size, upload progress and remove button.
+ * @csspart drop-zone - The drop target over the panel while files are dragged over it.
+ * @csspart attachment-list - The files of a message, in its bubble.
+ * @csspart attachment-image - An image of a message: a thumbnail that opens the full size in a new tab.
+ * @csspart attachment-file - Any other file of a message: its name and size; it downloads the file.
  *
  * @cssprop --ai-chat-accent - Brand colour: launcher, send button, user bubbles' default.
  * @cssprop --ai-chat-accent-contrast - Text and icons on the accent colour.
@@ -180,6 +187,7 @@ export class AiChatWidget extends LitElement {
     botAvatar: { attribute: 'bot-avatar' },
     teaser: {},
     teaserDelay: { type: Number, attribute: 'teaser-delay' },
+    attachments: { type: Boolean },
   };
 
   private readonly chat = new ChatController(this, () => this.chatConfig());
@@ -282,6 +290,12 @@ export class AiChatWidget extends LitElement {
   teaser = '';
   /** Milliseconds after connecting before the teaser shows. */
   teaserDelay = 3000;
+  /**
+   * Offers file attachments where the widget cannot read the bot's settings (a host's own `token`
+   * or `getToken`, or `token-url` without `bot-id`), within the service's widest limits. Where it
+   * can read them (`api-key`, or `token-url` with `bot-id`), the bot's own settings decide.
+   */
+  attachments = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -321,6 +335,7 @@ export class AiChatWidget extends LitElement {
       tokenUrl: this.tokenUrl,
       tokenCredentials: this.tokenCredentials === 'include' ? 'include' : 'same-origin',
       getToken: this.getToken,
+      attachments: this.attachments,
     };
   }
 
@@ -367,12 +382,19 @@ export class AiChatWidget extends LitElement {
   private submitDraft(): void {
     if (!this.canSend) return;
     this.follower.follow();
-    // a cancelled send keeps the draft, so the user's text is never lost
-    if (this.chat.send(this.draft)) this.draft = '';
+    const files = this.chat.files.part;
+    // a cancelled send keeps the draft and the files, so nothing the user gave is lost (`files`
+    // is not null here: `canSend` waited for the uploads)
+    if (this.chat.send(this.draft, files?.files!)) {
+      this.draft = '';
+      files?.clear();
+    }
   }
 
+  /** Text or files to send, none still uploading (the attachments add-on says why Send waits). */
   private get canSend(): boolean {
-    return Boolean(this.draft.trim()) && !this.tooLong && !isDelivering(this.chat.status);
+    const files = this.chat.files.part?.files;
+    return Boolean(this.draft.trim() || files?.length) && files !== null && !this.tooLong && !isDelivering(this.chat.status);
   }
 
   private get tooLong(): boolean {
@@ -426,13 +448,14 @@ export class AiChatWidget extends LitElement {
   }
 
   /**
-   * Sends `text` as the user. Resolves with the assistant's reply, or `null` when the text was
-   * blank, `ai-chat-message-sent` was cancelled, delivery failed (the message stays, with Retry), or
-   * a person answers this conversation (human handoff: their reply comes on its own).
+   * Sends `text` as the user, with `attachments` (files uploaded already, `POST /attachments`).
+   * Resolves with the assistant's reply, or `null` when there was neither text nor a file,
+   * `ai-chat-message-sent` was cancelled, delivery failed (the message stays, with Retry), or a
+   * person answers this conversation (human handoff: their reply comes on its own).
    */
-  send(text: string): Promise<TranscriptMessage | null> {
+  send(text: string, attachments?: Attachment[]): Promise<TranscriptMessage | null> {
     this.follower.follow();
-    return this.chat.send(text) ?? Promise.resolve(null);
+    return this.chat.send(text, attachments) ?? Promise.resolve(null);
   }
 
   /** Starts a new conversation and clears its stored copy. */
@@ -491,7 +514,7 @@ export class AiChatWidget extends LitElement {
       ${renderAuthor(m)}
       <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : m.author?.name || this.assistantName(s)}: </span>${user
         ? m.content
-        : streamedMarkdown(m.content, { strings: s, highlight: this.highlight, sources: sourceIds(m) })}</div>
+        : streamedMarkdown(m.content, { strings: s, highlight: this.highlight, sources: sourceIds(m) })}${this.chat.files.list(m, s)}</div>
       ${renderStopped(m, s)}
       ${renderCitations(m, s)}
       ${renderActions(m, s, { host: this, chat: this.chat, botId: this.botId, feedback: !this.noFeedback })}
@@ -554,6 +577,7 @@ export class AiChatWidget extends LitElement {
               this.highlight,
               this.assistantName(s),
               this.noFeedback,
+              this.chat.files.part,
             ])}
             ${status === 'awaiting-reply'
               ? html`<div part="typing" class="typing" aria-hidden="true"><span></span><span></span><span></span></div>`
@@ -565,6 +589,7 @@ export class AiChatWidget extends LitElement {
         ${renderStatus(this.chat, s, this.tooLong ? fillCount(s.tooLong, this.language, 0) : null)}
         ${renderCounter(count, s, this.language)}
         <form part="composer" class="composer" @submit=${this.handleSubmit}>
+          ${this.chat.files.part?.render(s)}
           <textarea part="input" rows="1" enterkeyhint="send" aria-label=${s.inputLabel}
             aria-describedby=${count >= COUNTER_FROM ? 'counter' : nothing} aria-invalid=${this.tooLong ? 'true' : nothing}
             placeholder=${this.placeholder || s.placeholder} .value=${this.draft}

@@ -14,6 +14,8 @@ export interface ChatConfig extends Credentials {
   instanceId: string;
   /** Per-attempt timeout in ms (a stream's: between two events); 0: the client's default. */
   timeout: number;
+  /** The host offers attachments where the bot's settings cannot be read (the `attachments` attribute). */
+  attachments?: boolean;
 }
 
 export type ChatHost = ReactiveControllerHost & EventTarget;

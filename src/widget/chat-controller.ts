@@ -10,6 +10,7 @@
  */
 import type { ReactiveController } from 'lit';
 import { isAbortError, isRateLimitError } from '../client/index.js';
+import type { Attachment, AttachmentSettings } from '../client/types.js';
 import { identityKey, type ChatConfig, type ChatHost } from './chat-config.js';
 export type { ChatConfig, ChatHost } from './chat-config.js';
 import { loadAddon } from './addons.js';
@@ -31,6 +32,7 @@ import { requestReply } from './reply-request.js';
 import { LocalConversation } from './local-conversation.js';
 import { FrameCoalescer } from './frame-coalescer.js';
 import { HandoffLoader } from './handoff-loader.js';
+import { AttachmentsLoader } from './attachments-loader.js';
 import { withStoppedReply, type ReplyStream } from './stopped-reply.js';
 import type { WidgetClient } from './widget-client.js';
 
@@ -61,8 +63,8 @@ export class ChatController implements ReactiveController {
   conversationId: string | null = null;
   /** Conversation starters (the bot's `quick_replies`), shown while the transcript is empty. */
   starters: readonly string[] = [];
-  /** The bot's public face from the service (name, avatar), once loaded. */
-  bot: { name?: string; avatar_url?: string | null } = {};
+  /** The bot's public face from the service (name, avatar, what visitors may attach), once loaded. */
+  bot: { name?: string; avatar_url?: string | null; attachments?: AttachmentSettings } = {};
   /** True while a reply is being asked for (awaited or streaming in): it can be stopped. */
   replying = false;
   /** `stopReply()` aborted the reply in flight: it is kept as stopped, not dropped. */
@@ -92,6 +94,8 @@ export class ChatController implements ReactiveController {
   private presetByHost = false;
   /** Human handoff, an add-on loaded for bots that hand off (its part of the view: `handoff.render`). */
   readonly handoff = new HandoffLoader(this.host, this);
+  /** Attachments, an add-on loaded for bots that take files and for messages that carry some. */
+  readonly files = new AttachmentsLoader(this.host, this);
 
   constructor(
     private readonly host: ChatHost,
@@ -179,20 +183,22 @@ export class ChatController implements ReactiveController {
   }
 
   /**
-   * Queues `text` as a user message after a cancelable `ai-chat-message-sent`. Returns `null` at
-   * once when the text is blank or the event was cancelled; otherwise a promise of the assistant's
-   * reply, or of `null` when the send failed (the message then stays in the transcript, marked
-   * failed, with a Retry action).
+   * Queues `text` as a user message, with `attachments` (files uploaded already), after a cancelable
+   * `ai-chat-message-sent`. Returns `null` at once when there is neither text nor a file, or the
+   * event was cancelled; otherwise a promise of the assistant's reply, or of `null` when the send
+   * failed (the message then stays in the transcript, marked failed, with a Retry action that sends
+   * the same files).
    */
-  send(text: string): Promise<TranscriptMessage | null> | null {
+  send(text: string, attachments?: Attachment[]): Promise<TranscriptMessage | null> | null {
     const content = text.trim();
-    if (!content) return null;
+    const files = attachments?.length ? { attachments } : {};
+    if (!content && !files.attachments) return null;
     const id = randomId('m');
-    const event = new AiChatMessageSentEvent({ id, text: content, conversationId: this.conversationId });
+    const event = new AiChatMessageSentEvent({ id, text: content, conversationId: this.conversationId, ...files });
     this.host.dispatchEvent(event);
     if (event.defaultPrevented) return null;
     this.store.interacted = true;
-    const message: TranscriptMessage = { id, role: 'user', content, time: new Date().toISOString(), status: 'sending' };
+    const message: TranscriptMessage = { id, role: 'user', content, time: new Date().toISOString(), status: 'sending', ...files };
     this.transcript = [...this.transcript, message];
     const settled = new Promise<TranscriptMessage | null>((resolve) => this.settle.set(id, resolve));
     this.persist();
@@ -320,6 +326,8 @@ export class ChatController implements ReactiveController {
     if (config.botId && ownCredentials) void this.loadBot(generation, config.botId, !this.messages.length);
     // a conversation restored from before may have a person in it (a new one learns from its replies)
     if (config.botId && this.conversationId) void this.handoff.check(config.botId);
+    // a host whose credentials cannot read the bot says itself that visitors may attach files
+    if (config.attachments) void this.files.load();
     void this.pump();
   }
 
@@ -332,6 +340,7 @@ export class ChatController implements ReactiveController {
       const { data } = await (await this.getClient()).bots.get(botId, { maxRetries: 0 });
       if (generation !== this.generation) return;
       this.bot = data;
+      if (data.attachments?.enabled) void this.files.load();
       if (withStarters) this.starters = data.quick_replies ?? [];
       this.host.requestUpdate();
     } catch {

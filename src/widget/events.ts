@@ -5,7 +5,7 @@
  * They fire for changes the user or the network caused (a click, a reply, a failure) and for the
  * public methods (`open()`, `send()`), never for programmatic property sets (`el.opened = true`).
  */
-import type { Citation, ErrorCode, FeedbackReason, FeedbackRating, HandoffState, OperatorProfile, ReplySource } from '../client/types.js';
+import type { Attachment, Citation, ErrorCode, FeedbackReason, FeedbackRating, HandoffState, OperatorProfile, ReplySource } from '../client/types.js';
 
 /** Delivery state of a message in the transcript. */
 export type MessageStatus = 'sending' | 'sent' | 'failed';
@@ -35,6 +35,8 @@ export interface TranscriptMessage {
   feedback?: MessageFeedback;
   /** Who wrote an operator message: their display name and avatar, as the visitor sees them. */
   author?: OperatorProfile;
+  /** Files sent with the message (the visitor's uploads, or an operator's), as the service stored them. */
+  attachments?: Attachment[];
 }
 
 /** `reason` undefined after a thumbs down: the reason form is still open; null: skipped. */
@@ -93,6 +95,8 @@ export interface MessageSentDetail {
   id: string;
   text: string;
   conversationId: string | null;
+  /** The files sent with it (uploaded already), when there are any. */
+  attachments?: Attachment[];
 }
 
 export interface MessageReceivedDetail {

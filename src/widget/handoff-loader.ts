@@ -6,19 +6,17 @@
  */
 import { nothing } from 'lit';
 import type { HandoffState } from '../client/types.js';
-import { loadAddon } from './addons.js';
+import { AddonPart } from './addon-part.js';
 import type { Handoff, HandoffChat, HandoffHost, HandoffOffer } from './handoff.js';
 import type { WidgetStrings } from './strings.js';
 
-export class HandoffLoader {
-  /** The add-on's controller, once loaded. */
-  private part?: Handoff;
-  private loading?: Promise<Handoff>;
-
+export class HandoffLoader extends AddonPart<'handoff', Handoff> {
   constructor(
-    private readonly host: HandoffHost,
+    host: HandoffHost,
     private readonly chat: HandoffChat,
-  ) {}
+  ) {
+    super('handoff', ({ Handoff }) => new Handoff(host, chat));
+  }
 
   /** The bot's handoff settings: the add-on if handoff is on. Best effort: no answer, no handoff. */
   async check(botId: string): Promise<void> {
@@ -27,7 +25,7 @@ export class HandoffLoader {
       // the add-on's, and would otherwise ride in every page's bundle
       const { http } = await this.chat.getClient();
       const { data } = await http.request<HandoffOffer>({ method: 'GET', path: `/bots/${encodeURIComponent(botId)}/handoff` }, { maxRetries: 0 });
-      if (data.enabled || this.part) (await this.load()).configure(data);
+      if (data.enabled || this.part) (await this.load())?.configure(data);
     } catch {
       // a host's own token may not reach the settings; the first handed-off reply still loads it
     }
@@ -35,17 +33,7 @@ export class HandoffLoader {
 
   /** A reply's `handoff` (the bot handed off, or could not). */
   seen(state: HandoffState | undefined): void {
-    if (state) void this.load().then((part) => part.apply(state), () => {});
-  }
-
-  private load(): Promise<Handoff> {
-    return (this.loading ??= loadAddon('handoff').then(
-      ({ Handoff }) => (this.part = new Handoff(this.host, this.chat)),
-      (error: unknown) => {
-        this.loading = undefined; // a later need tries again
-        throw error;
-      },
-    ));
+    if (state) void this.load().then((part) => part?.apply(state));
   }
 
   render(s: WidgetStrings): unknown {

@@ -48,9 +48,11 @@ interface Endpoint<Reply> {
 /** The bot endpoint when the widget names a bot, else the chat endpoint: both answer and stream alike. */
 function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> {
   const { client, config } = r;
+  // the files by id (uploaded before the message was sent); the same on every attempt
+  const attachments = r.message.attachments?.map((file) => file.id);
   if (config.botId) {
     const botId = config.botId;
-    const body = { message: r.message.content, user_id: r.userId };
+    const body = { message: r.message.content, user_id: r.userId, attachments };
     return {
       send: (options) => client.bots.sendMessage(botId, body, options),
       stream: async function* (options) {
@@ -59,7 +61,7 @@ function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> 
       outcome: (data: BotReply) => outcomeOf(data, data.message.citations ?? [], data.user_message),
     };
   }
-  const body = { messages: chatMessages(r.messages, r.message), conversation_id: r.conversationId ?? undefined, user_id: r.userId };
+  const body = { messages: chatMessages(r.messages, r.message), conversation_id: r.conversationId ?? undefined, user_id: r.userId, attachments };
   return {
     send: (options) => client.chat.send(body, options),
     stream: async function* (options) {

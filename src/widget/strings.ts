@@ -37,7 +37,44 @@ export interface HandoffStrings {
   offlineSent: string;
 }
 
-export interface WidgetStrings extends Partial<HandoffStrings> {
+/**
+ * The strings of attachments (issue #14). English for these is in the attachments add-on
+ * (attachments.ts), which a page loads only for a bot that takes files; the other languages'
+ * tables carry them, as they carry `HandoffStrings`. `{name}`: a file's name; `{max}`: the largest
+ * size a file may have ("5 MB"); `{n}`: the most files one message may carry.
+ */
+export interface AttachmentStrings {
+  /** The composer's attach button (a paperclip). */
+  attach: string;
+  /** The name of the tray of files about to be sent. */
+  attachments: string;
+  /** The drop target over the panel while files are dragged over it. */
+  dropFiles: string;
+  /** A file's remove button in the tray. `{name}`. */
+  removeFile: string;
+  /** The name of a file's upload progress bar. `{name}`. */
+  uploading: string;
+  /** Why Send waits: a file is still uploading. */
+  uploadWait: string;
+  /** A file over the size limit, refused. `{name}`, `{max}`. */
+  fileTooLarge: string;
+  /** A file of a type the chat does not take, refused. `{name}`. */
+  fileType: string;
+  /** A file over the count limit, refused. `{name}`, `{n}`. */
+  tooManyFiles: string;
+  /** The service holds too many files not sent yet. */
+  tooManyPending: string;
+  /** The service takes no files for this chat. */
+  filesOff: string;
+  /** Any other failed upload. `{name}`. */
+  uploadFailed: string;
+  /** Before a file's name on the button that downloads it. */
+  download: string;
+  /** A file that could not be downloaded. `{name}`. */
+  downloadFailed: string;
+}
+
+export interface WidgetStrings extends Partial<HandoffStrings>, Partial<AttachmentStrings> {
   /** Header text when the `title` attribute is not set. */
   title: string;
   openChat: string;

@@ -30,6 +30,7 @@ export function fromServer(m: Message, suggestions = m.suggestions): TranscriptM
     source: m.source,
     stopped: m.stopped,
     author: m.author,
+    attachments: m.attachments,
   };
 }
 
@@ -54,7 +55,8 @@ function clip(text: string, max: number): string {
 export function chatMessages(messages: readonly TranscriptMessage[], message: TranscriptMessage): ChatMessage[] {
   return messages
     .slice(0, messages.indexOf(message) + 1)
-    .filter((m) => m.status === 'sent' || m === message)
+    // a file-only message (empty text) is valid only as the last one: the files went with it
+    .filter((m) => (m.status === 'sent' && m.content) || m === message)
     .slice(-MAX_CHAT_MESSAGES)
     // a person's answer (human handoff) is the other side of the conversation, as the bot's is
     .map(({ role, content }, i, all) => ({ role: role === 'operator' ? 'assistant' : role, content: i === all.length - 1 ? content : clip(content, MAX_CONTENT) }));

@@ -12,18 +12,10 @@ import '../../src/dashboard/pages/conversations-page.js';
 import '../../src/dashboard/pages/inbox-page.js';
 import type { AicdInboxPage } from '../../src/dashboard/pages/inbox-page.js';
 import type { AicdReplyFiles } from '../../src/dashboard/pages/reply-files.js';
+import { canvasPng } from '../support/canvas-png.js';
 import { askForPerson, button, deep, deepActiveElement, deepAll, deepText, signOut, tabTo, until } from './helpers.js';
 
-/** A real PNG of `width`×`height`, drawn by the browser. */
-async function png(width: number, height: number): Promise<Blob> {
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  const context = canvas.getContext('2d')!;
-  context.fillStyle = '#1a56db';
-  context.fillRect(0, 0, width, height);
-  return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob!), 'image/png'));
-}
+const png = canvasPng;
 
 /** Enough of a PDF for the service, which judges a file by its first bytes. */
 const PDF = '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n';

@@ -3,11 +3,12 @@
 // than English are add-ons (src/widget/addons.ts), loaded here as a page in that language loads them.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { attachmentStrings } from '../../src/widget/attachments.js';
 import { handoffStrings } from '../../src/widget/handoff.js';
 import { LANGUAGES, en, loadStrings, resolveStrings, stringsLoading, type WidgetStrings } from '../../src/widget/strings.js';
 
-/** What the widget shows: English's handoff strings come with the handoff add-on (handoff.ts), under the table. */
-const shown = (strings: WidgetStrings): WidgetStrings => ({ ...handoffStrings, ...strings });
+/** What the widget shows: English's handoff and attachment strings come with their add-ons (handoff.ts, attachments.ts), under the table. */
+const shown = (strings: WidgetStrings): WidgetStrings => ({ ...handoffStrings, ...attachmentStrings, ...strings });
 
 /** Every key of WidgetStrings: the Record type makes this list fail to compile when a key is added. */
 const KEYS: Record<keyof WidgetStrings, true> = {
@@ -20,6 +21,8 @@ const KEYS: Record<keyof WidgetStrings, true> = {
   goodAnswer: true, badAnswer: true, feedbackReason: true, feedbackReasons: true, feedbackComment: true,
   talkToPerson: true, handoffWaiting: true, handoffJoined: true, handoffTyping: true, handoffBack: true, handoffClosed: true,
   handoffOutsideHours: true, handoffNobodyOnline: true, leaveMessage: true, offlineEmail: true, offlineMessage: true, offlineSent: true,
+  attach: true, attachments: true, dropFiles: true, removeFile: true, uploading: true, uploadWait: true, fileTooLarge: true, fileType: true,
+  tooManyFiles: true, tooManyPending: true, filesOff: true, uploadFailed: true, download: true, downloadFailed: true,
 };
 const keys = Object.keys(KEYS) as Array<keyof WidgetStrings>;
 const LANGS = ['en', 'de', 'fr', 'es', 'ar', 'ja'] as const;
@@ -70,6 +73,11 @@ describe('widget strings (i18n)', () => {
       assert.deepEqual(shown(resolveStrings(`${lang.toUpperCase()}-XX`)), locales[lang]);
       for (const key of ['handoffJoined', 'handoffTyping'] as const) assert.match(table[key] as string, /\{name\}/, `${lang}.${key} lost its {name} placeholder`);
       assert.match(table.offlineSent as string, /\{email\}/, `${lang}.offlineSent lost its {email} placeholder`);
+      for (const key of ['removeFile', 'uploading', 'fileTooLarge', 'fileType', 'tooManyFiles', 'uploadFailed', 'downloadFailed'] as const) {
+        assert.match(table[key] as string, /\{name\}/, `${lang}.${key} lost its {name} placeholder`);
+      }
+      assert.match(table.fileTooLarge as string, /\{max\}/, `${lang}.fileTooLarge lost its {max} placeholder`);
+      assert.match(table.tooManyFiles as string, /\{n\}/, `${lang}.tooManyFiles lost its {n} placeholder`);
     });
   }
 

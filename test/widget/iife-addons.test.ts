@@ -117,6 +117,34 @@ describe('the one-<script> build and its add-ons', () => {
     expect(opened.win.getComputedStyle(form).display, "the add-on's styles are adopted").to.equal('grid');
   });
 
+  it('a bot that takes files: its profile loads the attachments add-on, with its styles, and a file goes with a message; a bot that takes none loads nothing', async () => {
+    const plain = await createBot(apiKey, { name: 'No files' });
+    opened = await page('en', `mode="inline" bot-id="${plain}" api-key="${apiKey}"`);
+    const title = () => opened!.widget.shadowRoot!.querySelector('[part~="title"]')!.textContent!.trim();
+    await waitFor(() => title() === 'No files', 8000, "the bot's profile");
+    expect(opened.addons(), 'a bot without attachments').to.deep.equal([]);
+    opened.frame.remove();
+
+    const botId = await createBot(apiKey, { attachments: { enabled: true } });
+    opened = await page('en', `mode="inline" bot-id="${botId}" api-key="${apiKey}"`);
+    const root = opened.widget.shadowRoot!;
+    const attach = await waitFor(() => root.querySelector<HTMLElement>('[part~="attach-button"]'), 8000, 'the attach button');
+    expect(opened.addons()).to.deep.equal(['attachments']);
+    expect(attach.getAttribute('aria-label')).to.equal('Attach files');
+    expect(opened.win.getComputedStyle(attach).width, "the add-on's styles are adopted").to.equal('40px');
+    // the add-on's own copy of the client uploads, and the message carries the file
+    const input = root.querySelector<HTMLInputElement>('input[type="file"]')!;
+    const files = new opened.win.DataTransfer();
+    files.items.add(new opened.win.File(['a question in a file'], 'question.txt', { type: 'text/plain' }));
+    input.files = files.files;
+    input.dispatchEvent(new opened.win.Event('change'));
+    await waitFor(() => root.querySelector('[part~="attachments"] li') && !root.querySelector('[part~="attachments"] progress'), 8000, 'the upload');
+    root.querySelector<HTMLButtonElement>('[part~="send-button"]')!.click();
+    await waitFor(() => opened!.widget.messages.length === 2, 8000, 'the reply');
+    expect(opened.widget.messages[0].attachments![0].filename).to.equal('question.txt');
+    expect(root.querySelector('[part~="attachment-file"]')!.textContent).to.include('question.txt');
+  });
+
   it('a phone-sized page loads the phone add-on, and the open panel is a modal dialog', async () => {
     opened = await page('en', `api-key="${apiKey}"`, { width: 390 });
     await waitFor(() => opened!.addons().includes('phone'), 8000, 'the phone add-on');

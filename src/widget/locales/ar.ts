@@ -56,6 +56,20 @@ const ar: WidgetStrings = {
   offlineEmail: 'بريدك الإلكتروني',
   offlineMessage: 'رسالتك',
   offlineSent: 'شكرًا. سنرد على {email}.',
+  attach: 'إرفاق ملفات',
+  attachments: 'الملفات المراد إرسالها',
+  dropFiles: 'أفلت الملفات هنا لإرفاقها',
+  removeFile: 'إزالة {name}',
+  uploading: 'جارٍ رفع {name}',
+  uploadWait: 'يمكنك الإرسال بعد اكتمال رفع الملفات.',
+  fileTooLarge: '{name} كبير جدًا: الحد الأقصى لحجم الملف {max}.',
+  fileType: '{name} من نوع ملفات لا تقبله هذه المحادثة.',
+  tooManyFiles: 'لم تتم إضافة {name}: يمكن أن تحمل الرسالة {n} ملفات على الأكثر.',
+  tooManyPending: 'هناك ملفات كثيرة تنتظر الإرسال. أرسل بعضها أو أزله أولًا.',
+  filesOff: 'هذه المحادثة لا تقبل الملفات.',
+  uploadFailed: 'تعذّر رفع {name}.',
+  download: 'تنزيل',
+  downloadFailed: 'تعذّر تنزيل {name}.',
 };
 
 export default ar;

@@ -56,6 +56,20 @@ const de: WidgetStrings = {
   offlineEmail: 'Ihre E-Mail-Adresse',
   offlineMessage: 'Ihre Nachricht',
   offlineSent: 'Danke. Wir antworten an {email}.',
+  attach: 'Dateien anhängen',
+  attachments: 'Zu sendende Dateien',
+  dropFiles: 'Dateien hier ablegen, um sie anzuhängen',
+  removeFile: '{name} entfernen',
+  uploading: '{name} wird hochgeladen',
+  uploadWait: 'Senden ist möglich, sobald die Dateien hochgeladen sind.',
+  fileTooLarge: '{name} ist zu groß: Dateien dürfen höchstens {max} groß sein.',
+  fileType: '{name} ist ein Dateityp, den dieser Chat nicht annimmt.',
+  tooManyFiles: '{name} wurde nicht hinzugefügt: Eine Nachricht kann höchstens {n} Dateien enthalten.',
+  tooManyPending: 'Zu viele Dateien warten auf das Senden. Senden oder entfernen Sie zuerst einige.',
+  filesOff: 'Dieser Chat nimmt keine Dateien an.',
+  uploadFailed: '{name} konnte nicht hochgeladen werden.',
+  download: 'Herunterladen',
+  downloadFailed: '{name} konnte nicht heruntergeladen werden.',
 };
 
 export default de;

@@ -56,6 +56,20 @@ const es: WidgetStrings = {
   offlineEmail: 'Su correo electrónico',
   offlineMessage: 'Su mensaje',
   offlineSent: 'Gracias. Responderemos a {email}.',
+  attach: 'Adjuntar archivos',
+  attachments: 'Archivos para enviar',
+  dropFiles: 'Suelta aquí los archivos para adjuntarlos',
+  removeFile: 'Quitar {name}',
+  uploading: 'Subiendo {name}',
+  uploadWait: 'Podrás enviar cuando terminen de subirse los archivos.',
+  fileTooLarge: '{name} es demasiado grande: los archivos pueden ocupar hasta {max}.',
+  fileType: '{name} es un tipo de archivo que este chat no acepta.',
+  tooManyFiles: '{name} no se añadió: un mensaje puede llevar hasta {n} archivos.',
+  tooManyPending: 'Hay demasiados archivos esperando. Envía o quita algunos primero.',
+  filesOff: 'Este chat no acepta archivos.',
+  uploadFailed: 'No se pudo subir {name}.',
+  download: 'Descargar',
+  downloadFailed: 'No se pudo descargar {name}.',
 };
 
 export default es;

@@ -56,6 +56,20 @@ const fr: WidgetStrings = {
   offlineEmail: 'Votre e-mail',
   offlineMessage: 'Votre message',
   offlineSent: 'Merci. Nous répondrons à {email}.',
+  attach: 'Joindre des fichiers',
+  attachments: 'Fichiers à envoyer',
+  dropFiles: 'Déposez les fichiers ici pour les joindre',
+  removeFile: 'Retirer {name}',
+  uploading: 'Envoi de {name}',
+  uploadWait: 'Vous pourrez envoyer une fois les fichiers téléversés.',
+  fileTooLarge: '{name} est trop volumineux : {max} au plus par fichier.',
+  fileType: '{name} est un type de fichier que cette discussion n’accepte pas.',
+  tooManyFiles: '{name} n’a pas été ajouté : un message peut contenir {n} fichiers au plus.',
+  tooManyPending: 'Trop de fichiers attendent d’être envoyés. Envoyez-en ou retirez-en d’abord.',
+  filesOff: 'Cette discussion n’accepte pas de fichiers.',
+  uploadFailed: '{name} n’a pas pu être téléversé.',
+  download: 'Télécharger',
+  downloadFailed: '{name} n’a pas pu être téléchargé.',
 };
 
 export default fr;

@@ -56,6 +56,20 @@ const ja: WidgetStrings = {
   offlineEmail: 'メールアドレス',
   offlineMessage: 'メッセージ',
   offlineSent: 'ありがとうございます。{email} に返信します。',
+  attach: 'ファイルを添付',
+  attachments: '送信するファイル',
+  dropFiles: 'ここにファイルをドロップして添付',
+  removeFile: '{name} を削除',
+  uploading: '{name} をアップロード中',
+  uploadWait: 'ファイルのアップロードが終わると送信できます。',
+  fileTooLarge: '{name} は大きすぎます。ファイルは {max} までです。',
+  fileType: '{name} はこのチャットで送れない種類のファイルです。',
+  tooManyFiles: '{name} は追加されませんでした。1 通のメッセージに添付できるファイルは {n} 個までです。',
+  tooManyPending: '送信待ちのファイルが多すぎます。先にいくつか送信するか削除してください。',
+  filesOff: 'このチャットではファイルを送れません。',
+  uploadFailed: '{name} をアップロードできませんでした。',
+  download: 'ダウンロード',
+  downloadFailed: '{name} をダウンロードできませんでした。',
 };
 
 export default ja;
