@@ -126,6 +126,8 @@ const dashboard: UserConfig = {
   root: 'src/dashboard',
   base: '/dashboard/',
   publicDir: false,
+  // its pages' `css` templates too: white space and comments are most of what they send
+  plugins: [minifyStyles],
   build: {
     target: 'es2022',
     outDir: '../../dist/dashboard',
