@@ -171,13 +171,12 @@ export class TurnPipeline {
       if (!request.openConversation) throw handoff.refuseClosed();
       conversation = undefined; // the bot endpoint's open conversation ended: this message starts a new one
     }
-    const attachments = await this.attachmentsOf(accountId, request, conversation, namedBot);
-    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question: last.content, idempotency, attachments } };
-
     // A continued conversation keeps its bot or agent unless the request names one.
     const named = request.bot_id || request.agent_id;
     const botId = request.bot_id ?? (named ? null : (conversation?.bot_id ?? null));
     const agentId = request.agent_id ?? (named ? null : (conversation?.agent_id ?? null));
+    const { attachments, bot: readForFiles } = await this.attachmentsOf(accountId, request, conversation, botId, namedBot);
+    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question: last.content, idempotency, attachments } };
     const input: ResponderInput = {
       accountId,
       messages: request.messages,
@@ -194,7 +193,7 @@ export class TurnPipeline {
     let useLlm = this.deps.llm !== null;
 
     if (botId) {
-      const bot = namedBot ?? (await this.deps.bots.getRow(accountId, botId));
+      const bot = namedBot ?? readForFiles ?? (await this.deps.bots.getRow(accountId, botId));
       if (!namedBot) assertOriginAllowed(bot, context.origin, context.ownOrigin);
       Object.assign(input, botRuntime(bot));
     }
@@ -302,21 +301,27 @@ export class TurnPipeline {
   }
 
   /**
-   * The files the message sends, checked: the sender's own uploads for the conversation's bot (an
-   * agent's or a bot-less conversation takes none), within the bot's `max_files`.
+   * The files the message sends, checked: the sender's own uploads for the conversation's bot
+   * (`botId`; an agent's or a bot-less conversation takes none), within the bot's `max_files`. With
+   * the bot's row when it had to be read for that, so the turn reads it once.
    */
-  private async attachmentsOf(accountId: string, request: TurnRequest, conversation: ConversationRow | undefined, namedBot?: BotRow): Promise<Attachment[]> {
-    if (!request.attachments?.length) return [];
+  private async attachmentsOf(
+    accountId: string,
+    request: TurnRequest,
+    conversation: ConversationRow | undefined,
+    botId: string | null,
+    namedBot?: BotRow,
+  ): Promise<{ attachments: Attachment[]; bot?: BotRow }> {
+    if (!request.attachments?.length) return { attachments: [] };
     if (!this.deps.attachments) throw new ServiceError('permission_denied', 'This service takes no attachments.', { param: 'attachments' });
-    const named = request.bot_id || request.agent_id;
-    const botId = request.bot_id ?? (named ? null : (conversation?.bot_id ?? null));
     const bot = botId ? (namedBot ?? (await this.deps.bots.getRow(accountId, botId))) : undefined;
-    return this.deps.attachments.forMessage(accountId, request.attachments, {
+    const attachments = await this.deps.attachments.forMessage(accountId, request.attachments, {
       botId,
       userId: request.user_id ?? conversation?.user_id ?? null,
       conversationId: conversation?.id,
       settings: bot && attachmentSettingsOf(bot.attachments),
     });
+    return { attachments, bot };
   }
 
   /**
