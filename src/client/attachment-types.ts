@@ -3,8 +3,18 @@
  * bot's limits on them. Re-exported by `types.ts`.
  */
 
-/** What an attachment can be, judged by its bytes (never by its name): raster images, PDF, plain text. */
-export type AttachmentType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'application/pdf' | 'text/plain';
+/**
+ * What an attachment can be, judged by its bytes (never by its name): raster images, PDF, plain
+ * text. The one list the service, the widget and the dashboard all read.
+ */
+export const ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain'] as const;
+export type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
+
+/** The raster images among them: the only files shown inline (they run nothing). */
+export const IMAGE_ATTACHMENT_TYPES: readonly AttachmentType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+/** The most files one message can carry, whatever a bot allows. */
+export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
 
 /** A stored file, as a message lists it and an upload answers it. */
 export interface Attachment {

@@ -13,6 +13,7 @@
  */
 import { html, nothing, svg, type ReactiveController, type TemplateResult } from 'lit';
 import { AttachmentsResource } from '../client/resources/attachments.js';
+import { ATTACHMENT_TYPES, MAX_ATTACHMENTS_PER_MESSAGE } from '../client/attachment-types.js';
 import type { Attachment, AttachmentSettings, AttachmentType } from '../client/types.js';
 import styles from './attachments.styles.js';
 import type { ChatHost } from './chat-config.js';
@@ -62,9 +63,9 @@ export type AttachmentsHost = ChatHost & {
  */
 const SERVICE_LIMITS: AttachmentSettings = {
   enabled: true,
-  types: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain'],
+  types: [...ATTACHMENT_TYPES],
   max_file_bytes: 10 * 1024 * 1024,
-  max_files: 10,
+  max_files: MAX_ATTACHMENTS_PER_MESSAGE,
 };
 
 /** A file's type by its name, for a file the browser gives none. */

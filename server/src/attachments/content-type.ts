@@ -10,13 +10,14 @@
  * dimensions, which is what refusing a decompression bomb needs; the few signatures below are fixed
  * by the formats' specifications.
  */
+import { ATTACHMENT_TYPES, IMAGE_ATTACHMENT_TYPES, type AttachmentType } from '../../../src/client/attachment-types.ts';
 
 /** The types an attachment can have: raster images, PDF and plain UTF-8 text. */
-export const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf', 'text/plain'] as const;
-export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
+export const ACCEPTED_TYPES = ATTACHMENT_TYPES;
+export type AcceptedType = AttachmentType;
 
 /** Raster images: the only types a browser shows inline (they run nothing). */
-export const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+export const IMAGE_TYPES: ReadonlySet<string> = new Set(IMAGE_ATTACHMENT_TYPES);
 
 /** What `sniff` can say besides the accepted types; each of these is refused, by name. */
 export type RefusedType = 'text/html' | 'image/svg+xml' | 'application/xml' | 'application/zip' | 'application/gzip' | 'application/octet-stream';

@@ -4,10 +4,11 @@
  * document embeds the same objects (`attachmentComponents`).
  */
 import { schemas, type JsonSchema } from '../http/validate.ts';
+import { MAX_ATTACHMENTS_PER_MESSAGE } from '../../../src/client/attachment-types.ts';
 import { ACCEPTED_TYPES } from './content-type.ts';
 
 /** The most files one message can carry, whatever a bot allows. */
-export const MAX_FILES_PER_MESSAGE = 10;
+export const MAX_FILES_PER_MESSAGE = MAX_ATTACHMENTS_PER_MESSAGE;
 
 const types: JsonSchema = { type: 'array', uniqueItems: true, maxItems: ACCEPTED_TYPES.length, items: { enum: [...ACCEPTED_TYPES] } };
 

@@ -8,24 +8,27 @@
  * `attachments.max_file_bytes`, so its message appears at the same field.
  */
 import { html, nothing } from 'lit';
-import type { AttachmentSettings, AttachmentType } from '../../client/index.js';
+import { ATTACHMENT_TYPES as TYPES, MAX_ATTACHMENTS_PER_MESSAGE, type AttachmentSettings, type AttachmentType } from '../../client/index.js';
 import type { FieldErrors } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 
-/** Every type the service accepts, with the names people know them by. */
-export const ATTACHMENT_TYPES: readonly (readonly [AttachmentType, string])[] = [
-  ['image/png', 'PNG images'],
-  ['image/jpeg', 'JPEG images'],
-  ['image/gif', 'GIF images'],
-  ['image/webp', 'WebP images'],
-  ['application/pdf', 'PDF documents'],
-  ['text/plain', 'Plain text'],
-];
+/** The names people know each type by (every type the service accepts has one). */
+const TYPE_NAMES: Record<AttachmentType, string> = {
+  'image/png': 'PNG images',
+  'image/jpeg': 'JPEG images',
+  'image/gif': 'GIF images',
+  'image/webp': 'WebP images',
+  'application/pdf': 'PDF documents',
+  'text/plain': 'Plain text',
+};
+
+/** Every type the service accepts, with its name, in the service's order. */
+export const ATTACHMENT_TYPES: readonly (readonly [AttachmentType, string])[] = TYPES.map((type) => [type, TYPE_NAMES[type]] as const);
 
 const MB = 1024 * 1024;
 /** The request schema's ceiling; a service may allow less, and says so at the field. */
 const MAX_MB = 100;
-const MAX_FILES = 10;
+const MAX_FILES = MAX_ATTACHMENTS_PER_MESSAGE;
 
 export interface AttachmentsDraft {
   enabled: boolean;

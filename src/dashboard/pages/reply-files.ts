@@ -1,16 +1,16 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { Attachment } from '../../client/index.js';
+import { ATTACHMENT_TYPES, MAX_ATTACHMENTS_PER_MESSAGE, type Attachment } from '../../client/index.js';
 import { api as defaultApi, type DashboardApi } from '../api.js';
 import { errorMessage } from '../ui/errors.js';
 import { formatBytes } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** The service's ceiling on one message's files; saying so here beats a refused reply later. */
-const MAX_FILES = 10;
+const MAX_FILES = MAX_ATTACHMENTS_PER_MESSAGE;
 /** What the service stores (it judges the bytes); the picker offers these first. */
-const ACCEPT = 'image/png,image/jpeg,image/gif,image/webp,application/pdf,text/plain,.pdf,.txt';
+const ACCEPT = [...ATTACHMENT_TYPES, '.pdf', '.txt'].join(',');
 
 interface PendingFile {
   key: number;

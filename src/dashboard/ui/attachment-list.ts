@@ -1,11 +1,11 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { Attachment, Message } from '../../client/index.js';
+import { IMAGE_ATTACHMENT_TYPES, type Attachment, type Message } from '../../client/index.js';
 import { formatBytes } from './format.js';
 import pageStyles from './page.styles.js';
 
 /** Shown inline (the service serves only these inline; everything else downloads). */
-const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+const IMAGE_TYPES: ReadonlySet<string> = new Set(IMAGE_ATTACHMENT_TYPES);
 
 /** Where a stored file is read: `GET {base}/attachments/{id}` (the session's cookie on the passthrough). */
 export function attachmentUrl(baseUrl: string, id: string): string {
