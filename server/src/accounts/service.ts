@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import { withDashboardTables, type DashboardDatabase, type KeyScope } from '../db/dashboard-schema.ts';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../ids.ts';
+import { SharedRead } from '../db/batcher.ts';
 import { KeyCache } from '../keys/cache.ts';
 import { createLogger } from '../logger.ts';
 
@@ -87,8 +88,16 @@ export class AccountService {
   /** The account owning this key and the key's scope, or null for an unknown, revoked or expired key. */
   async authenticate(apiKey: string): Promise<AuthenticatedKey | null> {
     const keyHash = hashKey(apiKey);
-    const cached = this.keys.get(keyHash);
-    if (cached) return cached;
+    return this.keys.get(keyHash) ?? this.lookups.get(keyHash);
+  }
+
+  /**
+   * When a busy key's cache entry goes stale, every request in flight misses at once: they share
+   * one read (and the ones arriving during it the next; db/batcher.ts), not one read each.
+   */
+  private readonly lookups = new SharedRead((keyHash) => this.lookUp(keyHash));
+
+  private async lookUp(keyHash: string): Promise<AuthenticatedKey | null> {
     const readStartedAt = this.keys.readStarted();
     const row = await this.tables
       .selectFrom('api_keys')

@@ -15,6 +15,7 @@ import type {
   UpdateBotRequest,
 } from '../../../src/client/types.ts';
 import { deleteConversationOwner } from '../conversations/purge.ts';
+import { SharedRowRead } from '../db/batcher.ts';
 import { iso, json } from '../db/json.ts';
 import type { BotsTable, Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
@@ -87,16 +88,17 @@ export class BotService {
   ) {}
 
   /** The row including the model, or 404 for an id that is not this account's. */
+  /** The bot's row (shared with concurrent callers: read only), or 404. */
   async getRow(accountId: string, botId: string): Promise<BotRow> {
-    const row = await this.db
-      .selectFrom('bots')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', botId)
-      .executeTakeFirst();
+    const row = await this.rows.get(accountId, botId);
     if (!row) throw notFound('bot_id', 'bot');
     return row;
   }
+
+  /** Every turn of a bot reads its row: concurrent turns of one bot share the select. */
+  private readonly rows = new SharedRowRead((accountId, botId) =>
+    this.db.selectFrom('bots').selectAll().where('account_id', '=', accountId).where('id', '=', botId).executeTakeFirst(),
+  );
 
   async get(accountId: string, botId: string): Promise<Bot> {
     return toBot(await this.getRow(accountId, botId));

@@ -3,21 +3,21 @@
  * the history query. Every read and write is scoped by account id: no method takes an id alone.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Attachment, Citation, Entity, Message, Page, ReplySource, Role } from '../../../src/client/types.ts';
-import { linkAttachments } from '../attachments/service.ts';
-import { iso, json } from '../db/json.ts';
-import type { ConversationsTable, Database, MessagesTable } from '../db/schema.ts';
-import { notFound, ServiceError } from '../http/errors.ts';
+import type { Attachment, Entity, Message, Page } from '../../../src/client/types.ts';
+import { Batcher } from '../db/batcher.ts';
+import type { ConversationsTable, Database } from '../db/schema.ts';
+import { ServiceError } from '../http/errors.ts';
 import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
 import { decodeSeqCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
+import { toMessage } from './message-row.ts';
 import type { ResponderReply } from './responder.ts';
+import { rethrowMissingOwner, TurnWriter } from './turn-writer.ts';
 
 /** The partial unique index of migration 004 on `messages (account_id, idempotency_key)`. */
 const KEYED_MESSAGE_INDEX = 'messages_account_idempotency';
 
 export type ConversationRow = Selectable<ConversationsTable>;
-type MessageRow = Selectable<MessagesTable>;
 
 export interface NewUserMessage {
   role: 'user';
@@ -53,23 +53,6 @@ export interface ConversationOwner {
   userId?: string | null;
 }
 
-/** The foreign keys of migration 007 from a conversation to its bot and agent. */
-const OWNER_KEYS: Record<string, [param: string, what: string]> = {
-  conversations_bot_fk: ['bot_id', 'bot'],
-  conversations_agent_fk: ['agent_id', 'agent'],
-};
-
-/**
- * A conversation written for a bot or agent that was deleted meanwhile (the delete won the race for
- * the row) answers 404 for that id, like a request that came after the delete.
- */
-function rethrowMissingOwner(error: unknown): never {
-  const pgError = error as { code?: string; constraint?: string };
-  const owner = pgError.code === '23503' && pgError.constraint ? OWNER_KEYS[pgError.constraint] : undefined;
-  if (owner) throw notFound(...owner);
-  throw error;
-}
-
 /** True when a keyed insert lost to another request with the same Idempotency-Key. */
 export function isKeyedTurnConflict(error: unknown): boolean {
   const pgError = error as { code?: string; constraint?: string };
@@ -77,6 +60,8 @@ export function isKeyedTurnConflict(error: unknown): boolean {
 }
 
 export type NewMessage = NewUserMessage | NewAssistantMessage;
+
+export { toMessage };
 
 export interface HistoryFilter {
   conversationId?: string;
@@ -86,40 +71,12 @@ export interface HistoryFilter {
   cursor?: string;
 }
 
-export function toMessage(row: MessageRow): Message {
-  const message: Message = {
-    id: row.id,
-    conversation_id: row.conversation_id,
-    role: row.role as Role,
-    content: row.content,
-    created_at: iso(row.created_at),
-  };
-  if (row.role === 'assistant') {
-    message.source = (row.source ?? 'fallback') as ReplySource;
-    message.intent = row.intent;
-    message.confidence = row.confidence;
-    message.citations = (row.citations ?? []) as Citation[];
-    message.suggestions = row.suggestions ?? [];
-    if (row.stopped) message.stopped = true;
-  }
-  if (row.role === 'operator') message.author = operatorOf(row as MessageRow & OperatorColumns);
-  if (row.attachments?.length) message.attachments = row.attachments as Attachment[];
-  return message;
-}
-
-/** The author columns of an operator message (migration 016, handoff/tables.ts). */
-interface OperatorColumns {
-  author_id: string | null;
-  author_name: string | null;
-  author_avatar_url: string | null;
-}
-
-function operatorOf(row: OperatorColumns): NonNullable<Message['author']> {
-  return { id: row.author_id ?? '', name: row.author_name ?? 'Operator', avatar_url: row.author_avatar_url };
-}
-
 export class ConversationStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly writer: TurnWriter;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.writer = new TurnWriter(db);
+  }
 
   /** `id` may be chosen ahead (chat announces it before the reply exists). */
   async create(accountId: string, owner: { id?: string; botId?: string | null; agentId?: string | null; userId?: string | null }) {
@@ -162,7 +119,7 @@ export class ConversationStore {
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();
-    const open = await latest(this.db);
+    const open = await this.openConversations.call(JSON.stringify([accountId, botId]), userId);
     if (open) return open;
     return this.db.transaction().execute(async (trx) => {
       const lockKey = `conv:${accountId}:${botId}:${userId}`;
@@ -177,78 +134,33 @@ export class ConversationStore {
     }).catch(rethrowMissingOwner);
   }
 
+  /** The lookup of `openForBotUser`, for all users of one bot asking at once in one select. */
+  private readonly openConversations = new Batcher<string, ConversationRow | undefined>(async (key, callers) => {
+    const [accountId, botId] = JSON.parse(key) as [string, string];
+    const rows = await this.db
+      .selectFrom('conversations')
+      .selectAll()
+      .distinctOn('user_id')
+      .where('account_id', '=', accountId)
+      .where('bot_id', '=', botId)
+      .where('user_id', 'in', [...new Set(callers.map((caller) => caller.input))])
+      .orderBy('user_id')
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const byUser = new Map(rows.map((row) => [row.user_id, row]));
+    for (const caller of callers) caller.resolve(byUser.get(caller.input));
+  });
+
   /**
-   * Appends messages in order and touches the conversation (or creates it, with `create`), in ONE
-   * statement: a turn is one round trip and one implicit transaction, so the row locks it takes (the
-   * conversation's, and the analytics rollup rows its triggers update) are held for that statement
-   * and its commit only, not across several round trips. A keyed user message that another request
-   * already stored throws a unique violation (`isKeyedTurnConflict`) and nothing of this call is
-   * written. A conversation deleted meanwhile, or a bot or agent deleted before its conversation is
-   * created, answers 404.
+   * Appends messages in order and touches the conversation (or creates it, with `create`), in one
+   * statement shared with the account's concurrent turns (`turn-writer.ts`). A keyed user message
+   * that another request already stored throws a unique violation (`isKeyedTurnConflict`) and
+   * nothing of this call is written. A conversation deleted meanwhile, or a bot or agent deleted
+   * before its conversation is created, answers 404.
    */
-  async append(accountId: string, conversationId: string, messages: NewMessage[], options: { create?: ConversationOwner } = {}): Promise<Message[]> {
-    if (options.create && options.create.id !== conversationId) throw new Error('append: create.id must be the conversation id');
-    const owner = options.create;
-    // Touching first takes the row lock that makes concurrent appends to one conversation take turns,
-    // so a turn's messages are adjacent in `seq` and "the reply after a user message" is its reply
-    // (the messages are only produced once `conversation` has its row).
-    const conversation = owner
-      ? sql`insert into conversations (id, account_id, bot_id, agent_id, user_id)
-            values (${conversationId}, ${accountId}, ${owner.botId ?? null}, ${owner.agentId ?? null}, ${owner.userId ?? null}) returning id`
-      : sql`update conversations set updated_at = now() where account_id = ${accountId} and id = ${conversationId} returning id`;
-    const keys = messages.flatMap((m) => (m.role === 'user' && m.idempotency ? [m.idempotency.key] : []));
-    // An expired key is free again, like in `idempotency_keys`: its old message lets go of it. The
-    // insert reads `freed` first (its count), so the key is released before the new row claims it.
-    const freed = keys.length
-      ? sql`, freed as (
-          update messages set idempotency_key = null, idempotency_request_hash = null
-          where account_id = ${accountId} and idempotency_key = any(${keys}::text[])
-            and created_at < ${IDEMPOTENCY_EXPIRED_BEFORE}
-            and exists (select 1 from conversation)
-          returning 1)`
-      : sql``;
-    const links: ReturnType<typeof sql>[] = [];
-    const rows = messages.map((m) => {
-      const assistant = m.role === 'assistant' ? m : undefined;
-      const keyed = m.role === 'user' ? m.idempotency : undefined;
-      const files = m.role === 'user' && m.attachments?.length ? m.attachments : null;
-      const id = newId('msg');
-      if (files) links.push(sql`, ${sql.raw(`linked${links.length}`)} as (${linkAttachments(accountId, id, conversationId, files.map((f) => f.id))} and exists (select 1 from conversation) returning 1)`);
-      return {
-        id,
-        attachments: files,
-        role: m.role,
-        content: m.content,
-        source: assistant?.source ?? null,
-        intent: assistant?.intent ?? null,
-        confidence: assistant?.confidence ?? null,
-        citations: assistant ? assistant.citations : null,
-        suggestions: assistant ? assistant.suggestions : null,
-        latency_ms: assistant ? Math.round(assistant.latencyMs) : null,
-        entities: assistant?.entities ?? null,
-        stopped: assistant?.stopped ?? false,
-        idempotency_key: keyed?.key ?? null,
-        idempotency_request_hash: keyed?.requestHash ?? null,
-      };
-    });
-    // The rows travel as one JSON parameter, typed by the table itself (jsonb_populate_recordset), and
-    // are inserted in their given order (`ordinality`), which is the order of `seq`.
-    const inserted = await sql<MessageRow>`
-      with conversation as (${conversation})${freed}${sql.join(links, sql``)}
-      insert into messages (id, account_id, conversation_id, role, content, source, intent, confidence, citations,
-                            suggestions, latency_ms, entities, stopped, idempotency_key, idempotency_request_hash, attachments)
-      select m.id, ${accountId}, conversation.id, m.role, m.content, m.source, m.intent, m.confidence, m.citations,
-             m.suggestions, m.latency_ms, m.entities, coalesce(m.stopped, false), m.idempotency_key, m.idempotency_request_hash,
-             m.attachments
-      from jsonb_populate_recordset(null::messages, ${json(rows)}::jsonb) with ordinality as m
-      cross join conversation
-      ${keys.length ? sql`where (select count(*) from freed) >= 0` : sql``}
-      order by m.ordinality
-      returning *`
-      .execute(this.db)
-      .catch(rethrowMissingOwner);
-    if (inserted.rows.length === 0) throw notFound('conversation_id', 'conversation');
-    return inserted.rows.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq))).map(toMessage);
+  append(accountId: string, conversationId: string, messages: NewMessage[], options: { create?: ConversationOwner } = {}): Promise<Message[]> {
+    return this.writer.append(accountId, conversationId, messages, options);
   }
 
   /**

@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { HandoffAvailability, HandoffSettings, HandoffSettingsInput, OpeningHours } from '../../../src/client/types.ts';
 import type { BotService } from '../bots/service.ts';
+import { SharedRowRead } from '../db/batcher.ts';
 import { json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
@@ -56,10 +57,14 @@ export class HandoffSettingsService {
     return this.get(accountId, botId);
   }
 
-  /** The settings row of a bot, or undefined (handoff off). */
-  async row(accountId: string, botId: string) {
-    return this.db.selectFrom('bot_handoff').selectAll().where('account_id', '=', accountId).where('bot_id', '=', botId).executeTakeFirst();
+  /** The settings row of a bot, or undefined (handoff off); read on every turn of a bot, shared by concurrent turns (read only). */
+  row(accountId: string, botId: string) {
+    return this.rows.get(accountId, botId);
   }
+
+  private readonly rows = new SharedRowRead((accountId, botId) =>
+    this.db.selectFrom('bot_handoff').selectAll().where('account_id', '=', accountId).where('bot_id', '=', botId).executeTakeFirst(),
+  );
 
   /** Whether a person can be asked for now in a conversation with `botId` (none: no handoff). */
   async availability(accountId: string, botId: string | null): Promise<HandoffAvailability> {

@@ -12,6 +12,7 @@
  * all the rows, in pages and slices that leave the event loop free in between.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { SharedRead } from '../db/batcher.ts';
 import type { Database } from '../db/schema.ts';
 import { KnowledgeIndex, type IndexedEntry } from './search-index.ts';
 
@@ -58,6 +59,15 @@ export class IndexCache {
   private readonly slots = new Map<string, Slot>();
   /** Whole-index builds so far (a write never causes one): for tests and diagnostics. */
   builds = 0;
+  /**
+   * Every search and grounded chat turn reads its account's revision: concurrent reads of one
+   * account share one select, each sent after all of its callers asked (db/batcher.ts), so each
+   * still sees every write committed before it was called.
+   */
+  private readonly revisions = new SharedRead(async (accountId) => {
+    const row = await this.db.selectFrom('accounts').select('kb_revision').where('id', '=', accountId).executeTakeFirst();
+    return BigInt(row?.kb_revision ?? '0');
+  });
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -167,9 +177,8 @@ export class IndexCache {
     return true;
   }
 
-  private async revisionOf(accountId: string): Promise<bigint> {
-    const row = await this.db.selectFrom('accounts').select('kb_revision').where('id', '=', accountId).executeTakeFirst();
-    return BigInt(row?.kb_revision ?? '0');
+  private revisionOf(accountId: string): Promise<bigint> {
+    return this.revisions.get(accountId);
   }
 }
 

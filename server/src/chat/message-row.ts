@@ -1,0 +1,40 @@
+/** A stored message as the API answers it. */
+import type { Selectable } from 'kysely';
+import type { Attachment, Citation, Message, ReplySource, Role } from '../../../src/client/types.ts';
+import { iso } from '../db/json.ts';
+import type { MessagesTable } from '../db/schema.ts';
+
+export type MessageRow = Selectable<MessagesTable>;
+
+export function toMessage(row: MessageRow): Message {
+  const message: Message = {
+    id: row.id,
+    conversation_id: row.conversation_id,
+    role: row.role as Role,
+    content: row.content,
+    created_at: iso(row.created_at),
+  };
+  if (row.role === 'assistant') {
+    message.source = (row.source ?? 'fallback') as ReplySource;
+    message.intent = row.intent;
+    message.confidence = row.confidence;
+    message.citations = (row.citations ?? []) as Citation[];
+    message.suggestions = row.suggestions ?? [];
+    if (row.stopped) message.stopped = true;
+  }
+  if (row.role === 'operator') message.author = operatorOf(row as MessageRow & OperatorColumns);
+  if (row.attachments?.length) message.attachments = row.attachments as Attachment[];
+  return message;
+}
+
+/** The author columns of an operator message (migration 016, handoff/tables.ts). */
+interface OperatorColumns {
+  author_id: string | null;
+  author_name: string | null;
+  author_avatar_url: string | null;
+}
+
+function operatorOf(row: OperatorColumns): NonNullable<Message['author']> {
+  return { id: row.author_id ?? '', name: row.author_name ?? 'Operator', avatar_url: row.author_avatar_url };
+}
+
