@@ -76,7 +76,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
     createAccount: (o) => accounts.create({ name: o?.name, rateLimit: o?.rateLimit }),
     async close() {
       await closeServices(services);
-      await core.usage.flush();
+      await core.usage.close();
       keyCache.close();
       handoffBus.close();
       redis?.disconnect();
