@@ -57,7 +57,6 @@ export class UsageRecorder {
 
   /** At shutdown, once no request is answered any more: everything recorded, and no write left running. */
   async close(): Promise<void> {
-    await this.flush();
     while (this.inFlight || this.buffer.length > 0) {
       this.write();
       await this.inFlight;

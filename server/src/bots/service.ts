@@ -87,8 +87,10 @@ export class BotService {
     private readonly maxAttachmentBytes = 10 * 1024 * 1024,
   ) {}
 
-  /** The row including the model, or 404 for an id that is not this account's. */
-  /** The bot's row (shared with concurrent callers: read only), or 404. */
+  /**
+   * The row including the model, or 404 for an id that is not this account's. Shared with
+   * concurrent callers: read only.
+   */
   async getRow(accountId: string, botId: string): Promise<BotRow> {
     const row = await this.rows.get(accountId, botId);
     if (!row) throw notFound('bot_id', 'bot');

@@ -4,7 +4,7 @@
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Attachment, Entity, Message, Page } from '../../../src/client/types.ts';
-import { Batcher } from '../db/batcher.ts';
+import { accountRowKey, Batcher, parseAccountRowKey } from '../db/batcher.ts';
 import type { ConversationsTable, Database } from '../db/schema.ts';
 import { ServiceError } from '../http/errors.ts';
 import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
@@ -60,8 +60,6 @@ export function isKeyedTurnConflict(error: unknown): boolean {
 }
 
 export type NewMessage = NewUserMessage | NewAssistantMessage;
-
-export { toMessage };
 
 export interface HistoryFilter {
   conversationId?: string;
@@ -119,7 +117,7 @@ export class ConversationStore {
         .orderBy('id', 'desc')
         .limit(1)
         .executeTakeFirst();
-    const open = await this.openConversations.call(JSON.stringify([accountId, botId]), userId);
+    const open = await this.openConversations.call(accountRowKey(accountId, botId), userId);
     if (open) return open;
     return this.db.transaction().execute(async (trx) => {
       const lockKey = `conv:${accountId}:${botId}:${userId}`;
@@ -136,7 +134,7 @@ export class ConversationStore {
 
   /** The lookup of `openForBotUser`, for all users of one bot asking at once in one select. */
   private readonly openConversations = new Batcher<string, ConversationRow | undefined>(async (key, callers) => {
-    const [accountId, botId] = JSON.parse(key) as [string, string];
+    const [accountId, botId] = parseAccountRowKey(key);
     const rows = await this.db
       .selectFrom('conversations')
       .selectAll()

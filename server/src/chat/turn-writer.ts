@@ -112,7 +112,11 @@ export class TurnWriter {
     }
     if (stored) {
       const byConversation = new Map<string, MessageRow[]>();
-      for (const row of stored) byConversation.set(row.conversation_id, [...(byConversation.get(row.conversation_id) ?? []), row]);
+      for (const row of stored) {
+        const rows = byConversation.get(row.conversation_id);
+        if (rows) rows.push(row);
+        else byConversation.set(row.conversation_id, [row]);
+      }
       await Promise.all(
         now.map((item) => {
           const rows = byConversation.get(item.input.conversationId);

@@ -92,18 +92,19 @@ export class SharedRead<T> {
   }
 }
 
+/** A batch key naming one row (a bot, say) of an account; ids come from requests, so no separator is safe. */
+export const accountRowKey = (accountId: string, id: string): string => JSON.stringify([accountId, id]);
+export const parseAccountRowKey = (key: string): [accountId: string, id: string] => JSON.parse(key) as [string, string];
+
 /** A `SharedRead` of one row of an account, by the account's and the row's ids. */
 export class SharedRowRead<T> {
   private readonly read: SharedRead<T>;
 
   constructor(read: (accountId: string, id: string) => Promise<T>) {
-    this.read = new SharedRead((key) => {
-      const [accountId, id] = JSON.parse(key) as [string, string];
-      return read(accountId, id);
-    });
+    this.read = new SharedRead((key) => read(...parseAccountRowKey(key)));
   }
 
   get(accountId: string, id: string): Promise<T> {
-    return this.read.get(JSON.stringify([accountId, id]));
+    return this.read.get(accountRowKey(accountId, id));
   }
 }

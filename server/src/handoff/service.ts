@@ -11,7 +11,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Attachment, HandoffAvailability, HandoffState, HandoffStatus, Message, OfflineMessage, OfflineMessageRequest, OperatorProfile } from '../../../src/client/types.ts';
 import { linkAttachments, type AttachmentService } from '../attachments/service.ts';
-import { toMessage } from '../chat/store.ts';
+import { toMessage } from '../chat/message-row.ts';
 import { iso, json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound, ServiceError } from '../http/errors.ts';
