@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildTrainingSet, shuffle } from '../src/agents/training-set.ts';
 import { createService, type Service } from '../src/index.ts';
 import { caller, memoryService, type Caller } from './support/api.ts';
+import { holdTraining } from './support/hold-training.ts';
 import { testDatabase } from './support/test-database.ts';
 
 let service: Service;
@@ -131,11 +132,17 @@ describe('agent training', () => {
 
   it('answers 202 with a queued job at once, then the job finishes', async () => {
     const agent = await createAgent();
-    const res = await call(`/v1/agents/${agent.id}/train`, { method: 'POST' });
-    assert.equal(res.status, 202);
-    assert.equal(res.body.data.status, 'queued');
-    assert.equal(res.body.data.metrics, null);
-    assert.equal((await call(`/v1/agents/${agent.id}`)).body.data.status, 'training');
+    const training = holdTraining(service.deps.nlu); // the job stays in progress until released
+    let res;
+    try {
+      res = await call(`/v1/agents/${agent.id}/train`, { method: 'POST' });
+      assert.equal(res.status, 202);
+      assert.equal(res.body.data.status, 'queued');
+      assert.equal(res.body.data.metrics, null);
+      assert.equal((await call(`/v1/agents/${agent.id}`)).body.data.status, 'training');
+    } finally {
+      training.release();
+    }
     const final = await poll(agent.id, res.body.data.id);
     assert.equal(final.status, 'succeeded');
     assert.equal(final.metrics.holdout_examples, 3, 'default holdout 0.2 of 15 examples');

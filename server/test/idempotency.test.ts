@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createService, type Service } from '../src/index.ts';
 import type { PreparedTurn } from '../src/turns/pipeline.ts';
 import { clientFor, shopTraining, startTestService, type TestClient } from './support/core.ts';
+import { holdTraining } from './support/hold-training.ts';
 import { parseSseBody } from './support/sse.ts';
 import { testDatabase } from './support/test-database.ts';
 
@@ -60,11 +61,16 @@ describe('Idempotency-Key', () => {
   it('answers 409 request_in_progress while the first request runs', async () => {
     const headers = { 'idempotency-key': 'slow-key', 'content-type': 'application/json' };
     const body = JSON.stringify({ name: 'Slow', training: { intents: Array.from({ length: 60 }, (_, i) => ({ name: `t${i}`, examples: [`question ${i} alpha${i}`, `query ${i} beta${i}`, `ask ${i} gamma${i}`], responses: ['x'] })) } });
+    const training = holdTraining(api.service.deps.nlu); // the first request trains until released
     const first = api.call('/v1/bots', { method: 'POST', body, headers });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    const second = await api.json('/v1/bots', { method: 'POST', body, headers });
-    assert.equal(second.res.status, 409);
-    assert.equal(second.body.error.code, 'request_in_progress');
+    try {
+      await training.started;
+      const second = await api.json('/v1/bots', { method: 'POST', body, headers });
+      assert.equal(second.res.status, 409);
+      assert.equal(second.body.error.code, 'request_in_progress');
+    } finally {
+      training.release();
+    }
     assert.equal((await first).status, 201);
     const third = await api.call('/v1/bots', { method: 'POST', body, headers });
     assert.equal(third.status, 201);
