@@ -11,36 +11,46 @@ import type { AiChatWidgetEventMap } from '../widget/events.js';
 
 export type { AiChatWidgetEventMap };
 
-/** Attributes by their HTML names; each also works before the element is defined (upgraded). */
-export interface AiChatWidgetAttributes {
-  mode?: AiChatWidget['mode'];
-  title?: string;
-  placeholder?: string;
-  'welcome-message'?: string;
-  theme?: AiChatWidget['theme'];
-  storage?: AiChatWidget['storage'];
-  'base-url'?: string;
-  'bot-id'?: string;
-  'user-id'?: string;
-  stream?: boolean;
-  timeout?: number;
-  /** **Development only**: a secret API key in the page. */
-  'api-key'?: string;
-  'token-url'?: string;
-  /** Cookies on the `token-url` request: `same-origin` (default) or `include` (a proxy on another origin). */
-  'token-credentials'?: AiChatWidget['tokenCredentials'];
+/** The element's one table of reactive properties (`static properties`), read here at the type level. */
+type PropertyTable = typeof AiChatWidget.properties;
+/** Its public properties: private state (`draft`…) is not a key of the class type. */
+type PublicProperty = keyof PropertyTable & keyof AiChatWidget;
+/** `welcomeMessage` -> `welcome-message`. */
+type KebabCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `-${Lowercase<Head>}`}${KebabCase<Tail>}`
+  : S;
+/**
+ * The HTML attribute of property `K`: none for `attribute: false`, else the property's name in
+ * kebab case, which is the table's rule for every attribute (test/node/manifest.test.ts holds the
+ * generated manifest to it; `opened`'s `open` is left out below).
+ */
+type AttributeOf<K extends PublicProperty> = PropertyTable[K] extends { attribute: boolean } ? never : KebabCase<K>;
+/** Properties set through an attribute. Not `opened`: its attribute `open` names the element's method (see above). */
+export type AiChatWidgetAttributeProperty = Exclude<
+  { [K in PublicProperty]: [AttributeOf<K>] extends [never] ? never : K }[PublicProperty],
+  'opened'
+>;
+/** Properties with no attribute (objects, functions), and `opened`. */
+type PropertyOnly = { [K in PublicProperty]: [AttributeOf<K>] extends [never] ? K : never }[PublicProperty] | 'opened';
+
+/**
+ * Attributes by their HTML names, derived from the property table (so a new attribute is typed for
+ * JSX, Vue and Svelte the moment it is declared); each also works before the element is defined
+ * (upgraded). Mapped over the class, so editors show each property's documentation.
+ */
+export type AiChatWidgetAttributes = {
+  [K in keyof AiChatWidget as K extends AiChatWidgetAttributeProperty ? AttributeOf<K> : never]?: AiChatWidget[K];
+} & {
   /** BCP 47; picks the built-in strings. */
   lang?: string;
   dir?: 'ltr' | 'rtl' | 'auto';
-}
+};
 
 /**
  * Properties that have no attribute (objects, functions) plus `opened`. Frameworks set these as
  * DOM properties, so the element must be defined first (`import 'ai-chat-widget'`).
  */
-export type AiChatWidgetProperties = Partial<
-  Pick<AiChatWidget, 'opened' | 'token' | 'getToken' | 'strings' | 'starters' | 'highlight'>
->;
+export type AiChatWidgetProperties = Partial<Pick<AiChatWidget, PropertyOnly>>;
 
 /** `on` + the event name (`onai-chat-ready`): React 19 and Svelte 5 listen to that event. */
 export type AiChatWidgetEventAttributes = {

@@ -14,29 +14,10 @@
  */
 import type { DefineComponent } from 'vue';
 import type { AiChatWidget } from '../widget/ai-chat-widget.js';
-import type { AiChatWidgetEventProps, AiChatWidgetProperties } from './props.js';
+import type { AiChatWidgetAttributeProperty, AiChatWidgetEventProps, AiChatWidgetProperties } from './props.js';
 
 /** The props of `<ai-chat-widget>` in Vue, camelCased as Vue normalises them (`base-url` → `baseUrl`). */
-export type AiChatWidgetVueProps = Partial<
-  Pick<
-    AiChatWidget,
-    | 'mode'
-    | 'title'
-    | 'placeholder'
-    | 'welcomeMessage'
-    | 'theme'
-    | 'storage'
-    | 'baseUrl'
-    | 'botId'
-    | 'userId'
-    | 'stream'
-    | 'timeout'
-    | 'apiKey'
-    | 'tokenUrl'
-    | 'tokenCredentials'
-    | 'lang'
-  >
-> &
+export type AiChatWidgetVueProps = Partial<Pick<AiChatWidget, AiChatWidgetAttributeProperty | 'lang'>> &
   AiChatWidgetProperties &
   AiChatWidgetEventProps & { dir?: 'ltr' | 'rtl' | 'auto' };
 

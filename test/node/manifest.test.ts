@@ -115,6 +115,19 @@ describe('custom-elements.json', () => {
     assert.equal(pkg.customElements, 'dist/custom-elements.json');
   });
 
+  it("names every attribute after its property in kebab case, the rule the framework typings derive", () => {
+    // src/frameworks/props.ts types JSX, Vue and Svelte from the property table with this rule, so
+    // an attribute named otherwise (Lit's default lowercases `fooBar` to `foobar`) would be mistyped.
+    const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    const exceptions: Record<string, string> = { opened: 'open' }; // left out of the typings' attributes
+    const inherited = ['lang', 'dir']; // HTMLElement's own
+    for (const attribute of element.attributes ?? []) {
+      if (inherited.includes(attribute.name)) continue;
+      assert.ok(attribute.fieldName, `attribute ${attribute.name} has a property`);
+      assert.equal(attribute.name, exceptions[attribute.fieldName] ?? kebab(attribute.fieldName));
+    }
+  });
+
   it('lists exactly the attributes and properties of the README table, with their types', () => {
     const rows = tableRows(section('### Attributes and properties', '### Methods'));
     assert.ok(rows.length >= 20, `README table rows: ${rows.length}`);

@@ -19,6 +19,12 @@ export function Correct({ onReply }: { onReply: (text: string) => void }) {
       timeout={5000}
       dir="rtl"
       lang="de"
+      bot-name="Ada"
+      bot-avatar="/ada.png"
+      no-feedback
+      teaser="Questions? Ask me"
+      teaser-delay={3000}
+      attachments
       opened
       starters={['Pricing']}
       strings={{ send: 'Go' }}
@@ -45,4 +51,8 @@ export const wrong = [
   <ai-chat-widget onai-chat-error={(e) => void e.detail.message.content} />,
   // @ts-expect-error an unknown attribute
   <ai-chat-widget botid="bot_1" />,
+  // @ts-expect-error teaser-delay is a number of milliseconds
+  <ai-chat-widget teaser-delay="3000" />,
+  // @ts-expect-error the property's name is not an attribute
+  <ai-chat-widget teaserDelay={3000} />,
 ];

@@ -13,6 +13,12 @@ export const correct: Props = {
   stream: true,
   timeout: 5000,
   opened: false,
+  'bot-name': 'Ada',
+  'bot-avatar': '/ada.png',
+  'no-feedback': true,
+  teaser: 'Questions? Ask me',
+  'teaser-delay': 3000,
+  attachments: true,
   starters: ['Pricing'],
   class: 'chat',
   'onai-chat-message-received': (e) => void e.detail.message.content.trim(),
@@ -26,6 +32,8 @@ export const wrong: Props[] = [
   { 'token-credentials': 'omit' },
   // @ts-expect-error timeout is a number
   { timeout: '5000' },
+  // @ts-expect-error no-feedback is a boolean
+  { 'no-feedback': 'yes' },
   // @ts-expect-error the ready event's detail has no `text`
   { 'onai-chat-ready': (e) => void e.detail.text },
   // @ts-expect-error `open` would overwrite the element's open() method; bind `opened`

@@ -14,6 +14,12 @@ export const correct: Props = {
   stream: true,
   timeout: 5000,
   opened: true,
+  botName: 'Ada',
+  botAvatar: '/ada.png',
+  noFeedback: true,
+  teaser: 'Questions? Ask me',
+  teaserDelay: 3000,
+  attachments: true,
   starters: ['Pricing'],
   dir: 'rtl',
   onAiChatMessageReceived: (e) => void e.detail.message.content.trim(),
@@ -25,6 +31,8 @@ export const wrong: Props[] = [
   { mode: 'sideways' },
   // @ts-expect-error stream is a boolean
   { stream: 'yes' },
+  // @ts-expect-error teaserDelay is a number
+  { teaserDelay: '3000' },
   // @ts-expect-error the error event's detail has no `message` object
   { onAiChatError: (e) => void e.detail.message.content },
   // @ts-expect-error an unknown prop
