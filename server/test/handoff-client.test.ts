@@ -1,4 +1,4 @@
-// The typed client's handoff methods over a loopback port to the real service (issue #14):
+// The typed client's handoff methods over a loopback port to the real service:
 // settings, state, asking for a person, offline messages, and `events()`, whose iterator reconnects
 // after every stream the service ends (`maxSeconds: 1`) and resumes from the last event id: across
 // several reconnects every operator message arrives once, in order.
@@ -50,28 +50,34 @@ describe('client.handoff', () => {
     await client.handoff.updateSettings(setup.botId, { enabled: true });
   });
 
-  it('events(): reconnects after each ended stream and resumes, every message once and in order', async () => {
+  it('events(): reconnects after each ended stream and resumes, every message once and in order', { timeout: 30_000 }, async () => {
     const user = 'client-stream';
     const conversationId = await startConversation(setup.api, setup.botId, user);
     await client.handoff.request(conversationId, { user_id: user });
     const controller = new AbortController();
     const received: HandoffEvent[] = [];
     const expected = ['m1', 'm2', 'm3', 'm4'];
+    // Each open connection says so (its `ready` frame), so the messages can be sent one per
+    // connection: the service ends every stream after 1 s and the iterator resumes with the last id.
+    const waiting: (() => void)[] = [];
+    const nextConnection = () => new Promise<void>((resolve) => waiting.push(resolve));
+    const onReady = () => waiting.splice(0).forEach((wake) => wake());
+    const firstConnection = nextConnection();
     const reading = (async () => {
-      for await (const event of client.handoff.events(conversationId, { user_id: user, maxSeconds: 1, retryDelayMs: 50, signal: controller.signal })) {
+      for await (const event of client.handoff.events(conversationId, { user_id: user, maxSeconds: 1, retryDelayMs: 50, signal: controller.signal, onReady })) {
         received.push(event);
         if (event.type === 'message' && event.data.content === expected.at(-1)) break;
       }
     })();
-    await new Promise((r) => setTimeout(r, 300)); // the first connection is open
+    await firstConnection;
     const operator = setup.operator;
     assert.equal((await operator.call('POST', `/dashboard/api/inbox/${conversationId}/take`)).status, 200);
-    // spread over several connections: each ends after 1 s, the iterator reconnects with the last id
-    for (const content of expected) {
+    // spread over several connections: each message after the first waits for a new connection
+    for (const [i, content] of expected.entries()) {
+      if (i > 0) await nextConnection();
       assert.equal((await operator.call('POST', `/dashboard/api/inbox/${conversationId}/messages`, { body: { content } })).status, 201);
-      await new Promise((r) => setTimeout(r, 700));
     }
-    await Promise.race([reading, new Promise((_, reject) => setTimeout(() => reject(new Error('events did not arrive')), 10_000))]);
+    await reading;
     controller.abort();
     const messages = received.filter((e) => e.type === 'message').map((e) => (e.data as { content: string }).content);
     assert.deepEqual(messages, expected);
