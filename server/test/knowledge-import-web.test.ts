@@ -96,7 +96,7 @@ describe('importing web pages', () => {
 
   it('refuses hostile pages: huge, endless, other content types, redirects to other addresses', async () => {
     site.text('/robots.txt', 'text/plain', '');
-    site.html('/hostile/', '<h1>Index</h1><p>Hostile index.</p>' + ['huge', 'flood', 'endless', 'image', 'redirect', 'fine'].map((p) => `<a href="/hostile/${p}">${p}</a>`).join(' '));
+    site.html('/hostile/', '<h1>Index</h1><p>Hostile index.</p>' + ['huge', 'flood', 'endless', 'image', 'redirect', 'compatible', 'fine'].map((p) => `<a href="/hostile/${p}">${p}</a>`).join(' '));
     site.text('/hostile/huge', 'text/html', `<p>${'x'.repeat(50_000)}</p>`);
     site.pages.set('/hostile/endless', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -106,6 +106,8 @@ describe('importing web pages', () => {
     });
     site.text('/hostile/image', 'image/png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     site.pages.set('/hostile/redirect', (_req, res) => res.writeHead(302, { location: `http://127.0.0.2:${new URL(site.origin).port}/x` }).end());
+    // IPv4-compatible IPv6 (`::/96`) embedding loopback: a private address, not another public host.
+    site.pages.set('/hostile/compatible', (_req, res) => res.writeHead(302, { location: `http://[::127.0.0.1]:${new URL(site.origin).port}/x` }).end());
     site.html('/hostile/fine', '<h1>Fine</h1><p>A fine page.</p>');
     site.pages.set('/hostile/flood', (_req, res) => {
       // No Content-Length: the cap has to count the bytes as they arrive.
@@ -117,7 +119,7 @@ describe('importing web pages', () => {
     const item = await importAndWait({ kind: 'url', url: `${site.origin}/hostile/` });
     assert.equal(item.job.status, 'succeeded', JSON.stringify(item.job));
     const codes = Object.fromEntries(item.job.issues.map((i: { code: string; document: string }) => [i.document.replace(`${site.origin}/hostile/`, ''), i.code]));
-    assert.deepEqual(codes, { huge: 'page_too_large', flood: 'page_too_large', endless: 'fetch_timeout', image: 'unsupported_content_type', redirect: 'private_address' });
+    assert.deepEqual(codes, { huge: 'page_too_large', flood: 'page_too_large', endless: 'fetch_timeout', image: 'unsupported_content_type', redirect: 'private_address', compatible: 'private_address' });
     assert.equal(item.entries, 2);
   });
 
@@ -184,13 +186,28 @@ describe('private addresses', () => {
   });
   after(() => strict.close());
 
-  it('refuses loopback, by literal and by the address a name resolves to at connect time', async () => {
+  it('refuses loopback by the address a name resolves to at connect time', async () => {
     const port = new URL(site.origin).port;
-    for (const url of [`${site.origin}/docs/`, `http://localhost:${port}/docs/`, `http://[::ffff:127.0.0.1]:${port}/docs/`]) {
-      const item = await importAndWait({ kind: 'url', url }, strictCall);
-      assert.equal(item.job.status, 'failed', url);
-      assert.equal(item.job.error.code, 'private_address', `${url}: ${JSON.stringify(item.job.error)}`);
-      assert.equal(item.entries, 0);
+    const item = await importAndWait({ kind: 'url', url: `http://localhost:${port}/docs/` }, strictCall);
+    assert.equal(item.job.status, 'failed');
+    assert.equal(item.job.error.code, 'private_address', JSON.stringify(item.job.error));
+    assert.equal(item.entries, 0);
+  });
+
+  it('refuses a private address literal at once (400 url_not_allowed), in every IPv6 form that embeds one', async () => {
+    const port = new URL(site.origin).port;
+    const imports = async () => (await strictCall('/v1/knowledge/imports')).body.data.items.length;
+    const before = await imports();
+    const literals = ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[::127.0.0.1]', '[::7f00:1]', '[0:0:0:0:0:0:a9fe:a9fe]', '[::10.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::]'];
+    for (const host of literals) {
+      for (const kind of ['url', 'sitemap']) {
+        const res = await strictCall('/v1/knowledge/imports', { body: { kind, url: `http://${host}:${port}/docs/` } });
+        assert.equal(res.status, 400, `${host}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.success, false);
+        assert.equal(res.body.error.code, 'url_not_allowed', host);
+        assert.equal(res.body.error.param, 'url');
+      }
     }
+    assert.equal(await imports(), before, 'nothing was created');
   });
 });

@@ -49,6 +49,8 @@ export type ErrorCode =
   | 'unsupported_version'
   | 'method_not_allowed'
   | 'conflict'
+  | 'url_not_allowed'
+  | 'import_queue_full'
   | 'idempotency_key_reused'
   | 'request_in_progress'
   | 'invalid_status_transition'
@@ -89,6 +91,10 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   unsupported_version: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** Knowledge imports: a URL whose host is a private, loopback or reserved address literal. */
+  url_not_allowed: 400,
+  /** Knowledge imports: the account has as many jobs waiting or running as it may; retry when one has finished. */
+  import_queue_full: 429,
   idempotency_key_reused: 409,
   request_in_progress: 409,
   /** Handoff: the conversation's status does not allow this (e.g. taking one another operator took). */
@@ -557,6 +563,12 @@ export interface KnowledgeHit {
   title: string;
   snippet: string;
   score: number;
+  /**
+   * How likely the entry answers the query, 0–1, calibrated like a probability (the best BM25 hit
+   * of an unrelated question scores low); chat answers only from hits reaching the bot's or
+   * agent's `knowledge.min_relevance`.
+   */
+  relevance: number;
   tags: string[];
   source: string | null;
   /** The page to link (see `Citation.url`), or `null`. */

@@ -19,6 +19,7 @@ import { invalid, notFound, ServiceError } from '../../http/errors.ts';
 import { createdKey, newestFirstPage } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
 import { removeEntry, unique } from '../service.ts';
+import { assertAllowedLiteral } from './addresses.ts';
 import { formatOfMediaType, formatOfName, SUPPORTED_MEDIA_TYPES } from './documents.ts';
 import { parseImportUrl } from './fetcher.ts';
 import { ImportIssueError } from './issue.ts';
@@ -48,7 +49,7 @@ export class KnowledgeImports {
     } else {
       if (input.files !== undefined) throw invalid('files', `Invalid body: files are not taken by a ${kind} import; send url.`);
       if (input.url === undefined) throw invalid('url', `Invalid body: a ${kind} import needs url.`);
-      url = checkedUrl(input.url);
+      url = checkedUrl(input.url, this.config);
     }
     const maxPages = input.max_pages ?? Math.min(DEFAULT_MAX_PAGES, this.config.maxPages);
     if (maxPages > this.config.maxPages) throw invalid('max_pages', `Invalid body: max_pages must be at most ${this.config.maxPages} on this service.`);
@@ -235,12 +236,18 @@ export class KnowledgeImports {
   }
 }
 
-/** The URL, or a 400 naming why it can never be imported (scheme, credentials). */
-function checkedUrl(raw: string): string {
+/**
+ * The URL, or a 400 naming why it can never be imported: its scheme, credentials, or a host written
+ * as a private address (`url_not_allowed`; a name resolving to one is refused at connect time).
+ */
+function checkedUrl(raw: string, config: ImportConfig): string {
   try {
-    return parseImportUrl(raw).href;
+    const url = parseImportUrl(raw);
+    assertAllowedLiteral(url.hostname, config.allowPrivateHosts);
+    return url.href;
   } catch (error) {
     if (!(error instanceof ImportIssueError)) throw error;
+    if (error.code === 'private_address') throw new ServiceError('url_not_allowed', `Invalid body: url ${error.message}`, { param: 'url' });
     throw new ServiceError('validation_failed', `Invalid body: url ${error.message}`, {
       param: 'url',
       details: [{ path: '/url', message: `${error.code}: ${error.message}` }],
