@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ACCEPTED_TYPES, imageSize, MAX_IMAGE_PIXELS, sniff } from '../src/attachments/content-type.ts';
+import { ACCEPTED_TYPES, sniff } from '../src/attachments/content-type.ts';
+import { imageSize, MAX_IMAGE_PIXELS } from '../src/attachments/image-size.ts';
 import { fileHeaders, safeFileName } from '../src/attachments/file-headers.ts';
 
 import { bytes, gif, jpeg, png, u16be, u16le, u32be, webpLossless } from './support/files.ts';

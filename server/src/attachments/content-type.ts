@@ -8,7 +8,7 @@
  * Written here rather than taken from a library: the common sniffers (`file-type`, `mmmagic`) name
  * hundreds of formats by their first bytes but do not look for markup in text, nor read an image's
  * dimensions, which is what refusing a decompression bomb needs; the few signatures below are fixed
- * by the formats' specifications.
+ * by the formats' specifications. An image's dimensions are read by image-size.ts.
  */
 import { ATTACHMENT_TYPES, IMAGE_ATTACHMENT_TYPES, type AttachmentType } from '../../../src/client/attachment-types.ts';
 
@@ -21,9 +21,6 @@ export const IMAGE_TYPES: ReadonlySet<string> = new Set(IMAGE_ATTACHMENT_TYPES);
 
 /** What `sniff` can say besides the accepted types; each of these is refused, by name. */
 export type RefusedType = 'text/html' | 'image/svg+xml' | 'application/xml' | 'application/zip' | 'application/gzip' | 'application/octet-stream';
-
-/** An image larger than this many pixels is refused: decoding it would take gigabytes (a decompression bomb). */
-export const MAX_IMAGE_PIXELS = 50_000_000;
 
 const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0) =>
   bytes.length >= at + signature.length && signature.every((byte, i) => bytes[at + i] === byte);
@@ -68,55 +65,4 @@ export function sniff(bytes: Uint8Array): AcceptedType | RefusedType {
   const start = text.replace(/^\uFEFF/, '').trimStart().slice(0, 4096);
   for (const [type, pattern] of MARKUP) if (pattern.test(start)) return type;
   return 'text/plain';
-}
-
-/** Width and height of an accepted image, read from its header; null when the header cannot be read. */
-export function imageSize(bytes: Uint8Array, type: string): { width: number; height: number } | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const has = (end: number) => end <= bytes.length;
-  switch (type) {
-    case 'image/png': // IHDR is the first chunk: width and height at 16 and 20, big-endian
-      return has(24) ? { width: view.getUint32(16), height: view.getUint32(20) } : null;
-    case 'image/gif': // the logical screen: little-endian at 6 and 8
-      return has(10) ? { width: view.getUint16(6, true), height: view.getUint16(8, true) } : null;
-    case 'image/webp':
-      return webpSize(bytes, view);
-    case 'image/jpeg':
-      return jpegSize(bytes, view);
-    default:
-      return null;
-  }
-}
-
-function webpSize(bytes: Uint8Array, view: DataView): { width: number; height: number } | null {
-  if (bytes.length < 30) return null;
-  const chunk = String.fromCharCode(...bytes.subarray(12, 16));
-  if (chunk === 'VP8X') return { width: 1 + (view.getUint32(24, true) & 0xffffff), height: 1 + (view.getUint32(27, true) & 0xffffff) };
-  if (chunk === 'VP8L') {
-    const bits = view.getUint32(21, true);
-    return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
-  }
-  if (chunk === 'VP8 ') return { width: view.getUint16(26, true) & 0x3fff, height: view.getUint16(28, true) & 0x3fff };
-  return null;
-}
-
-/** A JPEG's size is in its first start-of-frame segment; the segments before it are skipped by length. */
-function jpegSize(bytes: Uint8Array, view: DataView): { width: number; height: number } | null {
-  let at = 2;
-  while (at + 9 <= bytes.length) {
-    if (bytes[at] !== 0xff) return null;
-    const marker = bytes[at + 1];
-    if (marker === 0xff) {
-      at++; // fill byte
-      continue;
-    }
-    const length = view.getUint16(at + 2);
-    // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC), which share the range
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
-    }
-    if (length < 2) return null;
-    at += 2 + length;
-  }
-  return null;
 }
