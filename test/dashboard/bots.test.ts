@@ -86,8 +86,12 @@ describe('aicd-bots-page', () => {
     const proxy = deep(el, '.snippet-proxy')!.textContent!;
     expect(proxy).to.include(`botId: "${bot!.id}"`).and.include('["https://shop.example"]').and.include('process.env.AI_CHAT_API_KEY');
     expect(proxy).not.to.include(tenant.token, 'no key in a snippet');
+    // the proxy is served where the script tag's token-url points: test/node/embed-snippets.test.ts runs both
+    expect(proxy).to.include(`basePath: "/ai"`);
+    const nextjs = deep(el, '.snippet-nextjs')!.textContent!;
+    expect(nextjs).to.include(`basePath: "/ai"`).and.include('export const GET = proxy.fetch;').and.include('export const POST = proxy.fetch;');
     const copies = deepAll<HTMLElement & { text: string }>(el, 'aicd-copy-button');
-    expect(copies.map((c) => c.text)).to.deep.equal([script, proxy]);
+    expect(copies.map((c) => c.text)).to.deep.equal([script, proxy, nextjs]);
   });
 
   it('edits a bot on its own page: a saved change retrains it', async () => {

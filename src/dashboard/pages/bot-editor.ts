@@ -197,7 +197,8 @@ export class AicdBotEditor extends LitElement {
   private renderSide(bot: Bot) {
     const origin = location.origin;
     const script = scriptTagSnippet(bot, origin);
-    const proxy = proxySnippet(bot, origin);
+    const proxy = proxySnippet(bot, origin, 'express');
+    const nextjs = proxySnippet(bot, origin, 'nextjs');
     return html`<aside class="side">
       <section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Preview</h2>
@@ -221,9 +222,12 @@ export class AicdBotEditor extends LitElement {
         <h3 id="script-heading">Script tag</h3>
         <pre class="code snippet-script" tabindex="0" role="region" aria-labelledby="script-heading">${script}</pre>
         <aicd-copy-button .text=${script} label="Copy the script tag"></aicd-copy-button>
-        <h3 id="proxy-heading">Token proxy (on your server)</h3>
+        <h3 id="proxy-heading">Token proxy (Node, Express)</h3>
         <pre class="code snippet-proxy" tabindex="0" role="region" aria-labelledby="proxy-heading">${proxy}</pre>
-        <aicd-copy-button .text=${proxy} label="Copy the token proxy"></aicd-copy-button>
+        <aicd-copy-button .text=${proxy} label="Copy the Express token proxy"></aicd-copy-button>
+        <h3 id="nextjs-heading">Token proxy (Next.js)</h3>
+        <pre class="code snippet-nextjs" tabindex="0" role="region" aria-labelledby="nextjs-heading">${nextjs}</pre>
+        <aicd-copy-button .text=${nextjs} label="Copy the Next.js token proxy"></aicd-copy-button>
       </section>
     </aside>`;
   }

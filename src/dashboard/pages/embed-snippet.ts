@@ -1,10 +1,14 @@
 /**
  * The two ways to put a bot on a website, filled in for one bot: the script tag (the widget asks a
- * token proxy for a short-lived token) and the token proxy itself, which holds the API key on the
- * site's server. These are the forms README.md and docs/proxy.md document; the API key is never
- * part of a snippet, only the name of the variable that holds it.
+ * token proxy at `/ai` on the page's own server for a short-lived token) and that token proxy, which
+ * holds the API key, for a Node (Express) server or a Next.js app. These are the forms docs/proxy.md
+ * documents; the API key is never part of a snippet, only the name of the variable that holds it.
+ * test/node/embed-snippets.test.ts runs each of them as pasted.
  */
 import type { Bot } from '../../client/index.js';
+
+/** Where the proxy is served on the site, and so what the script tag's URLs name. */
+const PROXY_PATH = '/ai';
 
 /** The snippet is HTML the user pastes: a bot name with quotes or tags must stay an attribute value. */
 function attribute(value: string): string {
@@ -14,15 +18,35 @@ function attribute(value: string): string {
 export function scriptTagSnippet(bot: Pick<Bot, 'id' | 'name'>, origin: string): string {
   return [
     `<script src="${attribute(origin)}/dist/ai-chat-widget.iife.js" defer></script>`,
-    `<ai-chat-widget bot-id="${attribute(bot.id)}" token-url="/ai/token" base-url="/ai/v1" title="${attribute(bot.name)}"></ai-chat-widget>`,
+    `<ai-chat-widget bot-id="${attribute(bot.id)}" token-url="${PROXY_PATH}/token" base-url="${PROXY_PATH}/v1" title="${attribute(bot.name)}"></ai-chat-widget>`,
   ].join('\n');
 }
 
-export function proxySnippet(bot: Pick<Bot, 'id' | 'channels'>, origin: string): string {
+export type ProxyHost = 'express' | 'nextjs';
+
+const HEADERS: Record<ProxyHost, string> = {
+  express: `// server.ts: your site's server, serving your pages (the script tag's page among them) and the
+// token proxy at ${PROXY_PATH}. npm i ai-chat-widget express @hono/node-server
+import express from 'express';
+import { createProxy } from 'ai-chat-widget/proxy';
+import { toNodeHandler } from 'ai-chat-widget/proxy/node';`,
+  nextjs: `// app${PROXY_PATH}/[...path]/route.ts: the token proxy at ${PROXY_PATH} in a Next.js app (App Router).
+import { createProxy } from 'ai-chat-widget/proxy';`,
+};
+
+const FOOTERS: Record<ProxyHost, string> = {
+  express: `const app = express();
+app.use(toNodeHandler(proxy));      // before any body parser: the proxy reads the raw body
+app.use(express.static('public'));  // your pages
+app.listen(Number(process.env.PORT ?? 3000));`,
+  // the widget GETs (history, live events, files) and DELETEs (feedback, uploads) as well as POSTs
+  nextjs: ['GET', 'POST', 'DELETE', 'OPTIONS'].map((method) => `export const ${method} = proxy.fetch;`).join('\n'),
+};
+
+export function proxySnippet(bot: Pick<Bot, 'id' | 'channels'>, origin: string, host: ProxyHost = 'express'): string {
   const website = bot.channels.find((c) => c.type === 'website');
   const origins = website && 'allowed_origins' in website && website.allowed_origins.length ? website.allowed_origins : ['https://your.site'];
-  return `// Serve this at /ai on your site's server (Next.js: export const POST = proxy.fetch).
-import { createProxy } from 'ai-chat-widget/proxy';
+  return `${HEADERS[host]}
 
 /** Your own session check: the signed-in visitor from the request's cookies, or null. */
 async function sessionFromCookie(cookie: string | null): Promise<{ id: string } | null> {
@@ -34,12 +58,15 @@ const proxy = createProxy({
   upstream: ${JSON.stringify(origin)},
   secret: process.env.AI_CHAT_PROXY_SECRET!,   // ≥ 32 bytes, e.g. \`openssl rand -base64 48\`
   botId: ${JSON.stringify(bot.id)},
-  allowedOrigins: ${JSON.stringify(origins)},
+  basePath: ${JSON.stringify(PROXY_PATH)},  // the script tag calls ${PROXY_PATH}/token and ${PROXY_PATH}/v1/…
+  allowedOrigins: ${JSON.stringify(origins)},  // only for pages on other origins than this server's
   authorize: async (request) => {
     const user = await sessionFromCookie(request.headers.get('cookie'));
     return user ? { userId: user.id } : null;
   },
   allowAnonymous: true,                         // logged-out visitors chat as anon_…
 });
+
+${FOOTERS[host]}
 `;
 }
