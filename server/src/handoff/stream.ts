@@ -41,6 +41,26 @@ export function resumePoint(c: AppContext): string | undefined {
   return value;
 }
 
+/**
+ * Resolves after `ms`, on `wake()`, or when `signal` aborts, whichever comes first, and then leaves
+ * neither its timer nor its abort listener behind: a stream waits once per event on one long-lived
+ * signal, and a listener left per wait piles up (Node warns at 11).
+ */
+export function pauseUntil(signal: AbortSignal, ms: number): { done: Promise<void>; wake: () => void } {
+  let wake!: () => void;
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(() => wake(), ms);
+    wake = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', wake);
+      resolve();
+    };
+    if (signal.aborted) wake();
+    else signal.addEventListener('abort', wake, { once: true });
+  });
+  return { done, wake };
+}
+
 export async function eventStream(c: AppContext, handoff: HandoffService, scope: StreamScope): Promise<Response> {
   const store = { accountId: scope.accountId, conversationId: scope.conversationId };
   const resumeFrom = resumePoint(c);
@@ -93,14 +113,9 @@ export async function eventStream(c: AppContext, handoff: HandoffService, scope:
           await catchUp();
           continue;
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          stop.signal.addEventListener('abort', wake, { once: true });
-        });
+        const pause = pauseUntil(stop.signal, wait);
+        wake = pause.wake;
+        await pause.done;
         wake = undefined;
         if (delivered.size > 10_000) delivered.clear(); // the store is read after `last` only: old ids never come back
       }
