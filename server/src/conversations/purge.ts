@@ -30,16 +30,23 @@ function conversationsIn(trx: Transaction<Database>, accountId: string, scope: C
 
 /**
  * Deletes stored Idempotency-Key answers of this account that name `id` (the deleted object's id,
- * quoted as in JSON) or, with `scope`, any of those conversations. Runs before the conversations
- * themselves are deleted. A retry with such a key then runs again instead of replaying the copy.
+ * quoted as in JSON; or any of several ids, in one statement) or, with `scope`, any of those
+ * conversations. Runs before the conversations themselves are deleted. A retry with such a key then
+ * runs again instead of replaying the copy.
  */
-export async function forgetStoredAnswers(trx: Transaction<Database>, accountId: string, id: string, scope?: ConversationScope): Promise<void> {
+export async function forgetStoredAnswers(
+  trx: Transaction<Database>,
+  accountId: string,
+  id: string | readonly string[],
+  scope?: ConversationScope,
+): Promise<void> {
+  const ids = typeof id === 'string' ? [id] : id;
   await trx
     .deleteFrom('idempotency_keys')
     .where('account_id', '=', accountId)
     .where('response_body', 'is not', null)
     .where((eb) => {
-      const conditions: Expression<SqlBool>[] = [sql<boolean>`strpos(response_body, ${JSON.stringify(id)}) > 0`];
+      const conditions: Expression<SqlBool>[] = ids.map((one) => sql<boolean>`strpos(response_body, ${JSON.stringify(one)}) > 0`);
       if (scope) {
         conditions.push(
           eb(sql<string>`(regexp_match(response_body, ${STORED_CONVERSATION_ID}))[1]`, 'in', conversationsIn(trx, accountId, scope)),

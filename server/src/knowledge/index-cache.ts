@@ -187,19 +187,30 @@ export class IndexCache {
  * the account's writes: the row lock is held to commit) and logs which entry changed.
  */
 export async function recordChange(trx: Transaction<Database>, accountId: string, entryId: string): Promise<void> {
+  await recordChanges(trx, accountId, [entryId]);
+}
+
+/** `recordChange` for several entries written in one transaction: one revision each, in two statements. */
+export async function recordChanges(trx: Transaction<Database>, accountId: string, entryIds: readonly string[]): Promise<void> {
+  if (entryIds.length === 0) return;
   const { kb_revision } = await trx
     .updateTable('accounts')
-    .set({ kb_revision: sql`kb_revision + 1` })
+    .set({ kb_revision: sql`kb_revision + ${entryIds.length}` })
     .where('id', '=', accountId)
     .returning('kb_revision')
     .executeTakeFirstOrThrow();
-  const revision = BigInt(kb_revision);
-  await trx.insertInto('knowledge_changes').values({ account_id: accountId, revision: String(revision), entry_id: entryId }).execute();
-  if (revision % PRUNE_EVERY === 0n) {
+  const last = BigInt(kb_revision);
+  const first = last - BigInt(entryIds.length) + 1n;
+  await trx
+    .insertInto('knowledge_changes')
+    .values(entryIds.map((entryId, i) => ({ account_id: accountId, revision: String(first + BigInt(i)), entry_id: entryId })))
+    .execute();
+  // Pruning runs when the revisions written cross a multiple of PRUNE_EVERY.
+  if (last / PRUNE_EVERY !== (first - 1n) / PRUNE_EVERY) {
     await trx
       .deleteFrom('knowledge_changes')
       .where('account_id', '=', accountId)
-      .where('revision', '<=', String(revision - KEPT_CHANGES))
+      .where('revision', '<=', String(last - KEPT_CHANGES))
       .execute();
   }
 }

@@ -20,7 +20,7 @@ import { iso, json } from '../db/json.ts';
 import { notFound } from '../http/errors.ts';
 import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
-import { IndexCache, recordChange } from './index-cache.ts';
+import { IndexCache, recordChange, recordChanges } from './index-cache.ts';
 import type { SearchOptions } from './search-index.ts';
 
 /** What `search` accepts; `limit` 1–50. */
@@ -140,20 +140,30 @@ export class KnowledgeService {
 
 /**
  * Deletes one entry inside `trx` as `delete` does (stored answers forgotten, the change recorded for
- * every process's index, the deletion counted); false when the account has no such entry. Imports
- * remove the entries of vanished pages with it.
+ * every process's index, the deletion counted); false when the account has no such entry.
  */
 export async function removeEntry(trx: Transaction<Database>, accountId: string, entryId: string): Promise<boolean> {
+  return (await removeEntries(trx, accountId, [entryId])) > 0;
+}
+
+/**
+ * `removeEntry` for several entries, set-based (a statement for all of them, not one each): imports
+ * remove the entries of vanished pages with it, a chunk per transaction. Returns how many existed.
+ */
+export async function removeEntries(trx: Transaction<Database>, accountId: string, entryIds: readonly string[]): Promise<number> {
+  if (entryIds.length === 0) return 0;
   const deleted = await trx
     .deleteFrom('knowledge_entries')
     .where('account_id', '=', accountId)
-    .where('id', '=', entryId)
-    .executeTakeFirst();
-  if (deleted.numDeletedRows === 0n) return false;
-  await forgetStoredAnswers(trx, accountId, entryId);
-  await recordChange(trx, accountId, entryId);
-  await recordDeletion(trx, accountId, 'knowledge_entry', NOTHING_REMOVED);
-  return true;
+    .where('id', 'in', entryIds)
+    .returning('id')
+    .execute();
+  const ids = deleted.map((row) => row.id);
+  if (ids.length === 0) return 0;
+  await forgetStoredAnswers(trx, accountId, ids);
+  await recordChanges(trx, accountId, ids);
+  for (let i = 0; i < ids.length; i++) await recordDeletion(trx, accountId, 'knowledge_entry', NOTHING_REMOVED);
+  return ids.length;
 }
 
 export function unique(values: string[]): string[] {

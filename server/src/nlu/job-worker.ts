@@ -8,7 +8,7 @@
  * and `{ready: true}` once when its imports are loaded: a job's deadline starts then, so starting a
  * thread (hundreds of ms under tsx) never counts against a job.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 export class JobWorkerError extends Error {
   override name = 'JobWorkerError';
@@ -53,6 +53,8 @@ export class JobWorker<In, Out> {
     private readonly timeoutMs: number,
     /** A job still queued after this is given up (timeout): callers behind a busy thread wait no longer. */
     private readonly maxWaitMs?: number,
+    /** For each thread started, e.g. `resourceLimits`: a job past them ends its thread (crashed). */
+    private readonly workerOptions?: WorkerOptions,
   ) {}
 
   run(input: In): Promise<Out> {
@@ -92,7 +94,7 @@ export class JobWorker<In, Out> {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.module);
+    const worker = new Worker(this.module, this.workerOptions);
     this.ready = false;
     worker.on('message', (message: WorkerReply<Out>) => {
       if (message.ready) {

@@ -6,9 +6,10 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import robotsParserModule from 'robots-parser';
-import { formatOfMediaType, parseDocument, type ParsedDocument } from './documents.ts';
+import { formatOfMediaType, type ParsedDocument } from './documents.ts';
 import { fetchPage, parseImportUrl, USER_AGENT, type FetchPolicy } from './fetcher.ts';
 import { ImportIssueError, type ImportIssueCode } from './issue.ts';
+import type { Parse } from './parser.ts';
 
 /** One document of a source: read, or not (with why, and whether its entries stay until a later sync can read it). */
 export type DocumentResult =
@@ -31,6 +32,8 @@ export interface CrawlOptions {
   url: string;
   maxPages: number;
   policy: FetchPolicy;
+  /** Reads a fetched page (in the parsing thread). */
+  parse: Parse;
   /** Called as pages are found, for progress. */
   onFound?: (count: number) => void;
 }
@@ -63,12 +66,12 @@ async function robotsOf(origin: URL, policy: FetchPolicy): Promise<Robots> {
 }
 
 /** Reads one page; throws `ImportIssueError` for anything but a 2xx page of an importable type. */
-async function readPage(url: URL, policy: FetchPolicy, robots: Robots): Promise<{ finalUrl: URL; document: ParsedDocument }> {
+async function readPage(url: URL, options: CrawlOptions, robots: Robots): Promise<{ finalUrl: URL; document: ParsedDocument }> {
   if (!robots(url)) throw new ImportIssueError('robots_disallowed', `robots.txt of ${url.host} disallows ${url.pathname}.`);
-  const page = await fetchPage(url, policy, (type) => formatOfMediaType(type) !== null);
+  const page = await fetchPage(url, options.policy, (type) => formatOfMediaType(type) !== null);
   if (page.status === 404 || page.status === 410) throw new ImportIssueError('not_found', `${url.href} answered ${page.status}.`);
   if (page.status < 200 || page.status >= 300) throw new ImportIssueError('http_error', `${url.href} answered ${page.status}.`);
-  const document = await parseDocument(page.body, formatOfMediaType(page.mediaType)!, page.url.href, page.charset);
+  const document = await options.parse(page.body, formatOfMediaType(page.mediaType)!, page.url.href, page.charset);
   return { finalUrl: page.url, document };
 }
 
@@ -107,7 +110,7 @@ export async function* crawl(options: CrawlOptions): AsyncGenerator<DocumentResu
     read++;
     let page;
     try {
-      page = await readPage(url, options.policy, robots);
+      page = await readPage(url, options, robots);
     } catch (error) {
       if (url === start) throw error;
       if (!(error instanceof ImportIssueError)) throw error;
@@ -140,7 +143,7 @@ async function* crawlSitemap(start: URL, options: CrawlOptions, robots: Robots):
   if (beyond) yield pageLimit(start, beyond, options.maxPages);
   for (const url of pages) {
     try {
-      const page = await readPage(url, options.policy, robots);
+      const page = await readPage(url, options, robots);
       yield { key: url.href, url: page.finalUrl.href, document: page.document };
     } catch (error) {
       if (!(error instanceof ImportIssueError)) throw error;

@@ -11,6 +11,7 @@ import { Parser } from 'htmlparser2';
 import { htmlToText, type FormatCallback } from 'html-to-text';
 import { Lexer } from 'marked';
 import { extractText, getDocumentProxy } from 'unpdf';
+import { assertInflatesWithin } from './inflate-budget.ts';
 import { ImportIssueError } from './issue.ts';
 
 export type DocumentFormat = 'markdown' | 'html' | 'text' | 'pdf';
@@ -59,14 +60,33 @@ export function formatOfName(name: string): DocumentFormat | null {
 
 export const SUPPORTED_MEDIA_TYPES = Object.keys(MEDIA_TYPES);
 
+/** What one document may take: its sections (headings, PDF pages) and the bytes its PDF streams inflate to. */
+export interface ParseLimits {
+  maxSections: number;
+  maxInflatedBytes: number;
+}
+
 /**
  * Parses `bytes` as `format`; `fallbackTitle` (a file name or URL) when the document names none.
  * Text is decoded as `charset` (a page's Content-Type parameter) when the runtime knows it, else UTF-8.
+ * Runs in the parsing thread (`parser.ts`), never on the service's event loop.
  */
-export async function parseDocument(bytes: Uint8Array, format: DocumentFormat, fallbackTitle: string, charset?: string): Promise<ParsedDocument> {
-  const parsed = await parse(bytes, format, fallbackTitle, decoderFor(charset));
+export async function parseDocument(
+  bytes: Uint8Array,
+  format: DocumentFormat,
+  fallbackTitle: string,
+  limits: ParseLimits,
+  charset?: string,
+): Promise<ParsedDocument> {
+  const parsed = await parse(bytes, format, fallbackTitle, decoderFor(charset), limits);
   if (parsed.sections.length === 0) throw new ImportIssueError('empty_document', `${fallbackTitle} has no text to import.`);
+  assertSections(parsed.sections.length, fallbackTitle, limits);
   return parsed;
+}
+
+function assertSections(count: number, name: string, limits: ParseLimits): void {
+  if (count <= limits.maxSections) return;
+  throw new ImportIssueError('too_many_sections', `${name} has ${count} sections (headings or pages); a document may have at most ${limits.maxSections}.`);
 }
 
 function decoderFor(charset: string | undefined): TextDecoder {
@@ -77,10 +97,10 @@ function decoderFor(charset: string | undefined): TextDecoder {
   }
 }
 
-async function parse(bytes: Uint8Array, format: DocumentFormat, fallbackTitle: string, decoder: TextDecoder): Promise<ParsedDocument> {
+async function parse(bytes: Uint8Array, format: DocumentFormat, fallbackTitle: string, decoder: TextDecoder, limits: ParseLimits): Promise<ParsedDocument> {
   switch (format) {
     case 'pdf':
-      return parsePdf(bytes, fallbackTitle);
+      return parsePdf(bytes, fallbackTitle, limits);
     case 'html':
       return parseHtml(decoder.decode(bytes), fallbackTitle);
     case 'markdown':
@@ -196,17 +216,24 @@ export function parseHtml(html: string, fallbackTitle: string): ParsedDocument {
   return { title: title.replace(/\s+/g, ' ').trim() || fallbackTitle, sections: sectionsOf(blocks), links };
 }
 
-async function parsePdf(bytes: Uint8Array, fallbackTitle: string): Promise<ParsedDocument> {
+async function parsePdf(bytes: Uint8Array, fallbackTitle: string, limits: ParseLimits): Promise<ParsedDocument> {
+  assertInflatesWithin(bytes, limits.maxInflatedBytes, fallbackTitle);
   let pages: string[];
   let title: string | undefined;
   try {
     // unpdf may transfer the buffer to its worker: give it a copy.
     const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    // Counted before any page is read: a PDF of 20,000 pages is refused, not read for minutes.
+    if (pdf.numPages > limits.maxSections) {
+      await pdf.destroy();
+      assertSections(pdf.numPages, fallbackTitle, limits);
+    }
     const metadata = await pdf.getMetadata().catch(() => null);
     title = (metadata?.info as { Title?: string } | undefined)?.Title?.trim();
     pages = (await extractText(pdf, { mergePages: false })).text;
     await pdf.destroy();
   } catch (error) {
+    if (error instanceof ImportIssueError) throw error;
     throw new ImportIssueError('unreadable_document', `${fallbackTitle} is not a readable PDF (${(error as Error).message}).`);
   }
   const sections = pages

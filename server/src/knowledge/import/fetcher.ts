@@ -16,6 +16,8 @@ export interface FetchPolicy {
   timeoutMs: number;
   /** The most bytes read of one response. */
   maxBytes: number;
+  /** The job's deadline: a request in flight is cut off with its reason. */
+  signal?: AbortSignal;
 }
 
 export interface FetchedPage {
@@ -92,6 +94,7 @@ function requestOnce(url: URL, policy: FetchPolicy, deadline: number, accepts: (
     const client = url.protocol === 'https:' ? https : http;
     const request = client.request(url, {
       method: 'GET',
+      signal: policy.signal,
       agent: false, // a fresh connection per request: every connect goes through the address check
       lookup: guardedLookup(policy.allowPrivateHosts),
       headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'identity', accept: 'text/html, text/markdown, text/plain, application/pdf, application/xml;q=0.9, */*;q=0.1' },
@@ -99,7 +102,7 @@ function requestOnce(url: URL, policy: FetchPolicy, deadline: number, accepts: (
     const fail = (error: unknown) => {
       clearTimeout(timer);
       request.destroy();
-      reject(toIssue(error, url));
+      reject(policy.signal?.aborted ? policy.signal.reason : toIssue(error, url));
     };
     const timer = setTimeout(
       () => fail(new ImportIssueError('fetch_timeout', `${url.href} did not answer completely within ${policy.timeoutMs} ms.`)),

@@ -19,7 +19,11 @@ export type ImportIssueCode =
   | 'unsupported_content_type'
   | 'unreadable_document'
   | 'empty_document'
-  | 'page_limit';
+  | 'page_limit'
+  | 'document_too_large'
+  | 'too_many_sections'
+  | 'knowledge_quota_exceeded'
+  | 'job_timeout';
 
 export class ImportIssueError extends Error {
   override name = 'ImportIssueError';

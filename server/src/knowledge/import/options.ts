@@ -17,6 +17,22 @@ export interface ImportOptions {
   pageBytes?: number;
   /** Time for one page, redirects included (`AI_CHAT_IMPORT_TIMEOUT_MS`). Default 15 s. */
   timeoutMs?: number;
+  /** Time for one whole job, from its start; past it the job fails with `job_timeout` (`AI_CHAT_IMPORT_JOB_TIMEOUT_MS`). Default 10 min. */
+  jobTimeoutMs?: number;
+  /** Jobs of one account running at once in this process; the others wait, `queued` (`AI_CHAT_IMPORT_RUNNING_PER_ACCOUNT`). Default 2. */
+  runningPerAccount?: number;
+  /** Jobs of one account queued or running at most; another is refused with 429 `import_queue_full` (`AI_CHAT_IMPORT_JOBS_PER_ACCOUNT`). Default 10. */
+  jobsPerAccount?: number;
+  /** Sections (headings, PDF pages) of one document at most; more: `too_many_sections` (`AI_CHAT_IMPORT_MAX_SECTIONS`). Default 2,000. */
+  maxSections?: number;
+  /** Knowledge entries of one account that imports may fill up to; past it: `knowledge_quota_exceeded` (`AI_CHAT_KNOWLEDGE_MAX_ENTRIES`). Default 100,000. */
+  maxAccountEntries?: number;
+  /** Bytes a PDF's compressed streams may inflate to, together; more: `document_too_large` (`AI_CHAT_IMPORT_MAX_INFLATED_BYTES`). Default 128 MiB. */
+  maxInflatedBytes?: number;
+  /** Time to read one document, in the parsing thread; past it: `document_too_large` (`AI_CHAT_IMPORT_PARSE_TIMEOUT_MS`). Default 60 s. */
+  parseTimeoutMs?: number;
+  /** Heap of the parsing thread in MB; a document that needs more: `document_too_large` (`AI_CHAT_IMPORT_PARSE_MEMORY_MB`). Default 256. */
+  parseMemoryMb?: number;
 }
 
 export type ImportConfig = Required<ImportOptions>;
@@ -33,6 +49,14 @@ export function importOptionsFromEnv(env: NodeJS.ProcessEnv): ImportOptions {
     maxPages: int(env.AI_CHAT_IMPORT_MAX_PAGES),
     pageBytes: int(env.AI_CHAT_IMPORT_PAGE_BYTES),
     timeoutMs: int(env.AI_CHAT_IMPORT_TIMEOUT_MS),
+    jobTimeoutMs: int(env.AI_CHAT_IMPORT_JOB_TIMEOUT_MS),
+    runningPerAccount: int(env.AI_CHAT_IMPORT_RUNNING_PER_ACCOUNT),
+    jobsPerAccount: int(env.AI_CHAT_IMPORT_JOBS_PER_ACCOUNT),
+    maxSections: int(env.AI_CHAT_IMPORT_MAX_SECTIONS),
+    maxAccountEntries: int(env.AI_CHAT_KNOWLEDGE_MAX_ENTRIES),
+    maxInflatedBytes: int(env.AI_CHAT_IMPORT_MAX_INFLATED_BYTES),
+    parseTimeoutMs: int(env.AI_CHAT_IMPORT_PARSE_TIMEOUT_MS),
+    parseMemoryMb: int(env.AI_CHAT_IMPORT_PARSE_MEMORY_MB),
   };
 }
 
@@ -51,6 +75,14 @@ export function resolveImportConfig(options: ImportOptions = {}): ImportConfig {
     maxPages: options.maxPages ?? 500,
     pageBytes: options.pageBytes ?? 5 * 1024 * 1024,
     timeoutMs: options.timeoutMs ?? 15_000,
+    jobTimeoutMs: options.jobTimeoutMs ?? 10 * 60_000,
+    runningPerAccount: options.runningPerAccount ?? 2,
+    jobsPerAccount: options.jobsPerAccount ?? 10,
+    maxSections: options.maxSections ?? 2_000,
+    maxAccountEntries: options.maxAccountEntries ?? 100_000,
+    maxInflatedBytes: options.maxInflatedBytes ?? 128 * 1024 * 1024,
+    parseTimeoutMs: options.parseTimeoutMs ?? 60_000,
+    parseMemoryMb: options.parseMemoryMb ?? 256,
   };
 }
 

@@ -18,9 +18,10 @@ import { iso, json } from '../../db/json.ts';
 import { invalid, notFound, ServiceError } from '../../http/errors.ts';
 import { createdKey, newestFirstPage } from '../../http/pagination.ts';
 import { newId } from '../../ids.ts';
-import { removeEntry, unique } from '../service.ts';
+import { removeEntries, unique } from '../service.ts';
 import { assertAllowedLiteral } from './addresses.ts';
 import { formatOfMediaType, formatOfName, SUPPORTED_MEDIA_TYPES } from './documents.ts';
+import { removeInChunks } from './entries.ts';
 import { parseImportUrl } from './fetcher.ts';
 import { ImportIssueError } from './issue.ts';
 import { ACTIVE_JOB, emptyProgress, toImportJob, type ImportJobs, type UploadedFile } from './jobs.ts';
@@ -55,6 +56,7 @@ export class KnowledgeImports {
     if (maxPages > this.config.maxPages) throw invalid('max_pages', `Invalid body: max_pages must be at most ${this.config.maxPages} on this service.`);
     this.assertAccepting();
     const { source, job } = await this.db.transaction().execute(async (trx) => {
+      await this.assertQueueRoom(trx, accountId);
       const source = await trx
         .insertInto('knowledge_imports')
         .values({
@@ -92,6 +94,7 @@ export class KnowledgeImports {
         const locked = await trx.selectFrom('knowledge_imports').selectAll().where('id', '=', importId).forUpdate().executeTakeFirst();
         if (!locked) throw notFound('import_id', 'knowledge import');
         await this.refuseIfActive(trx, importId);
+        await this.assertQueueRoom(trx, accountId);
         return this.queueJob(trx, locked);
       });
     } catch (error) {
@@ -119,9 +122,13 @@ export class KnowledgeImports {
 
   /**
    * Deletes the import and every entry it wrote (each like `DELETE /v1/knowledge/{id}`: searches stop
-   * finding it at once). A job still running finds its import gone and writes nothing more.
+   * finding it at once), a chunk per transaction so other requests go on meanwhile. A job still
+   * running finds its import gone and writes nothing more.
    */
   async delete(accountId: string, importId: string): Promise<Deletion> {
+    await this.row(accountId, importId);
+    const entries = await this.db.selectFrom('knowledge_entries').select('id').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
+    await removeInChunks(this.db, accountId, entries.map((entry) => entry.id));
     return this.db.transaction().execute(async (trx) => {
       // Locked first: a running job's entry insert (a foreign key to this row) waits, then fails.
       const locked = await trx
@@ -132,8 +139,9 @@ export class KnowledgeImports {
         .forUpdate()
         .executeTakeFirst();
       if (!locked) throw notFound('import_id', 'knowledge import');
-      const entries = await trx.selectFrom('knowledge_entries').select('id').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
-      for (const entry of entries) await removeEntry(trx, accountId, entry.id);
+      // What a running job wrote meanwhile: a chunk or so.
+      const rest = await trx.selectFrom('knowledge_entries').select('id').where('account_id', '=', accountId).where('import_id', '=', importId).execute();
+      await removeEntries(trx, accountId, rest.map((entry) => entry.id));
       await trx.deleteFrom('knowledge_imports').where('id', '=', importId).execute();
       return { id: importId, deleted: true, ...NOTHING_REMOVED };
     });
@@ -141,6 +149,24 @@ export class KnowledgeImports {
 
   private assertAccepting(): void {
     if (this.jobs.runs.closed) throw new ServiceError('service_unavailable', 'The service is shutting down; retry shortly.');
+  }
+
+  /**
+   * 429 `import_queue_full` when the account has `jobsPerAccount` jobs queued or running (a job a
+   * dead process left behind, its heartbeat stale, does not count).
+   */
+  private async assertQueueRoom(trx: Transaction<Database>, accountId: string): Promise<void> {
+    const { n } = await trx
+      .selectFrom('knowledge_import_jobs')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('status', 'in', ACTIVE_JOB)
+      .where(sql<boolean>`not ${this.jobs.runs.staleHeartbeat()}`)
+      .executeTakeFirstOrThrow();
+    if (Number(n) < this.config.jobsPerAccount) return;
+    throw new ServiceError('import_queue_full', `This account has ${n} import jobs queued or running, the most it may; retry when one has finished.`, {
+      headers: { 'Retry-After': '30' },
+    });
   }
 
   private async queueJob(trx: Transaction<Database>, source: ImportRow) {
