@@ -1,5 +1,6 @@
 /** Service configuration: explicit options win, then environment variables, then defaults. */
 import type { RateLimitPlan } from './accounts/service.ts';
+import { resolveAttachmentQuotas, type AttachmentQuotas } from './attachments/quotas.ts';
 import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.ts';
 import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type ImportOptions } from './knowledge/import/options.ts';
 import type { LogLevel } from './logger.ts';
@@ -46,10 +47,12 @@ export interface ServiceOptions {
   imports?: ImportOptions;
   /** The largest attachment in bytes, over every bot's own limit (`AI_CHAT_MAX_ATTACHMENT_BYTES`). Default 10 MiB. */
   maxAttachmentBytes?: number;
+  /** Bytes of unsent uploads per visitor, address and bot, of all files per account, and how long unsent ones are kept (`AI_CHAT_UPLOAD_*`, `AI_CHAT_STORAGE_QUOTA_BYTES`). */
+  attachmentQuotas?: Partial<AttachmentQuotas>;
 }
 
-export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'imports'>> &
-  Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'> & { imports: ImportConfig };
+export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'imports' | 'attachmentQuotas'>> &
+  Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'> & { imports: ImportConfig; attachmentQuotas: AttachmentQuotas };
 
 const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'info', 'debug'];
 
@@ -76,6 +79,13 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     dashboard: { signup: signupPolicyFromEnv(env.AI_CHAT_SIGNUP) },
     imports: importOptionsFromEnv(env),
     maxAttachmentBytes: int(env.AI_CHAT_MAX_ATTACHMENT_BYTES),
+    attachmentQuotas: {
+      pendingBytesPerVisitor: int(env.AI_CHAT_UPLOAD_QUOTA_VISITOR_BYTES),
+      pendingBytesPerIp: int(env.AI_CHAT_UPLOAD_QUOTA_IP_BYTES),
+      pendingBytesPerBot: int(env.AI_CHAT_UPLOAD_QUOTA_BOT_BYTES),
+      storageBytesPerAccount: int(env.AI_CHAT_STORAGE_QUOTA_BYTES),
+      pendingRetentionSeconds: int(env.AI_CHAT_UPLOAD_RETENTION_SECONDS),
+    },
     llm: env.AI_CHAT_LLM_BASE_URL
       ? {
           baseUrl: env.AI_CHAT_LLM_BASE_URL,
@@ -104,5 +114,6 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     dashboard: options.dashboard ?? {},
     imports: resolveImportConfig(options.imports),
     maxAttachmentBytes: options.maxAttachmentBytes ?? 10 * 1024 * 1024,
+    attachmentQuotas: resolveAttachmentQuotas(options.attachmentQuotas),
   };
 }

@@ -95,7 +95,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   if (singleProcess) await releaseInterruptedKeys(core.db);
   const bots = new BotService(core.db, nlu, core.logger, core.config.maxAttachmentBytes);
   const conversations = new ConversationStore(core.db);
-  const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes);
+  const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes, core.config.attachmentQuotas);
   const handoff = new HandoffService(core.db, core.handoffBus, new HandoffSettingsService(core.db, bots), attachments);
   const services: Omit<Services, 'turns'> = {
     knowledge: new KnowledgeService(core.db),

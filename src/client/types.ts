@@ -55,7 +55,9 @@ export type ErrorCode =
   | 'request_in_progress'
   | 'invalid_status_transition'
   | 'handoff_unavailable'
+  | 'upload_quota_exceeded'
   | 'payload_too_large'
+  | 'storage_quota_exceeded'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'upstream_error'
@@ -101,7 +103,11 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_status_transition: 409,
   /** Handoff: a person cannot be asked for now (handoff off, outside hours, nobody online). */
   handoff_unavailable: 409,
+  /** Attachments: unsent uploads of this visitor, client address or bot hold their byte quota. */
+  upload_quota_exceeded: 409,
   payload_too_large: 413,
+  /** Attachments: the account's files hold its storage quota. */
+  storage_quota_exceeded: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   upstream_error: 502,

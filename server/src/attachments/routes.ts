@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { UploadAttachmentQuery } from '../../../src/client/types.ts';
+import { clientAddress } from '../http/client-ip.ts';
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readQuery } from '../http/validate.ts';
@@ -36,6 +37,7 @@ export function attachmentRoutes(deps: Deps): Hono<AppEnv> {
       conversationId: query.conversation_id,
       userId: query.user_id,
       filename: query.filename,
+      clientIp: clientAddress(c.req.raw.headers, c.env, deps.config.trustedProxies),
       bytes,
     });
     return ok(c, attachment, 201);

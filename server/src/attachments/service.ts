@@ -4,7 +4,8 @@
  * belongs to its uploader: the visitor (`user_id`) or the account itself (an operator, for one
  * conversation). A message takes it (`forMessage` checks, `linkAttachments` records, in the same
  * statement as the message); from then on the conversation's visitor and the account may read it.
- * An upload no message took within a day is deleted by the next upload of the account.
+ * An upload no message took within the retention (an hour by default) is deleted by the next upload
+ * of the account; the quotas of quotas.ts bound the bytes uploads hold.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Attachment, AttachmentSettings, AttachmentType } from '../../../src/client/types.ts';
@@ -18,6 +19,7 @@ import { imageSize, MAX_IMAGE_PIXELS } from './image-size.ts';
 import { safeFileName } from './file-headers.ts';
 import { MAX_FILES_PER_MESSAGE } from './schema.ts';
 import { attachmentSettingsOf } from './settings.ts';
+import { purgeExpiredUploads, quotaRefusal, usageOf, type AttachmentQuotas, type Uploader } from './quotas.ts';
 import { withAttachmentTables, type AttachmentDatabase, type AttachmentsTable } from './tables.ts';
 
 /** Files a visitor may have uploaded and not sent yet: enough for two full messages, not a storage service. */
@@ -31,6 +33,8 @@ export interface FileReader {
 
 export interface UploadInput extends FileReader {
   conversationId?: string;
+  /** The client address (http/client-ip.ts), counted by the per-address quota; null when unknown. */
+  clientIp?: string | null;
   filename?: string;
   bytes: Uint8Array;
 }
@@ -71,6 +75,7 @@ export class AttachmentService {
     private readonly conversations: ConversationStore,
     /** The service's own limit on a file (`AI_CHAT_MAX_ATTACHMENT_BYTES`). */
     private readonly maxBytes: number,
+    private readonly quotas: AttachmentQuotas,
   ) {
     this.db = withAttachmentTables(db);
   }
@@ -97,28 +102,35 @@ export class AttachmentService {
         throw new ServiceError('payload_too_large', `This image has more than ${MAX_IMAGE_PIXELS} pixels.`, { param: 'body' });
       }
     }
-    if (visitor && (await this.pending(accountId, input.userId!)) >= MAX_PENDING_UPLOADS) {
-      throw new ServiceError('conflict', `${MAX_PENDING_UPLOADS} files are waiting to be sent; send or remove some first.`, { param: 'body' });
-    }
-    await this.db.deleteFrom('attachments').where('account_id', '=', accountId).where('message_id', 'is', null).where('created_at', '<', sql<Date>`now() - interval '1 day'`).execute();
-    const row = await this.db
-      .insertInto('attachments')
-      .values({
-        id: newId('att'),
-        account_id: accountId,
-        bot_id: botId,
-        user_id: input.userId ?? null,
-        // an operator's upload is for one conversation; a visitor's joins one when sent
-        conversation_id: visitor ? null : (conversationId ?? null),
-        filename: safeFileName(input.filename),
-        content_type: type,
-        size: bytes.length,
-        width: dimensions?.width ?? null,
-        height: dimensions?.height ?? null,
-        data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      })
-      .returning(['id', 'filename', 'content_type', 'size', 'width', 'height'])
-      .executeTakeFirstOrThrow();
+    const uploader: Uploader = { accountId, botId, userId: input.userId ?? null, clientIp: visitor ? (input.clientIp ?? null) : null };
+    // One upload of the account at a time from the check to the insert: two that each fit a quota
+    // alone must not both pass it. A refusal still commits the purge.
+    const row = await this.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`attachments:${accountId}`}, 0))`.execute(trx);
+      await purgeExpiredUploads(trx, accountId, this.quotas.pendingRetentionSeconds);
+      const refusal = quotaRefusal(this.quotas, uploader, await usageOf(trx, uploader), bytes.length, MAX_PENDING_UPLOADS);
+      if (refusal) return refusal;
+      return trx
+        .insertInto('attachments')
+        .values({
+          id: newId('att'),
+          account_id: accountId,
+          bot_id: botId,
+          user_id: uploader.userId,
+          // an operator's upload is for one conversation; a visitor's joins one when sent
+          conversation_id: visitor ? null : (conversationId ?? null),
+          filename: safeFileName(input.filename),
+          content_type: type,
+          size: bytes.length,
+          width: dimensions?.width ?? null,
+          height: dimensions?.height ?? null,
+          data: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+          client_ip: uploader.clientIp,
+        })
+        .returning(['id', 'filename', 'content_type', 'size', 'width', 'height'])
+        .executeTakeFirstOrThrow();
+    });
+    if (row instanceof ServiceError) throw row;
     return toAttachment(row);
   }
 
@@ -183,17 +195,6 @@ export class AttachmentService {
     if (!botId) throw invalid('bot_id', 'Name the bot (bot_id) or the conversation (conversation_id) the file is for.');
     const bot = await this.bots.getRow(accountId, botId);
     return { botId, conversationId: input.conversationId, settings: attachmentSettingsOf(bot.attachments) };
-  }
-
-  private async pending(accountId: string, userId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('attachments')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('account_id', '=', accountId)
-      .where('user_id', '=', userId)
-      .where('message_id', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
   }
 }
 

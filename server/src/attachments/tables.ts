@@ -20,6 +20,8 @@ export interface AttachmentsTable {
   width: number | null;
   height: number | null;
   data: Buffer;
+  /** The client address of a visitor's upload (migration 018), for the per-address quota. */
+  client_ip: OptionalText;
   created_at: Generated<Date>;
 }
 
