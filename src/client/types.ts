@@ -36,6 +36,7 @@ export type ErrorCode =
   | 'insufficient_scope'
   | 'origin_not_allowed'
   | 'csrf_failed'
+  | 'host_not_allowed'
   | 'invalid_credentials'
   | 'signup_not_allowed'
   | 'invalid_invite'
@@ -77,6 +78,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   origin_not_allowed: 403,
   /** Dashboard: a cookie-authenticated write without a matching Origin and X-CSRF-Token. */
   csrf_failed: 403,
+  /** The request's `Host` is not one of the service's names (loopback or `AI_CHAT_PUBLIC_URL`): DNS rebinding. */
+  host_not_allowed: 421,
   /** Dashboard sign-in: the same answer for an unknown email and a wrong password. */
   invalid_credentials: 401,
   /** Dashboard sign-up refused by the install's policy (invite only, or closed). */
@@ -247,9 +250,31 @@ export type EntityDefinition =
   | { name: string; type: 'regex'; pattern: string };
 
 export interface FallbackSettings {
-  /** Minimum confidence (0–1) to answer with an intent; default 0.65. */
+  /**
+   * Minimum confidence (0–1, a calibrated probability) to answer with an intent. Default: the
+   * bot's own threshold, calibrated at each training by cross-validation on its examples (see
+   * `IntentQuality.threshold`).
+   */
   threshold?: number;
   responses?: string[];
+}
+
+/**
+ * `GET /bots/{id}/quality` (and `/agents/{id}/quality`): k-fold cross-validation of the trained
+ * model on its own examples, computed at each training.
+ */
+export interface IntentQuality {
+  folds: number;
+  examples: number;
+  /** Share (0–1) of examples classified as their own intent by a model that did not see them. */
+  accuracy: number;
+  /** The calibrated fallback threshold (used unless `training.fallback.threshold` is set). */
+  threshold: number;
+  intents: { intent: string; examples: number; accuracy: number }[];
+  /** The most frequent confusions, most first: `count` examples of `intent` were classified as `predicted`. */
+  confused_pairs: { intent: string; predicted: string; count: number }[];
+  /** Examples that another intent claims with high confidence: perhaps under the wrong intent. */
+  suspect_examples: { intent: string; example: string; predicted: string; confidence: number }[];
 }
 
 export interface WebsiteChannel {
@@ -450,6 +475,11 @@ export interface ModelSettings {
 export interface KnowledgeScope {
   /** Only entries carrying one of these tags ground the agent's or bot's answers. Empty: all entries. */
   tags?: string[];
+  /**
+   * The least `KnowledgeHit.relevance` (0–1) a passage needs to ground an answer; below it the reply
+   * is the fallback (or a handoff). Default 0.35, calibrated on a banking FAQ; 0 turns the gate off.
+   */
+  min_relevance?: number;
 }
 
 export interface AgentExample {
@@ -852,6 +882,23 @@ export interface FeedbackReport {
   reasons: { reason: FeedbackReason; count: number }[];
   /** The answers with the most thumbs down, most first. */
   most_downvoted: DownvotedAnswer[];
+  /** The newest feedback that came with a comment, newest first; at most `limit` rows. */
+  comments: FeedbackComment[];
+}
+
+/** A visitor's comment on an answer, with their rating and reason, in the feedback report. */
+export interface FeedbackComment {
+  message_id: string;
+  conversation_id: string;
+  bot_id: string | null;
+  agent_id: string | null;
+  rating: FeedbackRating;
+  reason: FeedbackReason | null;
+  comment: string;
+  /** The answer's text, at most 500 characters. */
+  answer: string;
+  /** When the feedback was last given. */
+  updated_at: string;
 }
 
 // ---------------------------------------------------------------- rate limits

@@ -1,0 +1,115 @@
+/**
+ * A trained intent classifier: its vocabulary, linear model and calibration, how it scores a
+ * message, and its stored form (JSON with base64 typed arrays, as jsonb keeps it).
+ */
+import { extract, WORD } from './features.ts';
+import { logits, type LinearModel } from './linear.ts';
+import { vectorize, type Vocabulary } from './vectorizer.ts';
+
+export interface Classifier {
+  intents: string[];
+  vocabulary: Vocabulary;
+  linear: LinearModel;
+  /** Softmax temperature fitted on held-out examples: the top probability is then calibrated. */
+  temperature: number;
+  /** Below this calibrated probability a message gets the fallback (see calibration.ts). */
+  threshold: number;
+}
+
+export interface Classification {
+  /** The best intent (index into `intents`), whatever its probability. */
+  best: number;
+  /** Its calibrated probability. */
+  probability: number;
+  /** Share of the message's n-grams the model knows. */
+  known: number;
+  /** The message's content words the model knows, by class (used by the vocabulary guard). */
+  knownWordClasses: Set<number>;
+  /** The message has any word the model knows at all. */
+  anyKnownWord: boolean;
+}
+
+export function classify(model: Classifier, text: string, scratch = new Float64Array(model.intents.length)): Classification {
+  const raw = extract(text);
+  const x = vectorize(raw, model.vocabulary);
+  const scores = logits(model.linear, x, scratch);
+  let best = 0;
+  for (let c = 1; c < scores.length; c++) if (scores[c]! > scores[best]!) best = c;
+  let sum = 0;
+  for (let c = 0; c < scores.length; c++) sum += Math.exp((scores[c]! - scores[best]!) / model.temperature);
+  const knownWordClasses = new Set<number>();
+  let anyKnownWord = false;
+  const { rowStart, classIds } = model.linear;
+  for (const f of x.index) {
+    if (model.vocabulary.family[f] !== WORD) continue;
+    anyKnownWord = true;
+    for (let j = rowStart[f]!; j < rowStart[f + 1]!; j++) knownWordClasses.add(classIds[j]!);
+  }
+  return { best, probability: 1 / sum, known: x.known, knownWordClasses, anyKnownWord };
+}
+
+/** Bytes the loaded classifier holds (typed arrays and intent names): what the model cache counts. */
+export function classifierBytes(model: Classifier): number {
+  const { vocabulary: v, linear: l } = model;
+  const arrays = [v.buckets, v.idf, v.family, l.rowStart, l.classIds, l.weights, l.bias];
+  return arrays.reduce((sum, a) => sum + a.byteLength, 0) + model.intents.reduce((sum, name) => sum + 2 * name.length + 32, 0);
+}
+
+/** The stored form: typed arrays as base64 (little-endian, as every platform Node runs on). */
+export interface StoredClassifier {
+  intents: string[];
+  temperature: number;
+  threshold: number;
+  buckets: string;
+  idf: string;
+  family: string;
+  rowStart: string;
+  classIds: string;
+  weights: string;
+  bias: string;
+}
+
+const toBase64 = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+
+function fromBase64<T>(text: string, make: (buffer: ArrayBuffer) => T): T {
+  const bytes = Buffer.from(text, 'base64');
+  // A copy into its own aligned buffer: Buffer's pool offset may not be a multiple of 4.
+  return make(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+export function storeClassifier(model: Classifier): StoredClassifier {
+  const { vocabulary: v, linear: l } = model;
+  return {
+    intents: model.intents,
+    temperature: model.temperature,
+    threshold: model.threshold,
+    buckets: toBase64(v.buckets),
+    idf: toBase64(v.idf),
+    family: toBase64(v.family),
+    rowStart: toBase64(l.rowStart),
+    classIds: toBase64(l.classIds),
+    weights: toBase64(l.weights),
+    bias: toBase64(l.bias),
+  };
+}
+
+export function loadClassifier(stored: StoredClassifier): Classifier {
+  const linear: LinearModel = {
+    classes: stored.intents.length,
+    rowStart: fromBase64(stored.rowStart, (b) => new Int32Array(b)),
+    classIds: fromBase64(stored.classIds, (b) => new Uint16Array(b)),
+    weights: fromBase64(stored.weights, (b) => new Float32Array(b)),
+    bias: fromBase64(stored.bias, (b) => new Float32Array(b)),
+  };
+  const vocabulary: Vocabulary = {
+    buckets: fromBase64(stored.buckets, (b) => new Uint32Array(b)),
+    idf: fromBase64(stored.idf, (b) => new Float32Array(b)),
+    family: fromBase64(stored.family, (b) => new Uint8Array(b)),
+  };
+  if (linear.bias.length !== linear.classes || linear.rowStart.length !== vocabulary.buckets.length + 1) {
+    throw new Error('The stored classifier is inconsistent.');
+  }
+  return { intents: stored.intents, vocabulary, linear, temperature: stored.temperature, threshold: stored.threshold };
+}
+
+

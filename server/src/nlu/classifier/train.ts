@@ -1,0 +1,117 @@
+/**
+ * Training a classifier from labelled examples, with its calibration and quality report from
+ * stratified k-fold cross-validation on the same examples (a bot never sees out-of-scope
+ * questions, so its fallback threshold is set from how its own held-out examples score).
+ */
+import { extract, type RawFeatures } from './features.ts';
+import { logits, seededRandom, shuffle, trainLinear, type LinearOptions } from './linear.ts';
+import type { Classifier } from './model.ts';
+import { calibrate, qualityReport, type HeldOut, type QualityReport } from './quality.ts';
+import { buildVocabulary, vectorize, type SparseVector, type Vocabulary } from './vectorizer.ts';
+
+export interface Example {
+  text: string;
+  /** Index into the intents. */
+  intent: number;
+}
+
+export interface TrainOutput {
+  classifier: Classifier;
+  quality: QualityReport;
+}
+
+/** Tuned once for all bots on CLINC150 val/oos_val (bench/nlu-dev.ts). */
+export const SETTINGS = {
+  rate: 4,
+  l2: 1e-5,
+  maxClassShare: 0.5,
+  /** Epochs scale down with the examples: about 30,000 example updates, 2 to 10 epochs. */
+  updates: 30_000,
+  minEpochs: 2,
+  maxEpochs: 10,
+  folds: 3,
+};
+
+function options(examples: number, seed: number, family: Uint8Array, epochs?: number): LinearOptions {
+  const scaled = Math.round(SETTINGS.updates / Math.max(1, examples));
+  return {
+    epochs: epochs ?? Math.min(SETTINGS.maxEpochs, Math.max(SETTINGS.minEpochs, scaled)),
+    rate: SETTINGS.rate,
+    l2: SETTINGS.l2,
+    seed,
+    maxClassShare: SETTINGS.maxClassShare,
+    prunable: (f) => family[f] === 1,
+  };
+}
+
+/** A seed from the data itself: the same examples always give the same model. */
+function seedOf(examples: readonly Example[]): number {
+  let h = 0x811c9dc5;
+  for (const e of examples) {
+    for (let i = 0; i < e.text.length; i++) h = Math.imul(h ^ e.text.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ e.intent, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * The vocabulary and IDF come from all the examples, the fold models included: they use no label,
+ * and vectorising once keeps cross-validation within the training budget.
+ */
+function vectorizeAll(raws: readonly RawFeatures[]) {
+  const vocabulary = buildVocabulary(raws, 1);
+  return { vocabulary, xs: raws.map((raw) => vectorize(raw, vocabulary)) };
+}
+
+/** Stratified folds: each intent's examples dealt round-robin after a seeded shuffle. */
+function foldsOf(examples: readonly Example[], folds: number, random: () => number): Int32Array {
+  const fold = new Int32Array(examples.length);
+  const byIntent = new Map<number, number[]>();
+  examples.forEach((e, i) => {
+    const list = byIntent.get(e.intent) ?? [];
+    list.push(i);
+    byIntent.set(e.intent, list);
+  });
+  let offset = 0;
+  for (const list of byIntent.values()) {
+    shuffle(list, random).forEach((i, j) => (fold[i] = (j + offset) % folds));
+    offset++;
+  }
+  return fold;
+}
+
+/** Held-out logits of every example, from models trained on the other folds. */
+function crossValidate(xs: readonly SparseVector[], vocabulary: Vocabulary, examples: readonly Example[], classes: number, seed: number): HeldOut {
+  const folds = Math.min(SETTINGS.folds, examples.length);
+  const fold = foldsOf(examples, folds, seededRandom(seed ^ 0x9e3779b9));
+  const scores = new Float32Array(examples.length * classes);
+  const scratch = new Float64Array(classes);
+  // The fold models learn for half as long: they only measure, and the budget is the full model's.
+  const full = options(examples.length, seed, vocabulary.family).epochs;
+  for (let k = 0; k < folds; k++) {
+    const inside = examples.flatMap((_, i) => (fold[i] !== k ? [i] : []));
+    if (inside.length === 0) continue;
+    const linear = trainLinear(
+      inside.map((i) => xs[i]!),
+      Int32Array.from(inside, (i) => examples[i]!.intent),
+      classes,
+      vocabulary.buckets.length,
+      options(inside.length, seed + k + 1, vocabulary.family, Math.max(1, Math.round(full / 2))),
+    );
+    examples.forEach((_, i) => {
+      if (fold[i] === k) scores.set(logits(linear, xs[i]!, scratch), i * classes);
+    });
+  }
+  return { classes, labels: Int32Array.from(examples, (e) => e.intent), scores, fold, folds };
+}
+
+export function trainClassifier(intents: string[], examples: readonly Example[]): TrainOutput {
+  const { vocabulary, xs } = vectorizeAll(examples.map((e) => extract(e.text)));
+  const seed = seedOf(examples);
+  const labels = Int32Array.from(examples, (e) => e.intent);
+  const linear = trainLinear(xs, labels, intents.length, vocabulary.buckets.length, options(xs.length, seed, vocabulary.family));
+  const heldOut = crossValidate(xs, vocabulary, examples, intents.length, seed);
+  const { temperature, threshold } = calibrate(heldOut);
+  const classifier: Classifier = { intents, vocabulary, linear, temperature, threshold };
+  return { classifier, quality: qualityReport(heldOut, intents, examples, temperature, threshold) };
+}
