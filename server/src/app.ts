@@ -13,7 +13,7 @@ import { botRoutes } from './bots/routes.ts';
 import { chatRoutes } from './chat/routes.ts';
 import { dashboardHeaders, dashboardRoutes } from './dashboard/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
-import { feedbackRoutes } from './feedback/routes.ts';
+import { conversationFeedbackRoutes, feedbackRoutes } from './feedback/routes.ts';
 import { botHandoffRoutes, conversationHandoffRoutes } from './handoff/routes.ts';
 import { gate } from './http/auth.ts';
 import { bodyLimit } from './http/body-limit.ts';
@@ -81,6 +81,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/chat', chatRoutes(deps));
   v1.route('/conversations', conversationRoutes(deps));
   v1.route('/conversations', conversationHandoffRoutes(deps));
+  v1.route('/conversations', conversationFeedbackRoutes(deps));
   v1.route('/messages', feedbackRoutes(deps));
   v1.route('/agents', agentRoutes(deps));
   v1.route('/knowledge', knowledgeRoutes(deps));

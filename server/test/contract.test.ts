@@ -308,6 +308,9 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/analytics/feedback', `/v1/analytics/feedback?bot_id=${ids.bot}&granularity=hour`, {}, 200);
     await check('/v1/analytics/feedback', '/v1/analytics/feedback?agent_id=agt_missing123456', {}, 404);
     await check('/v1/analytics/feedback', '/v1/analytics/feedback?granularity=week', {}, 400);
+    const conversationFeedback = '/v1/conversations/{conversation_id}/feedback';
+    await check(conversationFeedback, `/v1/conversations/${reply.body.data.conversation_id}/feedback`, {}, 200);
+    await check(conversationFeedback, '/v1/conversations/conv_missing123456/feedback', {}, 404);
     await check(template, `${feedback}?user_id=user-4`, { method: 'DELETE' }, 200);
     await check(template, `${feedback}?user_id=user-4`, { method: 'DELETE' }, 404);
     await check(template, `${feedback}?nope=1`, { method: 'DELETE' }, 400);

@@ -183,6 +183,62 @@ describe('GET /v1/analytics/feedback', () => {
   });
 });
 
+describe("visitors' comments", () => {
+  it('the report lists the newest comments with rating, reason, answer, conversation, bot and time; capped by limit', async () => {
+    const account = clientFor(api.service, (await api.service.createAccount()).apiKey);
+    const bot = await createBot(account, 'Commented');
+    const turns = [];
+    for (const user of ['c1', 'c2', 'c3']) turns.push({ user, ...(await botTurn(bot, user, account)) });
+    await giveOk(account, turns[0]!, { rating: 'down', reason: 'incorrect', comment: 'My parcel was not late.' });
+    await giveOk(account, turns[1]!, { rating: 'up' }); // no comment: not listed
+    await giveOk(account, turns[2]!, { rating: 'up', comment: 'Quick and right.' });
+    const stock = (await account.json(`/v1/chat/history?conversation_id=${turns[0]!.conversation}`)).body.data.items.at(-1).content;
+
+    const { res, body } = await account.json('/v1/analytics/feedback');
+    assert.equal(res.status, 200, JSON.stringify(body));
+    const comments = body.data.comments;
+    assert.deepEqual(
+      comments.map((c: Record<string, unknown>) => ({ ...c, updated_at: typeof c.updated_at })),
+      [
+        { message_id: turns[2]!.answer, conversation_id: turns[2]!.conversation, bot_id: bot, agent_id: null, rating: 'up', reason: null, comment: 'Quick and right.', answer: stock.slice(0, 500), updated_at: 'string' },
+        { message_id: turns[0]!.answer, conversation_id: turns[0]!.conversation, bot_id: bot, agent_id: null, rating: 'down', reason: 'incorrect', comment: 'My parcel was not late.', answer: stock.slice(0, 500), updated_at: 'string' },
+      ],
+      'newest first',
+    );
+    assert.deepEqual((await account.json('/v1/analytics/feedback?limit=1')).body.data.comments.map((c: { comment: string }) => c.comment), ['Quick and right.']);
+    assert.deepEqual((await other.json('/v1/analytics/feedback')).body.data.comments, [], "not in another account's report");
+
+    const document = (await account.json('/v1/openapi.json')).body;
+    const schema = document.components.schemas.FeedbackReport;
+    assert.ok(schema.required.includes('comments'), 'the OpenAPI document describes the comments');
+    assert.ok(document.paths['/v1/conversations/{conversation_id}/feedback'].get, 'and the conversation feedback');
+  });
+
+  it("GET /v1/conversations/{id}/feedback: the conversation's feedback; 404 for another account's or a missing one", async () => {
+    const first = await turn(api, { user_id: 'conv-rater' });
+    const second = await api.json('/v1/chat', {
+      method: 'POST',
+      body: { conversation_id: first.conversation, user_id: 'conv-rater', messages: [{ role: 'user', content: 'And the refund?' }] },
+    });
+    assert.equal(second.res.status, 200, JSON.stringify(second.body));
+    await giveOk(api, { user: 'conv-rater', answer: second.body.data.message.id }, { rating: 'down', reason: 'incomplete', comment: 'Which refund?' });
+    await giveOk(api, { user: 'conv-rater', answer: first.answer }, { rating: 'up' });
+
+    const { res, body } = await api.json(`/v1/conversations/${first.conversation}/feedback`);
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.deepEqual(
+      body.data.items.map((f: Record<string, unknown>) => [f.message_id, f.rating, f.reason, f.comment]),
+      [
+        [first.answer, 'up', null, null],
+        [second.body.data.message.id, 'down', 'incomplete', 'Which refund?'],
+      ],
+      'oldest answer first',
+    );
+    assertRefused(await other.json(`/v1/conversations/${first.conversation}/feedback`), 404, 'resource_not_found', 'conversation_id');
+    assertRefused(await api.json('/v1/conversations/conv_doesnotexist/feedback'), 404, 'resource_not_found', 'conversation_id');
+  });
+});
+
 async function giveOk(client: TestClient, turn: { user: string; answer: string }, body: Record<string, unknown>) {
   const result = await give(turn.answer, { ...body, user_id: turn.user }, client);
   assert.equal(result.res.status, 200, JSON.stringify(result.body));

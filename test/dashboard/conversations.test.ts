@@ -102,7 +102,9 @@ describe('aicd-conversations-page', () => {
     expect(csv!.type).to.match(/^text\/csv/);
     const lines = csv!.text.trimEnd().split('\r\n');
     expect(lines).to.have.length(5);
-    expect(lines[0]).to.equal('"conversation_id","message_id","created_at","role","content","source","intent","confidence","attachments"');
+    expect(lines[0]).to.equal(
+      '"conversation_id","message_id","created_at","role","content","source","intent","confidence","attachments","feedback_rating","feedback_reason","feedback_comment"',
+    );
     expect(lines[1]).to.include(`"'=HYPERLINK(""http://evil.example"",""opening hours"")"`);
     expect(lines[3]).to.include(`"'+1 when are you open"`);
 

@@ -29,11 +29,21 @@ export function feedbackPaths(): Record<string, Record<string, unknown>> {
         errors: [],
       }),
     },
+    '/v1/conversations/{conversation_id}/feedback': {
+      get: operation({
+        operationId: 'getConversationFeedback',
+        tag: 'Chat',
+        summary: "A conversation's feedback: every rater's thumbs, reasons and comments on its answers",
+        pathIds: [['conversation_id', 'conv', 'conversation']],
+        success: [{ status: 200, data: 'ConversationFeedback', description: 'Oldest answer first, at most 1,000 rows.' }],
+        errors: ['NotFound'],
+      }),
+    },
     '/v1/analytics/feedback': {
       get: operation({
         operationId: 'getFeedbackReport',
         tag: 'Analytics',
-        summary: 'Feedback on answers: per day, per bot and agent, and the most downvoted answers',
+        summary: 'Feedback on answers: per day, per bot and agent, the most downvoted answers and the newest comments',
         query: feedbackReportQuerySchema,
         success: [{ status: 200, data: 'FeedbackReport', description: 'Thumbs up and down over time, per bot and agent, the reasons, and the answers with the most thumbs down.' }],
         errors: ['NotFound'],

@@ -7,10 +7,11 @@
  * 1. one index-only scan of the range, grouped by bucket, bot, agent, rating and reason: a few rows
  *    from which the series, the totals, the owners and the reasons are summed here;
  * 2. one index-only scan grouped by answer: the answers with the most thumbs down;
- * 3. per listed answer, one probe of the partial index of thumbs down for its latest message.
+ * 3. per listed answer, one probe of the partial index of thumbs down for its latest message;
+ * 4. the newest comments: the range's index read backwards until `limit` rows with a comment.
  */
 import { sql, type Kysely } from 'kysely';
-import type { FeedbackCounts, FeedbackQuery, FeedbackReason, FeedbackReport } from '../../../src/client/types.ts';
+import type { FeedbackComment, FeedbackCounts, FeedbackQuery, FeedbackRating, FeedbackReason, FeedbackReport } from '../../../src/client/types.ts';
 import { bucketStarts, resolveRange, type TimeRange } from '../analytics/range.ts';
 import { iso } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
@@ -49,7 +50,7 @@ export async function feedbackReport(db: Kysely<Database>, accountId: string, qu
   const inRange = feedbackInRange(db, accountId, range, query);
 
   const unit = sql.lit(query.granularity);
-  const [groups, answers] = await Promise.all([
+  const [groups, answers, comments] = await Promise.all([
     inRange
       .select([
         sql<Date>`date_trunc(${unit}, f.updated_at at time zone 'UTC') at time zone 'UTC'`.as('start'),
@@ -62,6 +63,7 @@ export async function feedbackReport(db: Kysely<Database>, accountId: string, qu
       .groupBy([sql`1`, 'f.bot_id', 'f.agent_id', 'f.rating', 'f.reason'])
       .execute(),
     mostDownvoted(db, inRange, accountId, range, query),
+    recentComments(inRange, query.limit),
   ]);
 
   const series = new Map(starts.map((start) => [start.getTime(), { start: start.toISOString(), up: 0, down: 0 }]));
@@ -98,7 +100,35 @@ export async function feedbackReport(db: Kysely<Database>, accountId: string, qu
       .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))
       .map(([reason, count]) => ({ reason, count })),
     most_downvoted: answers,
+    comments,
   };
+}
+
+/** The newest feedback with a comment, each with an excerpt of the answer it is about. */
+async function recentComments(inRange: FeedbackInRange, limit: number): Promise<FeedbackComment[]> {
+  const rows = await inRange
+    .innerJoin('messages as m', 'm.id', 'f.message_id')
+    .select([
+      'f.message_id', 'f.conversation_id', 'f.bot_id', 'f.agent_id', 'f.rating', 'f.reason', 'f.comment', 'f.updated_at',
+      sql<string>`left(m.content, ${sql.lit(ANSWER_PREVIEW)})`.as('answer'),
+    ])
+    .where('f.comment', 'is not', null)
+    .where('f.comment', '<>', '')
+    .orderBy('f.updated_at', 'desc')
+    .orderBy('f.message_id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    message_id: row.message_id,
+    conversation_id: row.conversation_id,
+    bot_id: row.bot_id,
+    agent_id: row.agent_id,
+    rating: row.rating as FeedbackRating,
+    reason: row.reason as FeedbackReason | null,
+    comment: row.comment!,
+    answer: row.answer,
+    updated_at: iso(row.updated_at),
+  }));
 }
 
 /** Answers grouped by their text (its md5), most thumbs down first; each with its latest downvoted message. */

@@ -1,6 +1,7 @@
 /**
  * `/v1/messages/{message_id}/feedback`: give (or change) and take back feedback on an assistant
- * answer. The report is `GET /v1/analytics/feedback` (mounted with the other reports).
+ * answer; `/v1/conversations/{conversation_id}/feedback`: a conversation's feedback, for its
+ * transcript. The report is `GET /v1/analytics/feedback` (mounted with the other reports).
  */
 import { Hono } from 'hono';
 import type { FeedbackRequest, FeedbackScope } from '../../../src/client/types.ts';
@@ -24,5 +25,14 @@ export function feedbackRoutes(deps: Deps): Hono<AppEnv> {
     const scope = readQuery<FeedbackScope>(c, feedbackScopeQuerySchema);
     return ok(c, await deps.feedback.remove(accountId(c), id, scope));
   });
+  return router;
+}
+
+/** Mounted under `/v1/conversations`. */
+export function conversationFeedbackRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  router.get('/:conversation_id/feedback', async (c) =>
+    ok(c, await deps.feedback.forConversation(accountId(c), pathId(c, 'conversation_id', 'conv', 'conversation'))),
+  );
   return router;
 }

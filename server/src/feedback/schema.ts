@@ -72,7 +72,7 @@ export const feedbackReportSchema: JsonSchema = {
   description:
     'Feedback on answers, counted when it was last given (a changed rating moves to the day of the change). Feedback goes with its message: a deleted conversation is no longer counted.',
   additionalProperties: false,
-  required: ['from', 'to', 'granularity', 'agent_id', 'bot_id', 'totals', 'series', 'owners', 'reasons', 'most_downvoted'],
+  required: ['from', 'to', 'granularity', 'agent_id', 'bot_id', 'totals', 'series', 'owners', 'reasons', 'most_downvoted', 'comments'],
   properties: {
     from: dateTime,
     to: dateTime,
@@ -117,6 +117,35 @@ export const feedbackReportSchema: JsonSchema = {
         },
       },
     },
+    comments: {
+      type: 'array',
+      description: 'The newest feedback given with a comment, newest first: at most `limit` rows (narrow the range for older ones).',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['message_id', 'conversation_id', 'bot_id', 'agent_id', 'rating', 'reason', 'comment', 'answer', 'updated_at'],
+        properties: {
+          message_id: schemas.id('msg'),
+          conversation_id: schemas.id('conv'),
+          bot_id: nullableString,
+          agent_id: nullableString,
+          rating: { enum: ['up', 'down'] },
+          reason: { enum: [...FEEDBACK_REASONS, null] },
+          comment: { type: 'string', maxLength: MAX_COMMENT },
+          answer: { type: 'string', maxLength: ANSWER_PREVIEW, description: "The answer's text, at most 500 characters." },
+          updated_at: { ...dateTime, description: 'When the feedback was last given.' },
+        },
+      },
+    },
+  },
+};
+
+export const conversationFeedbackSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items'],
+  properties: {
+    items: { type: 'array', description: "Every rater's feedback on the conversation's answers, oldest answer first.", items: feedbackSchema },
   },
 };
 
@@ -125,4 +154,5 @@ export const feedbackComponents = {
   FeedbackRequest: feedbackRequestSchema,
   Feedback: feedbackSchema,
   FeedbackReport: feedbackReportSchema,
+  ConversationFeedback: conversationFeedbackSchema,
 };

@@ -28,6 +28,9 @@ function toFeedback(row: Selectable<MessageFeedbackTable>): Feedback {
   };
 }
 
+/** Feedback rows a conversation's read returns at most. */
+export const MAX_CONVERSATION_FEEDBACK = 1000;
+
 /** The same answer for a message that does not exist, is not an answer, or is not the rater's. */
 const noAnswer = () => notFound('message_id', 'assistant message of this user');
 
@@ -96,6 +99,29 @@ export class FeedbackService {
     const removed = await query.returning('message_id').executeTakeFirst();
     if (!removed) throw notFound('message_id', 'feedback of this user');
     return { id: messageId, deleted: true, conversations: 0, messages: 0 };
+  }
+
+  /**
+   * Every rater's feedback on one conversation's answers, oldest answer first (at most
+   * `MAX_CONVERSATION_FEEDBACK`): read through the conversation's messages and the feedback's key.
+   */
+  async forConversation(accountId: string, conversationId: string): Promise<{ items: Feedback[] }> {
+    const [conversation, rows] = await Promise.all([
+      this.db.selectFrom('conversations').select('id').where('account_id', '=', accountId).where('id', '=', conversationId).executeTakeFirst(),
+      this.db
+        .selectFrom('messages as m')
+        .innerJoin('message_feedback as f', 'f.message_id', 'm.id')
+        .selectAll('f')
+        .where('m.conversation_id', '=', conversationId)
+        .where('m.account_id', '=', accountId)
+        .where('f.account_id', '=', accountId)
+        .orderBy('m.seq')
+        .orderBy('f.user_id')
+        .limit(MAX_CONVERSATION_FEEDBACK)
+        .execute(),
+    ]);
+    if (!conversation) throw notFound('conversation_id', 'conversation');
+    return { items: rows.map(toFeedback) };
   }
 
   /** `GET /v1/analytics/feedback` (report.ts). */

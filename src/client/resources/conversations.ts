@@ -1,7 +1,7 @@
 /** `/conversations`: the filtered list of conversations, one conversation, and its delete. */
 import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
-import type { Conversation, ConversationListQuery, Deletion, Page } from '../types.js';
+import type { Conversation, ConversationListQuery, Deletion, Feedback, Page } from '../types.js';
 
 export class ConversationsResource {
   constructor(private readonly core: HttpCore) {}
@@ -16,6 +16,11 @@ export class ConversationsResource {
 
   get(conversationId: string, options?: RequestOptions): Promise<ApiResult<Conversation>> {
     return this.core.request({ method: 'GET', path: `/conversations/${segment(conversationId, 'conversationId')}` }, options);
+  }
+
+  /** `GET /conversations/{id}/feedback`: every rater's feedback on its answers (thumb, reason, comment). */
+  feedback(conversationId: string, options?: RequestOptions): Promise<ApiResult<{ items: Feedback[] }>> {
+    return this.core.request({ method: 'GET', path: `/conversations/${segment(conversationId, 'conversationId')}/feedback` }, options);
   }
 
   /** `DELETE /conversations/{id}`: the conversation goes with its messages. */

@@ -51,4 +51,8 @@ export default css`
     white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
+  .feedback {
+    margin: 0.35rem 0 0;
+    font-size: 0.9rem;
+  }
 `;

@@ -1,12 +1,12 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import type { AiChatClient, Bot, Conversation, ConversationListQuery, Message } from '../../client/index.js';
+import type { AiChatClient, Bot, Conversation, ConversationListQuery, Feedback, Message } from '../../client/index.js';
 import { client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { messageAttachments } from '../ui/attachment-list.js';
 import { errorMessage } from '../ui/errors.js';
-import { formatDate } from '../ui/format.js';
+import { feedbackSummary, formatDate } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable } from '../ui/paged-table.js';
 import pageStyles from '../ui/page.styles.js';
@@ -27,9 +27,10 @@ const NO_FILTERS: Filters = { bot_id: '', from: '', to: '', user_id: '', q: '' }
 const MAX_TRANSCRIPT_PAGES = 50;
 
 /**
- * Conversations: the filtered, cursor-paged list (`GET /v1/conversations`), one transcript, its
- * export as JSON or CSV, and its delete. Visitor messages are the most hostile text the dashboard
- * shows; they are rendered only through text bindings.
+ * Conversations: the filtered, cursor-paged list (`GET /v1/conversations`), one transcript (also
+ * opened by its link, `#/conversations/<id>`) with the visitors' feedback under the rated answers,
+ * its export as JSON or CSV, and its delete. Visitor messages and comments are the most hostile
+ * text the dashboard shows; they are rendered only through text bindings.
  */
 @customElement('aicd-conversations-page')
 export class AicdConversationsPage extends LitElement {
@@ -37,11 +38,14 @@ export class AicdConversationsPage extends LitElement {
 
   /** The /v1 client; the signed-in session's (`/dashboard/api/v1`) unless a host or a test passes another. */
   @property({ attribute: false }) client: AiChatClient = dashboardClient;
+  /** The conversation to open, from the route (`#/conversations/<id>`). */
+  @property({ attribute: false }) conversationId = '';
 
   @state() private filters: Filters = NO_FILTERS;
   @state() private bots: Bot[] = [];
   @state() private open: Conversation | null = null;
   @state() private transcript: Message[] = [];
+  @state() private feedback: Feedback[] = [];
   @state() private transcriptError = '';
   @state() private transcriptLoading = false;
   @state() private notice = '';
@@ -55,6 +59,7 @@ export class AicdConversationsPage extends LitElement {
       void this.list.reload();
       void this.loadBots();
     }
+    if ((changed.has('conversationId') || changed.has('client')) && this.conversationId && this.client) void this.openById(this.conversationId);
   }
 
   override render() {
@@ -121,6 +126,9 @@ export class AicdConversationsPage extends LitElement {
             <p class="who">${m.role === 'user' ? 'Visitor' : m.role === 'assistant' ? 'Bot' : m.role === 'operator' ? `${m.author?.name ?? 'Operator'} (person)` : 'System'} · ${formatDate(m.created_at)}${m.source ? ` · ${m.source}` : ''}${m.intent ? ` · ${m.intent}` : ''}</p>
             <p class="text">${m.content}</p>
             ${messageAttachments(m, this.client.baseUrl)}
+            ${this.feedback
+              .filter((f) => f.message_id === m.id)
+              .map((f) => html`<p class="feedback">${feedbackSummary(f)}${f.comment ? html`: <q>${f.comment}</q>` : nothing}</p>`)}
           </li>`,
         )}
       </ol>
@@ -159,14 +167,24 @@ export class AicdConversationsPage extends LitElement {
     void this.list.reload();
   }
 
+  private async openById(id: string): Promise<void> {
+    try {
+      await this.openConversation((await this.client.conversations.get(id)).data);
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+  }
+
   private async openConversation(c: Conversation): Promise<void> {
     this.open = c;
     this.transcript = [];
+    this.feedback = [];
     this.transcriptError = '';
     this.transcriptLoading = true;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#transcript-heading')?.focus();
     try {
+      const feedback = this.client.conversations.feedback(c.id);
       const messages: Message[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_TRANSCRIPT_PAGES; page++) {
@@ -175,7 +193,8 @@ export class AicdConversationsPage extends LitElement {
         if (!data.has_more || !data.next_cursor) break;
         cursor = data.next_cursor;
       }
-      if (this.open?.id === c.id) this.transcript = messages;
+      const rated = (await feedback).data.items;
+      if (this.open?.id === c.id) [this.transcript, this.feedback] = [messages, rated];
     } catch (error) {
       if (this.open?.id === c.id) this.transcriptError = errorMessage(error);
     } finally {
@@ -185,7 +204,8 @@ export class AicdConversationsPage extends LitElement {
 
   private export(format: 'json' | 'csv'): void {
     if (!this.open) return;
-    saveFile(this, format === 'json' ? transcriptJson(this.open, this.transcript) : transcriptCsv(this.open, this.transcript));
+    const save = format === 'json' ? transcriptJson : transcriptCsv;
+    saveFile(this, save(this.open, this.transcript, this.feedback));
   }
 
   private async confirmDelete(c: Conversation): Promise<void> {

@@ -1,9 +1,9 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { AiChatClient, FeedbackReason, FeedbackReport, PerformanceReport, TopicsReport, UsageReport } from '../../client/index.js';
+import type { AiChatClient, FeedbackReport, PerformanceReport, TopicsReport, UsageReport } from '../../client/index.js';
 import '../ui/chart.js';
 import { errorMessage } from '../ui/errors.js';
-import { formatDate } from '../ui/format.js';
+import { feedbackSummary, formatDate, REASON_LABELS } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './overview-page.styles.js';
 
@@ -28,18 +28,12 @@ interface Overview {
   feedback: FeedbackReport;
 }
 
-const REASON_LABELS: Record<FeedbackReason, string> = {
-  incorrect: 'Incorrect',
-  not_helpful: 'Not helpful',
-  incomplete: 'Incomplete',
-  other: 'Other',
-};
-
 /**
  * How the bots are doing, from the /v1 analytics reports: conversations and messages per day,
  * answered vs fallback replies, reply latency p50/p95, thumbs up and down (a table behind every
  * chart), the top intents, the top unanswered questions, and the feedback visitors gave in the
- * widget: per bot and agent, the reasons, and the answers with the most thumbs down.
+ * widget: per bot and agent, the reasons, the answers with the most thumbs down and the newest
+ * comments (each linking to its conversation).
  */
 @customElement('aicd-overview-page')
 export class AicdOverviewPage extends LitElement {
@@ -204,6 +198,20 @@ export class AicdOverviewPage extends LitElement {
               </tbody>
             </table>`
           : html`<p>No answer got a thumbs down in this period.</p>`}
+      </section>
+      <section aria-labelledby="comments-title">
+        <h2 id="comments-title">Visitors' comments</h2>
+        ${feedback.comments.length
+          ? html`<table class="comments">
+              <thead><tr><th scope="col">Comment</th><th scope="col">Rating</th><th scope="col">On the answer</th><th scope="col">Bot or agent</th><th scope="col">Given</th><th scope="col">Conversation</th></tr></thead>
+              <tbody>
+                ${feedback.comments.map(
+                  (row) => html`<tr><td>${row.comment}</td><td>${feedbackSummary(row)}</td><td>${row.answer}</td><td>${row.bot_id ?? row.agent_id ?? '—'}</td><td>${formatDate(row.updated_at)}</td>
+                    <td><a href=${`#/conversations/${encodeURIComponent(row.conversation_id)}`}>Open</a></td></tr>`,
+                )}
+              </tbody>
+            </table>`
+          : html`<p>No comment in this period.</p>`}
       </section>`;
   }
 }

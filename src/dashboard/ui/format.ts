@@ -1,4 +1,5 @@
 /** Small text helpers shared by the pages. */
+import type { FeedbackRating, FeedbackReason } from '../../client/index.js';
 
 /** "a, b ,, c" or one per line → ['a', 'b', 'c']: empty items are dropped, the rest trimmed. */
 export function splitList(text: string, separator: RegExp = /[,\n]/): string[] {
@@ -29,4 +30,17 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];
   return `${value < 10 ? Math.round(value * 10) / 10 : Math.round(value)} ${unit}`;
+}
+
+export const REASON_LABELS: Record<FeedbackReason, string> = {
+  incorrect: 'Incorrect',
+  not_helpful: 'Not helpful',
+  incomplete: 'Incomplete',
+  other: 'Other',
+};
+
+/** "👎 Thumbs down · Incorrect": a visitor's rating and reason, as the pages show them. */
+export function feedbackSummary(f: { rating: FeedbackRating; reason: FeedbackReason | null }): string {
+  const thumb = f.rating === 'up' ? '👍 Thumbs up' : '👎 Thumbs down';
+  return f.reason ? `${thumb} · ${REASON_LABELS[f.reason]}` : thumb;
 }
