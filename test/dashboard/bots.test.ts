@@ -258,7 +258,8 @@ describe('aicd-bots-page', () => {
     await expect(el).to.be.accessible();
     expect(await tabTo(deep(el, 'input[name="attachments.enabled"]')!)).to.equal(true);
     expect(await tabTo(button(el, 'Save and train')!)).to.equal(true);
-    expect(await tabTo(button(el, 'Copy the token proxy')!)).to.equal(true);
+    expect(await tabTo(button(el, 'Copy the Express token proxy')!)).to.equal(true);
+    expect(await tabTo(button(el, 'Copy the Next.js token proxy')!)).to.equal(true);
   });
 });
 
