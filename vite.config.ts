@@ -6,13 +6,17 @@ import { minifyTemplateLiterals } from 'rollup-plugin-minify-template-literals';
 // `vite build --mode iife` -> dist/ai-chat-widget.iife.js one self-contained <script> file, lit bundled
 // `vite build --mode dashboard` -> dist/dashboard/         the dashboard UI the service serves at /dashboard/
 // `vite build --mode addon`     -> dist/ai-chat-widget.<AI_CHAT_ADDON>.js, one add-on of the IIFE
-//                                  (scripts/build-addons.ts builds each of them)
+//                                  (scripts/build-addons.mjs builds each of them)
+// `vite build --mode iife-all`  -> dist/ai-chat-widget.all.iife.js, the IIFE with every add-on in it:
+//                                  one file that loads nothing else (scripts/build-addons.mjs)
 export default defineConfig(({ mode }) => {
   if (mode === 'dashboard') return dashboard;
   if (mode === 'addon') return addon(process.env.AI_CHAT_ADDON ?? '', process.env.AI_CHAT_ADDON_MODULE ?? '');
-  const iife = mode === 'iife';
+  const all = mode === 'iife-all';
+  const iife = mode === 'iife' || all;
   return {
-    plugins: iife ? [minifyStyles, iifeAddons] : [minifyStyles],
+    // the all-in-one file keeps addons.ts: its dynamic imports are bundled in (an IIFE cannot split)
+    plugins: iife && !all ? [minifyStyles, iifeAddons] : [minifyStyles],
     build: {
       target: 'es2022',
       emptyOutDir: !iife,
@@ -22,7 +26,7 @@ export default defineConfig(({ mode }) => {
             entry: 'src/ai-chat-widget.ts',
             name: 'AiChatWidget',
             formats: ['iife'],
-            fileName: () => 'ai-chat-widget.iife.js',
+            fileName: () => (all ? 'ai-chat-widget.all.iife.js' : 'ai-chat-widget.iife.js'),
           }
         : {
             entry: {

@@ -1,6 +1,7 @@
 // Builds the IIFE's add-ons, the list in src/widget/addons.ts: one classic script each,
 // dist/ai-chat-widget.<name>.js, which the one-<script> build loads from beside itself when a page
-// needs it (src/widget/addons-iife.ts).
+// needs it (src/widget/addons-iife.ts). Then the all-in-one file, dist/ai-chat-widget.all.iife.js:
+// the IIFE with every add-on bundled in, for a site that copies one file and loads nothing else.
 import { readFileSync } from 'node:fs';
 import { build } from 'vite';
 
@@ -13,3 +14,5 @@ for (const [, name, module] of addons) {
   await build({ mode: 'addon', logLevel: 'warn' });
 }
 console.log(`add-ons: ${addons.map(([, name]) => `ai-chat-widget.${name}.js`).join(', ')}`);
+await build({ mode: 'iife-all', logLevel: 'warn' });
+console.log('all-in-one: ai-chat-widget.all.iife.js');

@@ -12,6 +12,8 @@ import type { Addon, AddonName } from './addons.js';
 /** The script that defined the widget (read while it runs; `null` once it has run). */
 const self = document.currentScript as HTMLScriptElement | null;
 const loaded = new Map<AddonName, Promise<unknown>>();
+/** Add-ons named in the console already: each missing one once, with what to copy. */
+const warned = new Set<AddonName>();
 
 type Registry = Partial<Record<AddonName | 'lit', unknown>>;
 const registry = () => ((globalThis as { aiChatWidgetAddons?: Registry }).aiChatWidgetAddons ??= {});
@@ -23,17 +25,20 @@ export function loadAddon<N extends AddonName>(name: N): Promise<Addon<N>> {
   let module = loaded.get(name);
   if (!module) {
     registry().lit ??= lit;
+    const file = `ai-chat-widget.${name}.js`;
+    let src = self?.src || location.href;
     module = new Promise((resolve, reject) => {
       const script = document.createElement('script');
-      script.src = new URL(`ai-chat-widget.${name}.js`, self?.src || location.href).href;
+      script.src = src = new URL(file, src).href; // throws for a script of its own (a blob: URL) with no folder
       script.nonce = self?.nonce ?? '';
-      const fail = () => {
-        loaded.delete(name); // a later need tries again
-        reject(new Error(`${script.src} did not load`));
-      };
-      script.onerror = fail;
-      script.onload = () => (registry()[name] ? resolve(registry()[name]) : fail());
+      script.onerror = reject;
+      script.onload = () => (registry()[name] ? resolve(registry()[name]) : reject());
       document.head.append(script);
+    }).catch(() => {
+      loaded.delete(name); // a later need tries again
+      if (!warned.has(name)) console.warn(`ai-chat-widget: could not load ${file} from ${src}; copy the whole dist/ folder's ai-chat-widget.*.js files beside ai-chat-widget.iife.js`);
+      warned.add(name);
+      throw new Error(`${src} did not load`);
     });
     loaded.set(name, module);
   }

@@ -7,8 +7,9 @@
  * bots that take files.
  *
  * Each is a dynamic import here, which the page's bundler splits off (and the development server
- * serves as it is). The one-`<script>` build replaces this module with `addons-iife.ts`, which loads
- * the same modules from files beside the script (`vite.config.ts`); both have this signature. There
+ * serves as it is), and the all-in-one script (`ai-chat-widget.all.iife.js`) bundles in. The
+ * one-`<script>` build replaces this module with `addons-iife.ts`, which loads the same modules from
+ * files beside the script (`vite.config.ts`); both have this signature. There
  * an add-on shares only `lit` with the widget (`aiChatWidgetAddons.lit`): anything else it imports
  * is a copy of its own, so it must hold no state the widget shares (the client's errors, for one,
  * are recognised by name, not by class).

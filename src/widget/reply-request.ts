@@ -5,7 +5,7 @@
  * does to the transcript.
  */
 import type { ApiResult, BotReply, ChatReply, Citation, HandoffState, Message, RequestOptions, TurnStreamEvent } from '../client/index.js';
-import { loadAddon } from './addons.js';
+import { loadAddon, type Addon } from './addons.js';
 import type { ChatConfig } from './chat-config.js';
 import type { TranscriptMessage } from './events.js';
 import { chatMessages, fromServer, toSources } from './transcript.js';
@@ -38,10 +38,10 @@ export interface ReplyOutcome {
   handoff?: HandoffState;
 }
 
-/** One endpoint's way to ask for a turn, whole or streamed, and to read its reply. */
+/** One endpoint's way to ask for a turn, whole or streamed (with the stream add-on), and to read its reply. */
 interface Endpoint<Reply> {
   send(options: RequestOptions): Promise<ApiResult<Reply>>;
-  stream(options: RequestOptions): AsyncIterable<TurnStreamEvent<Reply>>;
+  stream(addon: Addon<'stream'>, options: RequestOptions): AsyncIterable<TurnStreamEvent<Reply>>;
   outcome(reply: Reply): ReplyOutcome;
 }
 
@@ -55,18 +55,14 @@ function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> 
     const body = { message: r.message.content, user_id: r.userId, attachments };
     return {
       send: (options) => client.bots.sendMessage(botId, body, options),
-      stream: async function* (options) {
-        yield* (await loadAddon('stream')).streamBotMessage(client.http, botId, body, options);
-      },
+      stream: (addon, options) => addon.streamBotMessage(client.http, botId, body, options),
       outcome: (data: BotReply) => outcomeOf(data, data.message.citations ?? [], data.user_message),
     };
   }
   const body = { messages: chatMessages(r.messages, r.message), conversation_id: r.conversationId ?? undefined, user_id: r.userId, attachments };
   return {
     send: (options) => client.chat.send(body, options),
-    stream: async function* (options) {
-      yield* (await loadAddon('stream')).streamChat(client.http, body, options);
-    },
+    stream: (addon, options) => addon.streamChat(client.http, body, options),
     outcome: (data: ChatReply) => outcomeOf(data, data.citations),
   };
 }
@@ -101,9 +97,11 @@ async function answer<Reply>(r: ReplyRequest, endpoint: Endpoint<Reply>): Promis
     ...(r.config.timeout > 0 && { timeoutMs: r.config.timeout }),
   };
   let final: Reply | null = null;
-  if (r.config.stream) {
+  // a page without the stream add-on (a site that copied the one script alone) gets the whole reply
+  const addon = r.config.stream && (await loadAddon('stream').catch(() => null));
+  if (addon) {
     let streamed = '';
-    for await (const event of endpoint.stream(options)) {
+    for await (const event of endpoint.stream(addon, options)) {
       if (!r.isCurrent()) return null;
       // `meta` names the conversation too, but it is adopted only with the final message (or a
       // stop, whose turn the service stores): a retry after a broken stream must send the very

@@ -214,7 +214,7 @@ export function resolveStrings(lang: string, overrides?: Partial<WidgetStrings>)
 
 /**
  * Loads the table of `lang` if it is a built-in language not at hand yet: a promise that settles
- * once it is (or once loading failed: English then stands in, with one console warning). `null`
+ * once it is (or once loading failed: English then stands in). `null`
  * when there is nothing to wait for.
  */
 export function stringsLoading(lang: string): Promise<void> | null {
@@ -224,10 +224,8 @@ export function stringsLoading(lang: string): Promise<void> | null {
   if (!pending) {
     pending = loadAddon(key as Exclude<Language, 'en'>).then(
       (table) => void (tables[key] = table.default),
-      (error: unknown) => {
-        tables[key] = en;
-        console.warn(`<ai-chat-widget>: the ${key} strings could not be loaded; English stands in.`, error);
-      },
+      // English stands in (the one-`<script>` build's loader names the missing file in the console)
+      () => void (tables[key] = en),
     );
     loading.set(key, pending);
   }

@@ -13,11 +13,13 @@
 //        token proxies (cross-origin.mjs), and /__test__/via-dev-server/* reaching it through this
 //        server as a Vite or Next dev server's proxy would.
 // Also test-only: `/demo/*` and `/dist/*` are served with a strict Content-Security-Policy
-// (csp-pages.mjs), for test/security/csp.test.ts.
+// (csp-pages.mjs), for test/security/csp.test.ts; `/__test__/lone/*` (a folder holding one built
+// file) and `/__test__/proxies` (a token proxy bound to a test's own bot): lone-pages.mjs.
 import { tsImport } from 'tsx/esm/api';
 import { getRequestListener } from '@hono/node-server';
 import { faults } from './faults.mjs';
 import { cspPages } from './csp-pages.mjs';
+import { lonePages } from './lone-pages.mjs';
 import { startCrossOrigin } from './cross-origin.mjs';
 
 async function readJson(req) {
@@ -97,9 +99,10 @@ export function testServicePlugin() {
   };
   const faultRoutes = faults(); // /__test__/fault/* and /__test__/count/*, see faults.mjs
   const strictCspPages = cspPages(); // /demo/* and /dist/* with a strict CSP, see csp-pages.mjs
+  const lone = lonePages(() => service);
   return {
     name: 'ai-chat-test-service',
-    middleware: (ctx, next) => faultRoutes(ctx, () => strictCspPages(ctx, () => routes(ctx, next))),
+    middleware: (ctx, next) => faultRoutes(ctx, () => strictCspPages(ctx, () => lone(ctx, () => routes(ctx, next)))),
     async serverStart({ config }) {
       const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
       const { createDemoProxy } = await tsImport('../../server/src/demo-proxy.ts', import.meta.url);

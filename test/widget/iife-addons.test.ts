@@ -2,49 +2,8 @@
 // page is a same-origin iframe that loads the built file by a <script> tag, as a website does, and
 // talks to the real service. A page gets the add-ons it needs, and only those.
 import { expect } from '@open-wc/testing';
-import type { AiChatWidget } from '../../src/element.js';
 import { clearWidgetStorage, createBot, newApiKey, waitFor } from './helpers.js';
-
-interface Page {
-  frame: HTMLIFrameElement;
-  win: Window & typeof globalThis;
-  widget: AiChatWidget;
-  /** The add-on files the page loaded so far (`de`, `stream`…). */
-  addons(): string[];
-}
-
-interface PageOptions {
-  /** The page's width in px. */
-  width?: number;
-  /** Where the page loads the built script from. */
-  script?: string;
-  /** Runs in the page's window before the script does (to watch its console, say). */
-  prepare?: (win: Window & typeof globalThis) => void;
-}
-
-/** A page in `lang` with `<ai-chat-widget attributes>` and the built script. */
-async function page(lang: string, attributes: string, { width = 800, script = '/dist/ai-chat-widget.iife.js', prepare }: PageOptions = {}): Promise<Page> {
-  const frame = document.createElement('iframe');
-  frame.style.width = `${width}px`;
-  frame.style.height = '700px';
-  document.body.append(frame);
-  void frame.offsetWidth; // laid out at its width before the page in it starts (and asks matchMedia)
-  prepare?.(frame.contentWindow as Window & typeof globalThis);
-  const doc = frame.contentDocument!;
-  doc.open();
-  doc.write(`<!doctype html><html lang="${lang}"><body><ai-chat-widget ${attributes}></ai-chat-widget>
-    <script src="${script}"></script></body></html>`);
-  doc.close();
-  const win = frame.contentWindow as Window & typeof globalThis;
-  await waitFor(() => win.customElements.get('ai-chat-widget'), 8000, 'the built script to define the element');
-  const widget = doc.querySelector('ai-chat-widget') as AiChatWidget;
-  await widget.updateComplete;
-  const addons = () =>
-    [...doc.querySelectorAll<HTMLScriptElement>('script[src]')]
-      .map((s) => /ai-chat-widget\.([a-z-]+)\.js$/.exec(s.src)?.[1])
-      .filter((name): name is string => Boolean(name) && name !== 'iife');
-  return { frame, win, widget, addons };
-}
+import { page, type Page } from './iife-page.js';
 
 const placeholder = (p: Page) => p.widget.shadowRoot!.querySelector('textarea')!.placeholder;
 
@@ -82,7 +41,7 @@ describe('the one-<script> build and its add-ons', () => {
     const prepare = (win: Window & typeof globalThis) => (win.console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
     opened = await page('ja', `mode="inline" api-key="${apiKey}"`, { script: url, prepare });
     expect(placeholder(opened)).to.equal('Type a message…');
-    expect(warnings.filter((w) => w.includes('the ja strings could not be loaded'))).to.have.length(1);
+    expect(warnings.filter((w) => w.includes('could not load ai-chat-widget.ja.js'))).to.have.length(1);
     URL.revokeObjectURL(url);
   });
 
