@@ -325,7 +325,7 @@ export class ChatController implements ReactiveController {
     const ownCredentials = !config.token && !config.getToken && (config.apiKey || config.tokenUrl);
     if (config.botId && ownCredentials) void this.loadBot(generation, config.botId, !this.messages.length);
     // a conversation restored from before may have a person in it (a new one learns from its replies)
-    if (config.botId && this.conversationId) void this.handoff.check(config.botId);
+    if (this.conversationId) void this.handoff.check(config.botId, this.conversationId);
     // a host whose credentials cannot read the bot says itself that visitors may attach files
     if (config.attachments) void this.files.load();
     void this.pump();

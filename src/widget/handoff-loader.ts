@@ -18,14 +18,25 @@ export class HandoffLoader extends AddonPart<'handoff', Handoff> {
     super('handoff', ({ Handoff }) => new Handoff(host, chat));
   }
 
-  /** The bot's handoff settings: the add-on if handoff is on. Best effort: no answer, no handoff. */
-  async check(botId: string): Promise<void> {
+  /**
+   * A restored conversation: with `bot-id`, the bot's handoff settings (the add-on if handoff is
+   * on); without, the conversation's own state (the add-on if its bot hands off or a person is
+   * involved: a token bound to a bot talks to it without `bot-id`). Best effort: no answer, no handoff.
+   */
+  async check(botId: string, conversationId: string): Promise<void> {
     try {
-      // the route by hand, not `HandoffResource.settings`: that resource (with its SSE reader) is
-      // the add-on's, and would otherwise ride in every page's bundle
+      // the routes by hand, not `HandoffResource`: that resource (with its SSE reader) is the
+      // add-on's, and would otherwise ride in every page's bundle
       const { http } = await this.chat.getClient();
-      const { data } = await http.request<HandoffOffer>({ method: 'GET', path: `/bots/${encodeURIComponent(botId)}/handoff` }, { maxRetries: 0 });
-      if (data.enabled || this.part) (await this.load())?.configure(data);
+      const { data } = await http.request<HandoffOffer | HandoffState>(
+        botId
+          ? { method: 'GET', path: `/bots/${encodeURIComponent(botId)}/handoff` }
+          : { method: 'GET', path: `/conversations/${encodeURIComponent(conversationId)}/handoff`, query: { user_id: this.chat.userId } },
+        { maxRetries: 0 },
+      );
+      if ('status' in data) {
+        if (data.status != 'bot' || data.unavailable_reason != 'disabled') this.seen(data);
+      } else if (data.enabled || this.part) (await this.load())?.configure(data);
     } catch {
       // a host's own token may not reach the settings; the first handed-off reply still loads it
     }

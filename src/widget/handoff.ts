@@ -39,7 +39,8 @@ export const handoffStrings: HandoffStrings = {
 
 /** What the add-on needs of the widget's `ChatController`. */
 export interface HandoffChat {
-  readonly conversationId: string | null;
+  /** Set to null here when the operator closed it and only a new conversation can go on (see `apply`). */
+  conversationId: string | null;
   readonly botId: string;
   readonly userId: string;
   getClient(): Promise<WidgetClient>;
@@ -85,6 +86,7 @@ export class Handoff implements ReactiveController {
     host.addEventListener('input', this.onInput);
     // availability changes (an operator comes online): read again whenever the visitor opens the chat
     host.addEventListener('ai-chat-open', () => void this.refresh());
+    host.addEventListener('ai-chat-reset', () => this.switchTo(null));
   }
 
   /** The bot's settings; a bot without handoff (null) shows nothing. */
@@ -93,11 +95,18 @@ export class Handoff implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** Reads the bot's settings again. Best effort: on failure the last known ones stand. */
+  /**
+   * Reads the bot's settings again (without `bot-id`, the conversation's state, which says whether
+   * someone can answer). Best effort: on failure the last known ones stand.
+   */
   private async refresh(): Promise<void> {
-    if (!this.offer) return;
+    const { offer, conversationId } = this;
+    if (!offer) return;
     try {
-      this.configure((await (await this.api()).settings(this.offer.bot_id, { maxRetries: 0 })).data);
+      const api = await this.api();
+      if (offer.bot_id) return this.configure((await api.settings(offer.bot_id, { maxRetries: 0 })).data);
+      const { data } = await api.state(conversationId!, this.scope(), { maxRetries: 0 });
+      this.configure({ ...offer, available: data.available, unavailable_reason: data.unavailable_reason });
     } catch {
       // the service is away for a moment
     }
@@ -105,7 +114,8 @@ export class Handoff implements ReactiveController {
 
   hostUpdate(): void {
     const id = this.chat.conversationId;
-    if (id !== this.conversationId) this.switchTo(id);
+    // a closed conversation let go (`apply`) keeps its banner until the next one starts
+    if (id !== this.conversationId && (id || this.state?.status != 'closed')) this.switchTo(id);
   }
 
   hostDisconnected(): void {
@@ -123,6 +133,9 @@ export class Handoff implements ReactiveController {
     this.announce(state);
     if (involved(state)) this.follow();
     else this.stop();
+    // The chat endpoint (no `bot-id`) refuses a closed conversation by id (409): the next message
+    // starts a new one instead, as the bot endpoint does by itself.
+    if (state.status == 'closed' && !this.chat.botId) this.chat.conversationId = null;
     this.host.requestUpdate();
   }
 
@@ -296,7 +309,8 @@ export class Handoff implements ReactiveController {
   }
 
   private scope(): HandoffScope {
-    return { user_id: this.chat.userId, ...(this.offer && { bot_id: this.offer.bot_id }) };
+    // without `bot-id` the offer names no bot (a token bound to one scopes the call itself)
+    return { user_id: this.chat.userId, ...(this.offer?.bot_id && { bot_id: this.offer.bot_id }) };
   }
 
   private async api(): Promise<HandoffResource> {

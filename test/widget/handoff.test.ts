@@ -2,7 +2,8 @@
 // widget and the operator's dashboard inbox page, each with its own live events stream, exchange
 // messages that arrive on the other side within 1 s; the banner, `ai-chat-handoff`, operator
 // typing and the visitor's typing; a stream cut again and again loses nothing and repeats nothing;
-// a reload catches up from history and follows again; nobody online or outside the opening hours
+// a reload catches up from history and follows again (also behind a token proxy, with and without
+// `bot-id`); nobody online or outside the opening hours
 // gives the email form; the bot hands off by itself; a host with its own helpdesk cancels the ask.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
@@ -178,6 +179,46 @@ describe('human handoff in the widget', () => {
       offline();
     }
   });
+
+  // A site's widget behind its token proxy, whose tokens are bound to the bot: with `bot-id` (the bot
+  // endpoint) and without (the chat endpoint; the token names the bot), as the demo page has it.
+  for (const withBotId of [false, true]) {
+    it(`a reload mid-handoff through a token proxy ${withBotId ? 'with' : 'without'} bot-id: banner, live events, a held message and the end`, async function () {
+      this.timeout(30_000);
+      const { api, secret, botId, operator } = await operatorAndBot();
+      const offline = await online(api, botId);
+      try {
+        const created = await fetch('/__test__/proxies', { method: 'POST', body: JSON.stringify({ api_key: secret, bot_id: botId }) });
+        const { token_url } = (await created.json()) as { token_url: string };
+        const attrs = { mode: 'inline', 'token-url': token_url, id: 'proxied', ...(withBotId && { 'bot-id': botId }) };
+        const first = (await mount(attrs)).el;
+        expect((await first.send('hello'))?.role).to.equal('assistant');
+        (await until(() => part(first, 'handoff-button'), 'Talk to a person')).click();
+        await until(() => banner(first) === 'Waiting for a person…', 'the waiting banner');
+        const conversationId = first.conversationId!;
+        await api.take(conversationId);
+        await until(() => banner(first) === `${operator.name} joined`, 'the joined banner');
+        first.remove(); // the visitor reloads: a new widget over the same storage
+
+        const { el, ready } = await mount(attrs);
+        await ready;
+        await until(() => banner(el) === `${operator.name} joined`, 'the banner back after the reload');
+        await api.reply(conversationId, 'still here after your reload');
+        await until(() => operatorTexts(el).includes('still here after your reload'), 'a live operator message', DELIVERY_MS);
+        expect(await el.send('thanks'), 'held for the person: no bot reply').to.equal(null);
+        expect(el.messages.at(-1)).to.include({ role: 'user', content: 'thanks', status: 'sent' });
+        expect(part(el, 'error'), 'no "Not sent"').to.equal(null);
+        await api.closeConversation(conversationId, 'closed');
+        await until(() => banner(el).startsWith('The conversation has ended.'), 'the ended banner', DELIVERY_MS);
+        // the next message starts a new conversation with the bot, no 409 and no Retry
+        expect((await el.send('hello again'))?.role).to.equal('assistant');
+        expect(el.conversationId).to.not.equal(conversationId);
+        expect(el.messages.filter((m) => m.status === 'failed')).to.deep.equal([]);
+      } finally {
+        offline();
+      }
+    });
+  }
 
   it('nobody online: the widget says so and takes an email, which the inbox lists', async () => {
     const { api, secret, botId } = await operatorAndBot();
