@@ -12,7 +12,8 @@ const uploadDescription = [
   `Accepted: ${ACCEPTED_TYPES.join(', ')}. Anything else (HTML, SVG, XML, archives, executables, a file named like an image that is not one) answers 415 \`unsupported_media_type\`;`,
   'so does a type the bot does not allow. A file larger than the bot\'s `max_file_bytes` (or the service\'s limit), or an image of more than 50 megapixels, answers 413 `payload_too_large`.',
   'With `user_id` (a visitor) the bot must have attachments `enabled` (else 403 `permission_denied`), and at most 20 uploads may wait unsent (409 `conflict`).',
-  'Without it the account itself uploads (an operator\'s file for `conversation_id`). Send the answer\'s `id` in a message\'s `attachments`; an upload no message takes within a day is deleted.',
+  'Unsent visitors\' uploads are bounded in bytes per visitor, per client address and per bot (409 `upload_quota_exceeded`), and all files of the account by its storage quota (413 `storage_quota_exceeded`); the message names the limit.',
+  'Without it the account itself uploads (an operator\'s file for `conversation_id`). Send the answer\'s `id` in a message\'s `attachments`; an upload no message takes within the retention (an hour by default, `AI_CHAT_UPLOAD_RETENTION_SECONDS`) is deleted.',
   TOKEN_NOTE,
 ].join(' ');
 
