@@ -1,16 +1,18 @@
 /**
  * The built-in responder: deterministic and grounded, no model download. In order:
- * 1. the bot's or agent's intent answer, when its confidence reaches the threshold;
- * 2. an extract of the best-matching knowledge sentences, with citations;
- * 3. an honest fallback that suggests knowledge titles or the quick replies.
+ * 1. the bot's or agent's intent answer, when its confidence reaches the threshold and no
+ *    knowledge passage is more likely to answer (`intentAnswers`);
+ * 2. an extract of the knowledge passages that answer (their relevance reaches the gate), with citations;
+ * 3. an honest fallback that suggests the quick replies.
  */
 import type { Kysely } from 'kysely';
 import type { Entity } from '../../../src/client/types.ts';
 import type { Database } from '../db/schema.ts';
-import { answerWithIntent, fallbackResponse, type NluEngine } from '../nlu/index.ts';
-import { bestSentences, keywords, wordDeltas } from './extract.ts';
+import { answerWithIntent, fallbackResponse, type IntentAnswer, type NluEngine } from '../nlu/index.ts';
+import { answerSentences, keywords, wordDeltas } from './extract.ts';
 import type { Responder, ResponderEvent, ResponderInput, ResponderReply } from './responder.ts';
-import { retrieve, sameTextKey, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
+import { sameTextKey } from '../knowledge/text.ts';
+import { retrieve, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
 
 /** Below this BM25 score a passage matched too little of the question to quote it. */
 const MIN_KNOWLEDGE_SCORE = 1;
@@ -39,6 +41,18 @@ export interface BuiltinDeps {
   knowledge?: KnowledgeSearch;
 }
 
+/**
+ * Whether the intent answers rather than knowledge. Intents and knowledge compete on one scale:
+ * the intent classifier's `confidence` and a passage's `relevance` (knowledge/relevance.ts) both
+ * read as the probability that the answer is right, each calibrated on held-out questions. An
+ * intent that reached the bot's threshold answers unless the best passage that passed the
+ * knowledge gate is more likely right than it.
+ */
+export function intentAnswers(answer: IntentAnswer | null, passages: Passage[]): answer is IntentAnswer & { text: string } {
+  if (!answer?.matched || !answer.text) return false;
+  return answer.confidence >= (passages[0]?.hit.relevance ?? 0);
+}
+
 /** The knowledge answer, or null when no passage says enough about the question. */
 export function composeFromKnowledge(question: string, passages: Passage[]): ResponderReply | null {
   const words = keywords(question);
@@ -52,7 +66,7 @@ export function composeFromKnowledge(question: string, passages: Passage[]): Res
     if (budget === 0 || passage.hit.score < best * RELATIVE_SCORE) break;
     // Later passages must share more than one word: a single common word ("widget") is not relevance.
     const first = picked.length === 0;
-    const chosen = bestSentences(passage.content, words, first ? 2 : 1, first ? 1 : Math.min(2, words.size))
+    const chosen = answerSentences(passage.hit.title, passage.content, words, first ? 2 : 1, first ? 1 : Math.min(2, words.size))
       .filter((s) => !said.has(sameTextKey(s.text)))
       .slice(0, budget);
     if (chosen.length === 0) continue;
@@ -95,28 +109,23 @@ export class BuiltinResponder implements Responder {
   }
 
   private async replyToText(input: ResponderInput): Promise<ResponderReply> {
-    let confidence: number | null = null;
-    let entities: Entity[] | undefined;
-    if (input.intents) {
-      const answer = await answerWithIntent(this.deps.nlu, input.intents, input.question);
-      confidence = answer.confidence;
-      entities = answer.entities;
-      if (answer.matched && answer.text) {
-        return {
-          content: answer.text,
-          source: 'intent',
-          intent: answer.intent,
-          confidence: answer.confidence,
-          citations: [],
-          suggestions: answer.suggestions,
-          entities,
-        };
-      }
+    const [answer, passages] = await Promise.all([
+      input.intents ? answerWithIntent(this.deps.nlu, input.intents, input.question) : null,
+      retrieve(this.deps.db, this.deps.knowledge, input.accountId, input.question, { limit: 3, scope: input.knowledge }),
+    ]);
+    const confidence = answer?.confidence ?? null;
+    const entities = answer?.entities;
+    if (intentAnswers(answer, passages)) {
+      return {
+        content: answer.text,
+        source: 'intent',
+        intent: answer.intent,
+        confidence: answer.confidence,
+        citations: [],
+        suggestions: answer.suggestions,
+        entities,
+      };
     }
-    const passages = await retrieve(this.deps.db, this.deps.knowledge, input.accountId, input.question, {
-      limit: 3,
-      scope: input.knowledge,
-    });
     const fromKnowledge = composeFromKnowledge(input.question, passages);
     if (fromKnowledge) return fromKnowledge;
 

@@ -31,26 +31,69 @@ export function sentences(text: string): string[] {
     .filter((s) => s.length >= 12);
 }
 
+/** How many of the question's words `text` holds. */
+function overlapOf(text: string, question: ReadonlySet<string>): number {
+  const words = keywords(text);
+  let overlap = 0;
+  for (const w of question) if (words.has(w)) overlap++;
+  return overlap;
+}
+
 export interface ScoredSentence {
   text: string;
   overlap: number;
   position: number;
 }
 
-/** The `max` sentences with the largest overlap (at least `minOverlap`), in text order. */
-export function bestSentences(text: string, question: ReadonlySet<string>, max: number, minOverlap = 1): ScoredSentence[] {
-  const scored = sentences(text)
-    .map((sentence, position) => {
-      const words = keywords(sentence);
-      let overlap = 0;
-      for (const w of question) if (words.has(w)) overlap++;
-      return { text: sentence, overlap, position };
-    })
-    .filter((s) => s.overlap >= minOverlap);
-  return scored
+/** A sentence that asks rather than answers: a question, or the entry's title said again. */
+function asks(sentence: string, title: string): boolean {
+  return /\?["'”’)\]]*$/.test(sentence) || sameWords(sentence, title);
+}
+
+function sameWords(a: string, b: string): boolean {
+  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+  return words(a) === words(b);
+}
+
+/** A heading line: markdown `#…`, or a line of its own that asks a question (FAQ pages). */
+const HEADING = /^(?:#{1,6}\s+.*|[^\n.!]{3,200}\?)[ \t]*$/gm;
+
+/**
+ * The part of `text` under the heading that shares the most words with the question, or all of
+ * it when no heading does: in an FAQ page the answer is the text after its question.
+ */
+function answeringSection(text: string, question: ReadonlySet<string>): string {
+  const headings = [...text.matchAll(HEADING)];
+  let best: { overlap: number; from: number; to: number } | null = null;
+  headings.forEach((heading, i) => {
+    const overlap = overlapOf(heading[0], question);
+    const from = heading.index + heading[0].length;
+    if (overlap > 0 && (!best || overlap > best.overlap)) best = { overlap, from, to: headings[i + 1]?.index ?? text.length };
+  });
+  const section = best as { from: number; to: number } | null;
+  return section ? text.slice(section.from, section.to) : text;
+}
+
+/**
+ * The sentences of an entry that answer the question: the part under its best-matching heading,
+ * without sentences that only ask (a question, the title restated — in an FAQ they share the most
+ * words with a paraphrase of the question, yet say nothing), the `max` that overlap the question
+ * most. When none overlaps enough and `minOverlap` is 1 (the entry already passed the relevance
+ * gate), the first sentences of that part: an FAQ answer starts right after its question.
+ */
+export function answerSentences(title: string, text: string, question: ReadonlySet<string>, max: number, minOverlap = 1): ScoredSentence[] {
+  const section = answeringSection(text, question);
+  const answering = sentences(section)
+    .map((sentence, position) => ({ sentence, position }))
+    .filter(({ sentence }) => !asks(sentence, title));
+  const scored = answering.map(({ sentence, position }) => ({ text: sentence, overlap: overlapOf(sentence, question), position }));
+  const best = scored
+    .filter((s) => s.overlap >= minOverlap)
     .sort((a, b) => b.overlap - a.overlap || a.position - b.position)
     .slice(0, max)
     .sort((a, b) => a.position - b.position);
+  if (best.length > 0 || minOverlap > 1) return best;
+  return scored.slice(0, max);
 }
 
 /** Splits text into word-sized deltas whose concatenation is exactly the text. */

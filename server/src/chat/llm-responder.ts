@@ -10,6 +10,7 @@ import type { Database } from '../db/schema.ts';
 import { ServiceError } from '../http/errors.ts';
 import type { LlmMessage } from '../llm/index.ts';
 import { answerWithIntent, type NluEngine } from '../nlu/index.ts';
+import { intentAnswers } from './builtin.ts';
 import { wordDeltas } from './extract.ts';
 import type { Responder, ResponderEvent, ResponderInput } from './responder.ts';
 import { retrieve, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
@@ -18,13 +19,21 @@ const PASSAGE_CHARS = 1500;
 /** How much of an attached text file the model reads. */
 const TEXT_FILE_CHARS = 20_000;
 
-export function systemPrompt(instructions: string | undefined, passages: Passage[]): string {
+/**
+ * The system prompt. `grounded`: the turn has a knowledge base to answer from; when none of its
+ * passages passed the relevance gate, the model is told the knowledge has no answer, so it says it
+ * does not know instead of answering from its own memory as if the owner had said so.
+ */
+export function systemPrompt(instructions: string | undefined, passages: Passage[], grounded = false): string {
   const parts = [
     instructions?.trim() || 'You are a helpful, concise assistant.',
     passages.length
       ? 'Answer from the numbered passages below when they are relevant, and cite them as [1], [2]. ' +
         'If they do not contain the answer, say that you do not know rather than guessing.'
-      : 'If you do not know the answer, say so rather than guessing.',
+      : grounded
+        ? 'The knowledge base you answer from has nothing on this question: say that you do not know, ' +
+          'and offer to help with something else, rather than guessing or answering from memory.'
+        : 'If you do not know the answer, say so rather than guessing.',
   ];
   passages.forEach((p, i) => {
     parts.push(`[${i + 1}] ${p.hit.title}\n${p.content.slice(0, PASSAGE_CHARS)}`);
@@ -62,27 +71,25 @@ export class LlmResponder implements Responder {
   async *respond(input: ResponderInput, signal: AbortSignal): AsyncIterable<ResponderEvent> {
     const llm = input.llm;
     if (!llm) throw new Error('LlmResponder used without a provider');
-    if (input.intents) {
-      const answer = await answerWithIntent(this.deps.nlu, input.intents, input.question);
-      if (answer.matched && answer.text) {
-        for (const text of wordDeltas(answer.text)) yield { type: 'delta', text };
-        yield {
-          type: 'done',
-          reply: { content: answer.text, source: 'intent', intent: answer.intent, confidence: answer.confidence, citations: [], suggestions: answer.suggestions, entities: answer.entities },
-        };
-        return;
-      }
+    // The same relevance gate as the built-in responder: the model never sees a passage that does not answer.
+    const [answer, passages] = await Promise.all([
+      input.intents ? answerWithIntent(this.deps.nlu, input.intents, input.question) : null,
+      retrieve(this.deps.db, this.deps.knowledge, input.accountId, input.question, { limit: 3, scope: input.knowledge }),
+    ]);
+    if (intentAnswers(answer, passages)) {
+      for (const text of wordDeltas(answer.text)) yield { type: 'delta', text };
+      yield {
+        type: 'done',
+        reply: { content: answer.text, source: 'intent', intent: answer.intent, confidence: answer.confidence, citations: [], suggestions: answer.suggestions, entities: answer.entities },
+      };
+      return;
     }
-    const passages = await retrieve(this.deps.db, this.deps.knowledge, input.accountId, input.question, {
-      limit: 3,
-      scope: input.knowledge,
-    });
     const messages: LlmMessage[] = input.messages.map((m) => ({ role: m.role, content: m.content }));
     if (input.attachments?.length) messages[messages.length - 1] = await this.withAttachments(input);
     let content = '';
     try {
       for await (const text of llm.provider.complete({
-        system: systemPrompt(input.instructions, passages),
+        system: systemPrompt(input.instructions, passages, input.knowledge !== null),
         messages,
         model: llm.model,
         temperature: llm.temperature,

@@ -5,6 +5,8 @@
 import type { Kysely } from 'kysely';
 import type { Citation, KnowledgeHit, KnowledgeScope } from '../../../src/client/types.ts';
 import type { Database } from '../db/schema.ts';
+import { DEFAULT_MIN_RELEVANCE } from '../knowledge/relevance.ts';
+import { sameTextKey } from '../knowledge/text.ts';
 
 /** What chat needs from the knowledge service (`deps.knowledge`). */
 export interface KnowledgeSearch {
@@ -25,8 +27,10 @@ const OVERFETCH = 3;
 const MAX_HITS = 50;
 
 /**
- * The passages that may ground an answer: at most `limit`, best first, one per distinct content.
- * `scope` null: none at all; `{tags: []}`: every entry of the account.
+ * The passages that may ground an answer: at most `limit`, best first, one per distinct content,
+ * each at least as relevant as the scope's `min_relevance` — a question the knowledge does not
+ * answer gets none, however well its words match. `scope` null: none at all; `{tags: []}`: every
+ * entry of the account.
  */
 export async function retrieve(
   db: Kysely<Database>,
@@ -39,7 +43,9 @@ export async function retrieve(
   const q = question.length > MAX_QUERY ? question.slice(-MAX_QUERY) : question;
   if (!/[\p{L}\p{N}]/u.test(q)) return [];
   const tags = options.scope.tags?.length ? options.scope.tags : undefined;
-  const hits = await knowledge.search(accountId, { q, limit: Math.min(MAX_HITS, options.limit * OVERFETCH), tags });
+  const gate = options.scope.min_relevance ?? DEFAULT_MIN_RELEVANCE;
+  const found = await knowledge.search(accountId, { q, limit: Math.min(MAX_HITS, options.limit * OVERFETCH), tags });
+  const hits = found.filter((hit) => hit.relevance >= gate);
   if (hits.length === 0) return [];
   const rows = await db
     .selectFrom('knowledge_entries')
@@ -66,11 +72,6 @@ export async function retrieve(
     if (passages.length === options.limit) break;
   }
   return passages;
-}
-
-/** Texts that read the same (case, Unicode form and spacing aside) share this key. */
-export function sameTextKey(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /** A stored citation: the hit plus where it links (`url`) and its headings, for the widget to show as a source. */

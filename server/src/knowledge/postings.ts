@@ -131,6 +131,10 @@ export class PassageArrays {
   }
 }
 
+function idfOf(passages: number, holding: number): number {
+  return Math.log(1 + (passages - holding + 0.5) / (holding + 0.5));
+}
+
 /** How often each term occurs in `terms`. */
 function counts(terms: readonly string[]): Map<string, number> {
   const result = new Map<string, number>();
@@ -151,6 +155,18 @@ export class LanguagePostings {
 
   get size(): number {
     return this.passageCount;
+  }
+
+  /**
+   * BM25's inverse document frequency of a processed term, counted as if there were at least
+   * `minPassages` passages: in a knowledge base of three entries every word would otherwise weigh
+   * about the same. A term no passage holds weighs the most (for the relevance: a word the
+   * knowledge never uses is one it cannot answer).
+   */
+  idf(term: string, minPassages = 0): number {
+    const postings = this.terms.get(term);
+    const n = Math.max(postings?.[TITLE]?.length ?? 0, postings?.[CONTENT]?.length ?? 0);
+    return idfOf(Math.max(this.passageCount, minPassages), n);
   }
 
   /** Adds passage `doc` (a free global number) with its processed terms per field. */
@@ -238,7 +254,7 @@ export class LanguagePostings {
   // everything but tf and length hoisted out of the loop.
   private scorePosting(posting: Posting, field: Field, boost: number, stamp: number): void {
     const n = posting.length;
-    const idf = Math.log(1 + (this.passageCount - n + 0.5) / (n + 0.5));
+    const idf = idfOf(this.passageCount, n);
     const sum = this.lengthSums[field];
     const average = sum ? sum / this.passageCount : 1;
     const weight = boost * idf;

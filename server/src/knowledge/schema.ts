@@ -3,6 +3,7 @@
  * OpenAPI document embeds the same objects, so validation and documentation cannot drift.
  */
 import { schemas, type JsonSchema } from '../http/validate.ts';
+import { DEFAULT_MIN_RELEVANCE } from './relevance.ts';
 
 const tag: JsonSchema = { type: 'string', minLength: 1, maxLength: 50 };
 
@@ -24,6 +25,14 @@ export const knowledgeScopeSchema: JsonSchema = {
       maxItems: 20,
       items: tag,
       description: 'Only entries with one of these tags ground the answers; empty: all entries.',
+    },
+    min_relevance: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description:
+        'The least `relevance` (0–1, calibrated like a probability) a passage needs to ground an answer; below it the reply is the fallback. ' +
+        `Default ${DEFAULT_MIN_RELEVANCE}; 0 answers from the best-ranked passage whatever the question.`,
     },
   },
 };

@@ -11,7 +11,8 @@
  */
 import type { KnowledgeHit } from '../../../src/client/types.ts';
 import { LanguagePostings, PassageArrays, type QueryTerm } from './postings.ts';
-import { chunk, isLanguage, LANGUAGES, processTerm, snippet, tokenize, type Language } from './text.ts';
+import { MIN_PASSAGES, relevanceOf, signalsOf, type RelevanceSignals, type WeightedTerm } from './relevance.ts';
+import { chunk, isLanguage, LANGUAGES, processTerm, sameTextKey, snippet, tokenize, type Language } from './text.ts';
 
 export interface IndexedEntry {
   id: string;
@@ -107,7 +108,11 @@ export class KnowledgeIndex {
   /** The stemmer dominates indexing time otherwise. */
   private readonly memos = new Map<Language, Map<string, string | null>>();
 
-  constructor(entries: Iterable<IndexedEntry> = []) {
+  /** `relevance` turns a hit's signals into its relevance (the bench's calibration replaces it to record them). */
+  constructor(
+    entries: Iterable<IndexedEntry> = [],
+    private readonly relevanceModel: (signals: RelevanceSignals) => number = relevanceOf,
+  ) {
     for (const entry of entries) this.upsert(entry);
   }
 
@@ -164,21 +169,39 @@ export class KnowledgeIndex {
     return termsOf(text, language, memo);
   }
 
-  /** Ranked hits, one per entry (its best passage), at most `limit`. */
+  /** Ranked hits, one per entry (its best passage), at most `limit`, each with its `relevance`. */
   search(options: SearchOptions): KnowledgeHit[] {
     const languages = options.language && isLanguage(options.language) ? [options.language] : LANGUAGES;
     const matchedTerms = new Map<Language, Set<string>>();
+    const weighted = new Map<Language, WeightedTerm[]>();
     try {
       for (const language of languages) {
         const postings = this.postings.get(language);
         if (!postings) continue;
-        matchedTerms.set(language, postings.score(queryTermsOf(options.q, language), FIELD_BOOSTS));
+        const terms = queryTermsOf(options.q, language);
+        weighted.set(language, terms.map(({ term }) => ({ term, idf: postings.idf(term, MIN_PASSAGES) })));
+        matchedTerms.set(language, postings.score(terms, FIELD_BOOSTS));
       }
-      const top = this.bestEntries(options.limit, options.tags?.length ? new Set(options.tags) : null);
-      return top.map((ranked) => this.hit(ranked, matchedTerms));
+      // One more than asked: the last hit's margin needs the entry after it.
+      const top = this.bestEntries(options.limit + 1, options.tags?.length ? new Set(options.tags) : null);
+      return top.slice(0, options.limit).map((ranked, i) => {
+        const query = weighted.get(ranked.entry.language) ?? [];
+        // The runner-up is the best other text: a passage stored twice is not its own competitor.
+        const key = sameTextKey(ranked.passage.text);
+        const runnerUp = top.find((other) => other !== ranked && sameTextKey(other.passage.text) !== key)?.score ?? 0;
+        return this.hit(ranked, matchedTerms, this.relevance(ranked, query, runnerUp));
+      });
     } finally {
       this.arrays.reset();
     }
+  }
+
+  /** How likely the hit answers the query (relevance.ts); `runnerUp`: the best score of any other entry. */
+  private relevance({ entry, passage, score }: RankedEntry, query: WeightedTerm[], runnerUp: number): number {
+    if (query.length === 0) return 0;
+    const title = new Set(this.termsOf(entry.entry.title, entry.language));
+    const text = new Set(this.termsOf(passage.text, entry.language));
+    return this.relevanceModel(signalsOf(query, title, text, score > 0 ? Math.max(0, (score - runnerUp) / score) : 0));
   }
 
   /**
@@ -215,12 +238,13 @@ export class KnowledgeIndex {
     return top;
   }
 
-  private hit({ entry: { entry, language }, score, passage }: RankedEntry, matchedTerms: Map<Language, Set<string>>): KnowledgeHit {
+  private hit({ entry: { entry, language }, score, passage }: RankedEntry, matchedTerms: Map<Language, Set<string>>, relevance: number): KnowledgeHit {
     return {
       entry_id: entry.id,
       title: entry.title,
       snippet: snippet(passage.text, matchedTerms.get(language) ?? new Set(), language),
       score: Math.round(score * 1000) / 1000,
+      relevance,
       tags: entry.tags,
       source: entry.source,
       url: linkOf(entry),

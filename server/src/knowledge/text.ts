@@ -129,3 +129,8 @@ export function snippet(passage: string, terms: ReadonlySet<string>, language: L
   }
   return `${from > 0 ? '…' : ''}${passage.slice(from, to).trim()}${to < passage.length ? '…' : ''}`;
 }
+
+/** Texts that read the same (case, Unicode form and spacing aside) share this key. */
+export function sameTextKey(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}

@@ -178,12 +178,18 @@ const knowledgeEntry: JsonSchema = {
 const knowledgeHit: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['entry_id', 'title', 'snippet', 'score', 'tags', 'source', 'url', 'heading_path'],
+  required: ['entry_id', 'title', 'snippet', 'score', 'relevance', 'tags', 'source', 'url', 'heading_path'],
   properties: {
     entry_id: schemas.id('kb'),
     title: { type: 'string' },
     snippet: { type: 'string', description: 'From the best-matching ~800-character passage of the entry.' },
     score: { type: 'number', description: 'BM25+ relevance of that passage; higher is better (unbounded).' },
+    relevance: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: 'How likely the entry answers the query, calibrated like a probability; chat answers only from hits reaching `knowledge.min_relevance`.',
+    },
     tags: { type: 'array', items: { type: 'string' } },
     source: { type: ['string', 'null'] },
     url: { type: ['string', 'null'], description: 'The page to link (see `Citation.url`).' },
