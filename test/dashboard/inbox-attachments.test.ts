@@ -138,6 +138,8 @@ describe('aicd-inbox-page with attachments', () => {
     await sendKeys({ press: 'Enter' });
     await until(() => within(el, '.message.operator aicd-attachment-list', 'a.file').some((a) => a.textContent!.includes('notes.txt')), 'the text reply with its file');
     expect(deepAll(el, '.message.operator .text').map((p) => p.textContent)).to.deep.equal(['', 'Your notes']);
+    await until(() => listed().length === 0, 'the sent files gone from the list');
+    expect(deep(files, '[role="status"]')!.textContent).to.equal('', 'sent files are no longer announced as ready to send');
 
     // the conversations page shows the same files, from the history
     const page = await fixture(html`<aicd-conversations-page .client=${api.client}></aicd-conversations-page>`);
@@ -154,6 +156,7 @@ describe('aicd-inbox-page with attachments', () => {
     const exported: ExportFile[] = [];
     page.addEventListener('aicd-export', (e) => exported.push((e as CustomEvent<ExportFile>).detail));
     button(page, 'Export CSV')!.click();
-    expect(exported[0]!.text).to.include('"photo.png; terms.pdf"\r\n').and.include('"notes.txt; pasted.png"\r\n');
+    // (the last three columns: no feedback on these messages)
+    expect(exported[0]!.text).to.include('"photo.png; terms.pdf","","",""\r\n').and.include('"notes.txt; pasted.png","","",""\r\n');
   });
 });

@@ -87,6 +87,36 @@ describe('aicd-inbox-page', () => {
     await until(() => deepAll(page, '.message.operator .who').some((p) => /\(person\)/.test(p.textContent ?? '')), 'the operator message, labelled');
   });
 
+  it('keeps the newest message in view: on open, when a message arrives, after sending', async () => {
+    const api = new DashboardApi();
+    await api.signUp({ email: `scroll.${Date.now()}@example.test`, password: 'correct horse battery', account_name: 'Scroll' });
+    const { secret } = await api.createKey({ label: 'visitor side' });
+    const visitor = new AiChatClient({ baseUrl: `${location.origin}/v1`, apiKey: secret });
+    const { data: bot } = await api.client.bots.create({ name: 'Shop' });
+    await api.client.handoff.updateSettings(bot.id, { enabled: true });
+    const user = 'long-talker';
+    const { data: first } = await visitor.bots.sendMessage(bot.id, { message: 'hello 0', user_id: user });
+    for (let i = 1; i < 15; i++) await visitor.bots.sendMessage(bot.id, { message: `hello ${i}`, user_id: user });
+
+    const el = await fixture<AicdInboxPage>(html`<aicd-inbox-page .api=${api}></aicd-inbox-page>`);
+    await until(() => deepText(el).includes('Nobody is waiting'), 'the empty inbox');
+    await askForPerson(visitor, first.conversation_id, user);
+    (await until(() => button(el, `Take the conversation with ${user}`), 'the waiting conversation')).click();
+    const list = await until(() => deep(el, '.messages'), 'the transcript');
+    const atNewest = () => list.scrollHeight > list.clientHeight && list.scrollHeight - list.scrollTop - list.clientHeight < 2;
+    await until(() => deepAll(el, '.message').length >= 30 && atNewest(), 'the opened transcript scrolled to its newest message');
+
+    await visitor.bots.sendMessage(bot.id, { message: 'one more thing', user_id: user });
+    await until(() => deepAll(el, '.message.user .text').some((p) => p.textContent === 'one more thing') && atNewest(), 'a new message in view');
+
+    list.scrollTop = 0; // the operator reads back, then replies
+    const reply = await until(() => deep<HTMLTextAreaElement>(el, 'textarea#reply'), 'the reply box');
+    reply.focus();
+    await sendKeys({ type: 'Sure, go on' });
+    await sendKeys({ press: 'Enter' });
+    await until(() => deepAll(el, '.message.operator .text').some((p) => p.textContent === 'Sure, go on') && atNewest(), 'the sent reply in view');
+  });
+
   it('lists messages left while nobody was online', async () => {
     const api = new DashboardApi();
     await api.signUp({ email: `offline.${Date.now()}@example.test`, password: 'correct horse battery', account_name: 'Offline' });

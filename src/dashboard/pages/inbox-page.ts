@@ -1,4 +1,4 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { HandoffEvent, InboxConversation, Message, OfflineMessage } from '../../client/index.js';
 import { api as defaultApi, type DashboardApi } from '../api.js';
@@ -79,6 +79,14 @@ export class AicdInboxPage extends LitElement {
     super.disconnectedCallback();
     clearInterval(this.clock);
     this.stop?.abort();
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    // The newest message in view: when a conversation opens, a message arrives, or a reply is sent.
+    if (changed.has('transcript')) {
+      const list = this.renderRoot.querySelector('.messages');
+      if (list) list.scrollTop = list.scrollHeight;
+    }
   }
 
   override render() {

@@ -141,6 +141,7 @@ export class AicdReplyFiles extends LitElement {
   /** After a sent reply: its files belong to the message now, so they are only forgotten. */
   clear(): void {
     this.files = [];
+    this.announcement = ''; // "… is ready to send." is no longer true
     this.changed();
   }
 
