@@ -1,8 +1,9 @@
 /**
  * The HTTP application: cross-cutting middleware in a fixed order, then one router per resource.
- * Order matters: request id + timing first (every answer carries them), CORS before anything that
- * can refuse, usage recording around everything under /v1, the auth + rate-limit gate (so even a
- * 413 carries X-RateLimit-*), then the body limit before any handler parses a body.
+ * Order matters: request id + timing first (every answer carries them), the Host check (DNS
+ * rebinding), CORS before anything that can refuse, usage recording around everything under /v1,
+ * the auth + rate-limit gate (so even a 413 carries X-RateLimit-*), then the body limit before any
+ * handler parses a body.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
@@ -15,6 +16,7 @@ import { dashboardHeaders, dashboardRoutes } from './dashboard/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
 import { conversationFeedbackRoutes, feedbackRoutes } from './feedback/routes.ts';
 import { botHandoffRoutes, conversationHandoffRoutes } from './handoff/routes.ts';
+import { AllowedHosts, allowedHostsOnly } from './http/allowed-hosts.ts';
 import { gate } from './http/auth.ts';
 import { bodyLimit } from './http/body-limit.ts';
 import type { AppEnv } from './http/context.ts';
@@ -54,6 +56,8 @@ export function createApp(deps: Deps): Hono<AppEnv> {
     c.header('X-Request-Id', c.get('requestId'));
     await next();
   });
+  // Before anything else answers: a foreign Host is a DNS-rebinding page calling us as its own origin.
+  app.use('*', allowedHostsOnly(new AllowedHosts(deps.config.publicUrls, deps.config.hostNames)));
   app.use('/v*', cors(deps.db, deps.config.corsOrigins));
 
   /** Records every request of a /v1 mount, by its /v1 route pattern, for the usage report. */

@@ -3,6 +3,7 @@ import type { RateLimitPlan } from './accounts/service.ts';
 import { resolveAttachmentQuotas, type AttachmentQuotas } from './attachments/quotas.ts';
 import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.ts';
 import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type ImportOptions } from './knowledge/import/options.ts';
+import { publicHost } from './http/allowed-hosts.ts';
 import type { LogLevel } from './logger.ts';
 
 export interface LlmOptions {
@@ -39,6 +40,14 @@ export interface ServiceOptions {
    * write it). With n, the client is the n-th `X-Forwarded-For` entry from the right.
    */
   trustedProxies?: number;
+  /**
+   * The service's own public URLs (`AI_CHAT_PUBLIC_URL`, comma-separated), e.g.
+   * `https://chat.example.com`: their hosts are served besides loopback names; any other `Host`
+   * answers 421 `host_not_allowed` (DNS rebinding, http/allowed-hosts.ts).
+   */
+  publicUrls?: string[];
+  /** More host names served on any port (IP literals; IPv6 in brackets). `startServer` adds the bind address when there is no public URL. */
+  hostNames?: string[];
   /** The OpenAI-compatible provider (`AI_CHAT_LLM_BASE_URL`, `_API_KEY`, `_MODEL`, `_TIMEOUT_MS`). */
   llm?: LlmOptions;
   /** Dashboard sign-up policy (`AI_CHAT_SIGNUP`: open, invite, closed) and sign-in limits. */
@@ -62,6 +71,11 @@ function int(value: string | undefined): number | undefined {
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
+/** A comma-separated list; unset: undefined (the default applies). */
+function list(value: string | undefined): string[] | undefined {
+  return value?.split(',').map((item) => item.trim()).filter(Boolean);
+}
+
 /** Options from `process.env` (used by `main.ts`; tests pass options directly). */
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOptions {
   const points = int(env.AI_CHAT_RATE_LIMIT);
@@ -74,8 +88,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     logLevel: LOG_LEVELS.find((level) => level === env.AI_CHAT_LOG_LEVEL),
     rateLimit: points ? { points, durationSeconds: int(env.AI_CHAT_RATE_WINDOW) ?? 60 } : undefined,
     maxBodyBytes: int(env.AI_CHAT_MAX_BODY_BYTES),
-    corsOrigins: env.AI_CHAT_CORS_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: list(env.AI_CHAT_CORS_ORIGINS),
     trustedProxies: int(env.AI_CHAT_TRUSTED_PROXIES),
+    publicUrls: list(env.AI_CHAT_PUBLIC_URL),
     dashboard: { signup: signupPolicyFromEnv(env.AI_CHAT_SIGNUP) },
     imports: importOptionsFromEnv(env),
     maxAttachmentBytes: int(env.AI_CHAT_MAX_ATTACHMENT_BYTES),
@@ -110,6 +125,9 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     maxBodyBytes: options.maxBodyBytes ?? 512 * 1024,
     corsOrigins: options.corsOrigins ?? [],
     trustedProxies: options.trustedProxies ?? 0,
+    // Checked here: a mistyped AI_CHAT_PUBLIC_URL stops the start instead of refusing every request.
+    publicUrls: (options.publicUrls ?? []).filter((url) => publicHost(url)),
+    hostNames: options.hostNames ?? [],
     llm: options.llm,
     dashboard: options.dashboard ?? {},
     imports: resolveImportConfig(options.imports),

@@ -43,7 +43,8 @@ export async function createDemoProxy(service: Service, options: DemoProxyOption
     .executeTakeFirst();
   const proxy = createProxy({
     apiKey,
-    upstream: 'http://reference-service.internal',
+    // In process, but under a loopback name: the service answers no other Host (DNS rebinding).
+    upstream: 'http://localhost',
     fetch: (input, init) => service.fetch(new Request(input, init)),
     secret: options.secret ?? randomBytes(32),
     allowAnonymous: true,

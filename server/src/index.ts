@@ -2,11 +2,13 @@
  * The reference service as a library: `createService()` gives a web-standard `fetch` handler over a
  * real database (used by tests and by the test runner's dev server); `startServer()` also listens.
  */
+import { networkInterfaces } from 'node:os';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { AccountService, type AuthenticatedKey, type RateLimitPlan } from './accounts/service.ts';
 import { UsageRecorder } from './analytics/recorder.ts';
 import { createApp } from './app.ts';
+import { AllowedHosts, isLoopbackName } from './http/allowed-hosts.ts';
 import { resolveConfig, type ServiceOptions } from './config.ts';
 import { createDashboardServices } from './dashboard/services.ts';
 import { HandoffBus } from './handoff/bus.ts';
@@ -138,10 +140,33 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * Listening beyond loopback without `AI_CHAT_PUBLIC_URL`: the service cannot know its public name,
+ * so it serves the address it is bound to (for a wildcard, every address of this machine: IP
+ * literals, which no DNS answer can rebind) besides loopback names, and says how to name it.
+ */
+export function bindAddressNames(host: string, options: ServiceOptions): string[] {
+  const bracket = (address: string) => (address.includes(':') ? `[${address}]` : address);
+  if (isLoopbackName(bracket(host).toLowerCase()) || options.publicUrls?.length) return [];
+  const addresses = WILDCARD_ADDRESSES.has(host)
+    ? Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address.replace(/%.*$/, '')))
+    : [host];
+  if (options.logLevel !== 'silent') {
+    console.warn(
+      `ai-chat-widget: listening on ${host} without AI_CHAT_PUBLIC_URL: only loopback names and ${addresses.map(bracket).join(', ')} ` +
+        'are served (any other Host answers 421). Set AI_CHAT_PUBLIC_URL to the URL people reach this service at.',
+    );
+  }
+  return addresses.map(bracket);
+}
+
 /** Starts the service on a loopback port (port 0: any free one). */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const service = await createService(options);
   const host = options.host ?? '127.0.0.1';
+  const service = await createService({ ...options, hostNames: [...(options.hostNames ?? []), ...bindAddressNames(host, options)] });
+  const hosts = new AllowedHosts(service.deps.config.publicUrls, service.deps.config.hostNames);
   let fetchHandler = service.fetch;
   if (options.mount) {
     const { Hono } = await import('hono');
@@ -151,7 +176,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // envelope (a merged `route()` would answer with the outer app's plain-text 404), and with the
     // Node bindings that carry the client address.
     outer.all('*', (c) => service.fetch(c.req.raw, c.env));
-    fetchHandler = async (request, env) => outer.fetch(request, env);
+    // A foreign Host never reaches the mounts (static pages, the demo proxy): the service answers it 421.
+    fetchHandler = async (request, env) =>
+      hosts.allows(new URL(request.url).host) ? outer.fetch(request, env) : service.fetch(request, env);
   }
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: fetchHandler, port: options.port ?? 0, hostname: host, overrideGlobalObjects: false }, () =>

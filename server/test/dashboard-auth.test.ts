@@ -18,7 +18,7 @@ describe('dashboard sign-up, sign-in and sessions', () => {
   let ownerEmail: string;
 
   before(async () => {
-    service = await createTestService({ dashboard: { signup: 'invite' } });
+    service = await createTestService({ dashboard: { signup: 'invite' }, publicUrls: ['https://dash.example'] });
     owner = new DashboardClient(service);
     ownerEmail = uniqueEmail('owner');
   });

@@ -251,7 +251,7 @@ describe('tenant isolation through the token proxy', () => {
     otherBot = (await ok(a.call, '/v1/bots', { name: 'Other bot of A', training: shopTraining })).id;
     proxy = createProxy({
       apiKey: a.apiKey,
-      upstream: 'http://reference-service.internal',
+      upstream: 'http://localhost',
       fetch: (input, init) => service.fetch(new Request(input, init)),
       secret: SECRET,
       botId: a.ids.bot_id,

@@ -46,7 +46,8 @@ export async function startCrossOrigin(service, pageOrigin) {
     .executeTakeFirst();
   const common = {
     apiKey,
-    upstream: 'http://reference-service.internal',
+    // In process, but under a loopback name: the service answers no other Host (DNS rebinding).
+    upstream: 'http://localhost',
     fetch: (input, init) => service.fetch(new Request(input, init)),
     secret: crypto.getRandomValues(new Uint8Array(32)),
     botId: demoBot?.id,
