@@ -1,7 +1,8 @@
 // The dashboard's passthrough /dashboard/api/v1/*: the very same /v1 routes for the signed-in
 // user's account, authenticated by the session cookie instead of an API key. Writes need the
 // Origin check and the session's X-CSRF-Token; another tenant's data stays invisible (404); the
-// requests count against the account's rate limit and appear in its usage report.
+// requests count against the account's dashboard budget (the plan's size, beside its keys') and
+// appear in its usage report.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Service } from '../src/index.ts';
@@ -99,12 +100,14 @@ describe('the /v1 passthrough of the dashboard', () => {
     assert.equal((await owner.call('GET', `${V1}/bots/${bot.id}`)).body.data.name, 'Mine');
   });
 
-  it('counts against the account’s rate limit and shows up in its usage report by /v1 route', async () => {
+  it('counts against the account’s dashboard budget, not its keys’, and shows up in its usage report by /v1 route', async () => {
     const used = async () => (await owner.call('GET', '/dashboard/api/plan')).body.data.current_window.used as number;
     const start = await used();
-    await owner.call('GET', `${V1}/bots`);
-    await owner.call('GET', `${V1}/bots`);
-    assert.equal(await used(), start + 2);
+    const first = await owner.call('GET', `${V1}/bots`);
+    const second = await owner.call('GET', `${V1}/bots`);
+    assert.equal(second.headers.get('x-ratelimit-limit'), '120');
+    assert.equal(Number(second.headers.get('x-ratelimit-remaining')), Number(first.headers.get('x-ratelimit-remaining')) - 1);
+    assert.equal(await used(), start, 'the plan page shows the API keys’ window');
 
     const usage = await owner.call('GET', `${V1}/analytics/usage`);
     assert.equal(usage.status, 200);

@@ -105,8 +105,13 @@ export async function forward(
   call: UpstreamCall,
 ): Promise<Response> {
   // The key is the proxy's, the caller a widget visitor: the service then answers chat without a
-  // bot or agent from no knowledge, not from every entry the key could read.
-  const headers = new Headers({ Authorization: `Bearer ${options.apiKey}`, 'AI-Chat-Caller': 'widget' });
+  // bot or agent from no knowledge, not from every entry the key could read, and counts the call in
+  // its visitors' budget (this visitor's share of it), not in the one of the account's API keys.
+  const headers = new Headers({
+    Authorization: `Bearer ${options.apiKey}`,
+    'AI-Chat-Caller': 'widget',
+    'AI-Chat-Visitor': request.userId,
+  });
   for (const name of REQUEST_HEADERS) {
     const value = request.incoming.headers.get(name);
     if (value !== null) headers.set(name, value);

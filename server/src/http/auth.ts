@@ -1,14 +1,15 @@
 /**
- * The gate in front of every /v1 resource: authentication, then the rate limit of that account (or
- * of the client IP when there is none), with `X-RateLimit-*` on every answer. The limit is charged
+ * The gate in front of every /v1 resource: authentication, then the rate limits of that account's
+ * budget the caller belongs to (`budgetsOf`: API keys, dashboard, widget visitors; the client IP's
+ * when there is no account), with `X-RateLimit-*` on every answer. The limit is charged
  * before the auth error is raised, so guessing keys is rate limited too.
  *
  * Two kinds of credentials, one per mount of the same routes:
  * - `api_key`: `Authorization: Bearer <key>` on `/v1`;
  * - `session`: the dashboard's session cookie on `/dashboard/api/v1`, so the dashboard runs the very
  *   same routes without any API key reaching the browser. Writes there also need the session's
- *   `X-CSRF-Token` (the Origin check runs before, as on all of /dashboard/api). The account's rate
- *   limit is the same one its keys are charged to.
+ *   `X-CSRF-Token` (the Origin check runs before, as on all of /dashboard/api). The dashboard has a
+ *   budget of the account's plan size of its own, beside the keys'.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { AccountService, RateLimitPlan } from '../accounts/service.ts';
@@ -16,6 +17,7 @@ import type { KeyScope } from '../db/dashboard-schema.ts';
 import type { RateLimits } from '../rate-limit/limiter.ts';
 import { csrfTokenRefusal, sessionToken } from '../sessions/middleware.ts';
 import type { SessionService } from '../sessions/service.ts';
+import { CALLER_HEADER } from '../chat/routes.ts';
 import { clientAddress } from './client-ip.ts';
 import type { AppContext, AppEnv, Principal } from './context.ts';
 import { ServiceError } from './errors.ts';
@@ -84,6 +86,45 @@ async function resolveSession(c: AppContext, deps: GateDeps): Promise<Resolution
   return { caller, error: csrfTokenRefusal(c, session, { bearer: true }) };
 }
 
+/** Sent by the token proxy with `AI-Chat-Caller: widget`: the visitor (the token's user) it calls for. */
+export const VISITOR_HEADER = 'AI-Chat-Visitor';
+const VISITOR_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+/** The visitor a widget call is made for; null for other calls. Throws 400 on a malformed id. */
+function visitorOf(c: AppContext): string | null {
+  if (c.req.header(CALLER_HEADER) !== 'widget') return null;
+  const visitor = c.req.header(VISITOR_HEADER);
+  if (visitor === undefined) return null;
+  if (!VISITOR_ID.test(visitor)) {
+    throw new ServiceError('validation_failed', `${VISITOR_HEADER} must be 1–128 characters of [A-Za-z0-9._:@-].`, { param: VISITOR_HEADER });
+  }
+  return visitor;
+}
+
+/**
+ * The budgets a request is charged to. An account's plan is three separate budgets of its size, so
+ * none can starve another: its API keys', its dashboard sessions', and its widget visitors' (calls
+ * the token proxy makes with `AI-Chat-Caller: widget`). Each visitor also has a quarter of the plan
+ * of its own, so one busy visitor cannot spend the others' budget. Without credentials: the client
+ * address's budget of the default plan.
+ */
+function budgetsOf(c: AppContext, known: Caller | null, deps: GateDeps): [string, RateLimitPlan][] {
+  const plan = known?.rateLimit ?? deps.defaultRateLimit;
+  if (!known) return [[`ip:${clientAddress(c.req.raw.headers, c.env, deps.trustedProxies) ?? 'unknown'}`, plan]];
+  const account = known.accountId;
+  if (known.kind === 'session') return [[`dash:${account}`, plan]];
+  if (c.req.header(CALLER_HEADER) !== 'widget') return [[`acct:${account}`, plan]];
+  const visitors: [string, RateLimitPlan] = [`visitors:${account}`, plan];
+  const visitor = c.req.header(VISITOR_HEADER);
+  if (visitor === undefined || !VISITOR_ID.test(visitor)) return [visitors]; // malformed: refused after the charge
+  return [[`visitor:${account}:${visitor}`, visitorPlan(plan)], visitors];
+}
+
+/** One visitor's share of its account's visitor budget. */
+export function visitorPlan(plan: RateLimitPlan): RateLimitPlan {
+  return { points: Math.max(1, Math.floor(plan.points / 4)), durationSeconds: plan.durationSeconds };
+}
+
 export interface GateOptions {
   /** `false` never refuses a missing or bad credential (public routes such as the OpenAPI document). */
   requireAuth: boolean;
@@ -103,9 +144,7 @@ export function gate(deps: GateDeps, options: GateOptions): MiddlewareHandler<Ap
       : options.requireAuth || c.req.header('authorization')
         ? await resolveApiKey(c, deps.accounts)
         : { caller: null, error: null };
-    const plan = known?.rateLimit ?? deps.defaultRateLimit;
-    const ip = clientAddress(c.req.raw.headers, c.env, deps.trustedProxies) ?? 'unknown';
-    const result = await deps.rateLimits.consume(known ? `acct:${known.accountId}` : `ip:${ip}`, plan);
+    const result = await deps.rateLimits.consumeEach(budgetsOf(c, known, deps));
     c.header('X-RateLimit-Limit', String(result.info.limit));
     c.header('X-RateLimit-Remaining', String(result.info.remaining));
     c.header('X-RateLimit-Reset', String(result.info.reset));
@@ -118,6 +157,7 @@ export function gate(deps: GateDeps, options: GateOptions): MiddlewareHandler<Ap
     if (known) c.set('principal', { accountId: known.accountId, kind: known.kind });
     // After the principal is set, so a known caller's refusal counts in the account's usage report.
     if (error && (known || options.requireAuth)) throw error;
+    if (known) visitorOf(c); // a malformed visitor id: 400, charged like any request
     if (known?.scope === 'read_only' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       throw new ServiceError('insufficient_scope', `This API key is read-only: it may send GET requests only, not ${c.req.method}.`);
     }

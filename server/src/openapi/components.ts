@@ -308,7 +308,7 @@ export const componentHeaders = {
     required: true,
     schema: { type: 'string' },
   },
-  'X-RateLimit-Limit': integerHeader('Requests allowed per window on your plan.'),
+  'X-RateLimit-Limit': integerHeader('Requests allowed per window in the budget that applied (your keys\', or, with `AI-Chat-Caller: widget`, your visitors\' or this visitor\'s).'),
   'X-RateLimit-Remaining': integerHeader('Requests left in the current window.'),
   'X-RateLimit-Reset': integerHeader('When the window resets, in UTC epoch seconds.'),
   'Retry-After': integerHeader('Seconds to wait before retrying.'),

@@ -387,7 +387,9 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
           required: false,
           description:
             '`widget`: the token proxy sets it on every call it forwards for a widget visitor. Chat without `bot_id` or ' +
-            '`agent_id` then uses no knowledge (a key holder\'s own calls use every entry); with one, its scope applies as always.',
+            '`agent_id` then uses no knowledge (a key holder\'s own calls use every entry); with one, its scope applies as always. ' +
+            'On any route it moves the call to the account\'s visitors\' rate budget (the plan\'s size, apart from its keys\'), and ' +
+            '`AI-Chat-Visitor` (1–128 characters of `[A-Za-z0-9._:@-]`, the visitor\'s user id) to that visitor\'s quarter of it.',
           schema: { enum: ['widget'] },
         },
         LastEventId: {

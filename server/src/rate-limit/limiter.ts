@@ -56,6 +56,32 @@ export class RateLimits {
   }
 
   /**
+   * Charges each `[key, plan]` in turn and answers the tightest (fewest remaining), so
+   * `X-RateLimit-*` tells the budget that will run out first. The first refusal is the answer, and
+   * the budgets after it are not charged (a visitor over its own limit spends none of the account's).
+   */
+  async consumeEach(budgets: readonly (readonly [key: string, plan: RateLimitPlan])[]): Promise<ConsumeResult> {
+    let tightest: ConsumeResult | undefined;
+    for (const [key, plan] of budgets) {
+      const result = await this.consume(key, plan);
+      if (!result.allowed) return result;
+      if (!tightest || result.info.remaining < tightest.info.remaining) tightest = result;
+    }
+    if (!tightest) throw new Error('consumeEach() needs at least one budget');
+    return tightest;
+  }
+
+  /** Gives `points` back to a key's window (a sign-in that turned out right is not counted). */
+  async reward(key: string, plan: RateLimitPlan, points = 1): Promise<void> {
+    await this.limiterFor(plan).reward(key, points);
+  }
+
+  /** Ends a key's window: it starts again from a full budget. */
+  async reset(key: string, plan: RateLimitPlan): Promise<void> {
+    await this.limiterFor(plan).delete(key);
+  }
+
+  /**
    * This window's use of a key without charging it (the dashboard's plan page): `used` counts every
    * request of the window, refused ones included. Null when the key has no window running.
    */

@@ -1,0 +1,99 @@
+// An account's plan is no longer one budget shared by its keys, its dashboard and its widget
+// visitors: a handful of visitors (calls the token proxy makes with `AI-Chat-Caller: widget`) could
+// starve the dashboard and every key. Each now has a budget of the plan's size, and each visitor a
+// quarter of the visitors' budget; `X-RateLimit-*` tells the budget that applied.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Service } from '../src/index.ts';
+import { caller, type Caller } from './support/api.ts';
+import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
+import { createTestService } from './support/test-database.ts';
+
+const PLAN = { points: 8, durationSeconds: 60 };
+const SHARE = 2; // a quarter of the plan per visitor
+
+describe('separate budgets for API keys, the dashboard and widget visitors', () => {
+  let service: Service;
+  let api: Caller;
+  let dashboard: DashboardClient;
+  let visitors = 0;
+  const nextVisitor = () => `anon_visitor-${process.pid}-${++visitors}-000000000000`;
+  const asVisitor = (visitor: string | null, path = '/v1/bots') =>
+    api(path, { headers: { 'AI-Chat-Caller': 'widget', ...(visitor !== null && { 'AI-Chat-Visitor': visitor }) } });
+  const limitOf = (res: { headers: Headers }) => ({
+    limit: Number(res.headers.get('x-ratelimit-limit')),
+    remaining: Number(res.headers.get('x-ratelimit-remaining')),
+  });
+
+  // A fresh service (and account) per test: every test starts from full budgets.
+  const setUp = async () => {
+    await service?.close();
+    service = await createTestService({ rateLimit: PLAN, seed: false });
+    api = caller(service, service.devApiKey!);
+    dashboard = new DashboardClient(service);
+    // the sign-up is not under /v1: it spends none of these budgets
+    assert.equal((await dashboard.signUp(uniqueEmail('owner'))).status, 201);
+  };
+  before(setUp);
+  after(() => service?.close());
+
+  it('visitors spending all of theirs leave the API key and the dashboard untouched', async () => {
+    for (let v = 0; v < PLAN.points / SHARE; v++) {
+      const visitor = nextVisitor();
+      for (let i = 0; i < SHARE; i++) assert.equal((await asVisitor(visitor)).status, 200);
+    }
+    const refused = await asVisitor(nextVisitor());
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, 'rate_limited');
+    assert.deepEqual(limitOf(refused), { limit: PLAN.points, remaining: 0 }, 'the visitors’ budget refused it');
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+
+    const byKey = await api('/v1/bots');
+    assert.equal(byKey.status, 200);
+    assert.deepEqual(limitOf(byKey), { limit: PLAN.points, remaining: PLAN.points - 1 });
+    const byDashboard = await dashboard.call('GET', '/dashboard/api/v1/bots');
+    assert.equal(byDashboard.status, 200);
+    assert.deepEqual(limitOf(byDashboard), { limit: PLAN.points, remaining: PLAN.points - 1 });
+  });
+
+  it('one visitor over its share is refused while the other visitors still get theirs', async () => {
+    await setUp();
+    const busy = nextVisitor();
+    const first = await asVisitor(busy);
+    assert.deepEqual(limitOf(first), { limit: SHARE, remaining: SHARE - 1 }, 'the tightest budget: its own share');
+    for (let i = 1; i < SHARE; i++) assert.equal((await asVisitor(busy)).status, 200);
+    const over = await asVisitor(busy);
+    assert.equal(over.status, 429);
+    assert.deepEqual(limitOf(over), { limit: SHARE, remaining: 0 });
+
+    const other = await asVisitor(nextVisitor());
+    assert.equal(other.status, 200);
+    // the busy visitor's refused call spent nothing of the visitors' budget: SHARE + this one
+    assert.equal(limitOf(other).remaining, SHARE - 1);
+    assert.equal((await asVisitor(null)).status, 200, 'a widget call without a visitor id counts in the visitors’ budget');
+  });
+
+  it('an API key spending all of its budget leaves the visitors and the dashboard untouched, and the reverse', async () => {
+    await setUp();
+    for (let i = 0; i < PLAN.points; i++) assert.equal((await api('/v1/bots')).status, 200);
+    const refused = await api('/v1/bots');
+    assert.equal(refused.status, 429);
+    assert.deepEqual(limitOf(refused), { limit: PLAN.points, remaining: 0 });
+    assert.equal((await asVisitor(nextVisitor())).status, 200);
+    assert.equal((await dashboard.call('GET', '/dashboard/api/v1/bots')).status, 200);
+
+    // the dashboard's own budget, spent: the visitors still answer
+    for (let i = 1; i < PLAN.points; i++) assert.equal((await dashboard.call('GET', '/dashboard/api/v1/bots')).status, 200);
+    assert.equal((await dashboard.call('GET', '/dashboard/api/v1/bots')).status, 429);
+    assert.equal((await asVisitor(nextVisitor())).status, 200);
+  });
+
+  it('refuses a malformed visitor id with 400 validation_failed', async () => {
+    for (const visitor of ['', 'a b', 'x'.repeat(129), 'é']) {
+      const res = await api('/v1/bots', { headers: { 'AI-Chat-Caller': 'widget', 'AI-Chat-Visitor': visitor } });
+      assert.equal(res.status, 400, JSON.stringify(visitor));
+      assert.equal(res.body.error.code, 'validation_failed');
+      assert.equal(res.body.error.param, 'AI-Chat-Visitor');
+    }
+  });
+});
