@@ -41,6 +41,11 @@ export class BackgroundRuns {
     return this.runs.has(jobId);
   }
 
+  /** The job's run in this process, settling once it has recorded its outcome; undefined when it runs elsewhere or is done. */
+  running(jobId: string): Promise<void> | undefined {
+    return this.runs.get(jobId);
+  }
+
   /** Runs `work` (which must not reject) as job `jobId`, calling `beat` every `heartbeatMs` until it settles. */
   start(jobId: string, beat: () => Promise<unknown>, work: () => Promise<void>): Promise<void> {
     const heartbeat = setInterval(() => void beat().catch(() => undefined), this.heartbeatMs);

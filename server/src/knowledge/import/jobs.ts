@@ -89,7 +89,7 @@ const INTERRUPTED = { code: 'interrupted', message: 'The service stopped before 
 export class ImportJobs {
   /** This process's runs, their heartbeats and shutdown (shared with the import service's checks). */
   readonly runs: BackgroundRuns;
-  /** The parsing thread (public for tests: a spy on `parserFor` sees every document parsed). */
+  /** Parses documents in its worker thread (public for tests). */
   readonly parser: DocumentParser;
   private readonly slots: AccountSlots;
 

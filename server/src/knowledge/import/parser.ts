@@ -9,7 +9,7 @@ import type { DocumentFormat, ParsedDocument, ParseLimits } from './documents.ts
 import { ImportIssueError, type ImportIssueCode } from './issue.ts';
 import type { ImportConfig } from './options.ts';
 
-interface ParseInput {
+export interface ParseInput {
   bytes: Uint8Array;
   format: DocumentFormat;
   fallbackTitle: string;
@@ -17,13 +17,14 @@ interface ParseInput {
   charset?: string;
 }
 
-type ParseOutput = { document: ParsedDocument } | { issue: { code: ImportIssueCode; message: string } };
+export type ParseOutput = { document: ParsedDocument } | { issue: { code: ImportIssueCode; message: string } };
 
 /** Parses one document; throws `ImportIssueError` when it cannot be imported. */
 export type Parse = (bytes: Uint8Array, format: DocumentFormat, fallbackTitle: string, charset?: string) => Promise<ParsedDocument>;
 
 export class DocumentParser {
-  private readonly worker: JobWorker<ParseInput, ParseOutput>;
+  /** The parsing thread (public for tests: a spy on `run` sees every document parsed there). */
+  readonly worker: JobWorker<ParseInput, ParseOutput>;
   private readonly limits: ParseLimits;
 
   constructor(private readonly config: ImportConfig) {
