@@ -246,6 +246,15 @@ describe('aicd-bots-page', () => {
     expect(deep<HTMLInputElement>(again, 'input[name="attachments.max_file_bytes"]')!.value).to.equal('2.5');
   });
 
+  it("says what the website origins really do: an empty list opens the bot to no other origin", async () => {
+    const tenant = await newTenant();
+    const el = await mountEditor(tenant);
+    const hint = deep(el, `#${deep(el, 'textarea[name="channels"]')!.getAttribute('aria-describedby')!.split(' ')[0]}`)!.textContent!;
+    // server/src/http/cors.ts answers CORS on a bot's routes only for the origins its website channel lists
+    expect(hint).to.include('Empty: no other origin may');
+    expect(hint).not.to.include('any origin');
+  });
+
   it('is accessible, list and editor, and reachable by keyboard', async () => {
     const tenant = await newTenant();
     const { data: bot } = await tenant.client.bots.create({ name: 'Helper', training: { intents: [{ name: 'hi', examples: ['hello'], responses: ['Hi!'] }] } });

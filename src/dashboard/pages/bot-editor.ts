@@ -112,7 +112,7 @@ export class AicdBotEditor extends LitElement {
         ${field({ name: 'language', label: 'Language', value: this.draft.language, options: LANGUAGES, error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
         ${this.renderIntents()} ${this.renderEntities()}
         ${this.text('quickReplies', 'Quick replies', 'Shown before the first message; one per line.', 'quick_replies')}
-        ${this.text('origins', 'Allowed website origins', 'One per line, like https://shop.example. Empty: any origin.', 'channels')}
+        ${this.text('origins', 'Allowed website origins', 'One per line, like https://shop.example: pages there may call this bot directly from the browser. Empty: no other origin may (a page using the token proxy on its own server needs none).', 'channels')}
         ${this.renderKnowledge()}
         ${attachmentsFieldset(this.draft.attachments, this.form.errors, (patch) => this.patch({ attachments: { ...this.draft.attachments, ...patch } }))}
         <div class="toolbar">
