@@ -81,7 +81,7 @@ export class AicdInboxPage extends LitElement {
     this.stop?.abort();
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
+  protected override updated(changed: PropertyValues): void {
     // The newest message in view: when a conversation opens, a message arrives, or a reply is sent.
     if (changed.has('transcript')) {
       const list = this.renderRoot.querySelector('.messages');
