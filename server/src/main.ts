@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { optionsFromEnv } from './config.ts';
 import { createDemoProxy, DEMO_PROXY_PATH, originsFromEnv } from './demo-proxy.ts';
 import { startServer } from './index.ts';
+import { bannerRow } from './banner.ts';
 import { mountStatic } from './static.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,13 +30,13 @@ const { service } = running;
 const lines = [
   '',
   `  ai-chat-widget reference service`,
-  `  Demo:     ${running.url}/`,
-  `  Inline:   ${running.url}/inline.html`,
-  `  Try it:   ${running.url}/try-it.html  (every attribute, live)`,
-  `  API:      ${running.url}/v1  (OpenAPI: ${running.url}/v1/openapi.json)`,
-  `  Dashboard: ${running.url}/dashboard/  (sign up: the first account owns this install; bots, keys, team)`,
-  `  Proxy:    ${running.url}${DEMO_PROXY_PATH}/token  (widget tokens for the demo pages)`,
-  `  Storage:  ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${service.deps.config.dataDir}`}`,
+  bannerRow('Demo', `${running.url}/`),
+  bannerRow('Inline', `${running.url}/inline.html`),
+  bannerRow('Try it', `${running.url}/try-it.html  (every attribute, live)`),
+  bannerRow('API', `${running.url}/v1  (OpenAPI: ${running.url}/v1/openapi.json)`),
+  bannerRow('Dashboard', `${running.url}/dashboard/  (sign up: the first account owns this install; bots, keys, team)`),
+  bannerRow('Proxy', `${running.url}${DEMO_PROXY_PATH}/token  (widget tokens for the demo pages)`),
+  bannerRow('Storage', process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${service.deps.config.dataDir}`),
 ];
 // The oldest bot of the dev account is the seeded demo bot: print it for the demo pages' bot-id.
 const demoBot = await service.deps.db
@@ -45,13 +46,13 @@ const demoBot = await service.deps.db
   .orderBy('created_at', 'asc')
   .limit(1)
   .executeTakeFirst();
-if (demoBot) lines.push(`  Demo bot: ${demoBot.id}  (${demoBot.name})`);
+if (demoBot) lines.push(bannerRow('Demo bot', `${demoBot.id}  (${demoBot.name})`));
 if (service.devApiKeyGenerated && service.devApiKey) {
-  lines.push(`  API key:  ${service.devApiKey}`, `            (shown once: only its hash is stored; set AI_CHAT_API_KEY to choose one)`);
+  lines.push(bannerRow('API key', service.devApiKey), bannerRow('', '(shown once: only its hash is stored; set AI_CHAT_API_KEY to choose one)'));
 } else if (service.devApiKey) {
-  lines.push(`  API key:  from AI_CHAT_API_KEY`);
+  lines.push(bannerRow('API key', 'from AI_CHAT_API_KEY'));
 } else {
-  lines.push(`  API key:  the one printed on first start (stored hashed), or set AI_CHAT_API_KEY`);
+  lines.push(bannerRow('API key', 'the one printed on first start (stored hashed), or set AI_CHAT_API_KEY'));
 }
 console.log(`${lines.join('\n')}\n`);
 

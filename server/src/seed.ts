@@ -51,9 +51,9 @@ export const DEMO_BOT: CreateBotRequest = {
           'npm package name',
         ],
         responses: [
-          'Run `npm install ai-chat-widget`, import it once, then add `<ai-chat-widget>` to your {framework} template.',
+          'It is not on npm yet: in a checkout, `npm run build && npm pack`, then `npm install` the .tgz it writes. Import it once, then add `<ai-chat-widget>` to your {framework} template.',
           // asked without a framework: an answer that needs none, rather than a question back
-          'Run `npm install ai-chat-widget`, import it once, then add `<ai-chat-widget>` to your page (or use the script tag).',
+          'It is not on npm yet: in a checkout, `npm run build && npm pack`, then `npm install` the .tgz it writes. Import it once, then add `<ai-chat-widget>` to your page (or load dist/ai-chat-widget.iife.js with a script tag).',
         ],
         suggestions: ['Can I change the colours?', 'How do I keep my API key secret?'],
       },
@@ -99,7 +99,7 @@ export const DEMO_KNOWLEDGE: CreateKnowledgeRequest[] = [
   {
     title: 'Installing ai-chat-widget',
     content:
-      'Install the package with npm install ai-chat-widget and import it once in your app. ' +
+      'The package is not on the npm registry yet: build it from a checkout of the repository (npm run build, then npm pack) and install the .tgz that writes, then import it once in your app. ' +
       'Then place the <ai-chat-widget> element in your page with a bot id and an endpoint. ' +
       'It is a standard custom element, so it works in React, Vue, Svelte, Angular or plain HTML.',
     tags: ['docs', 'install'],

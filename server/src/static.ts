@@ -15,6 +15,11 @@ export function mountStatic(app: Hono<AppEnv>, repoRoot: string): void {
     c.res.headers.set('Content-Security-Policy', STRICT_CSP);
   });
   app.use('/dist/*', serveStatic({ root }));
+  // Browsers ask for /favicon.ico on every page that names no icon: the demo's SVG icon answers it.
+  app.get(
+    '/favicon.ico',
+    serveStatic({ root: `${root}/demo`, rewriteRequestPath: () => '/favicon.svg' }),
+  );
   app.use(
     '/*',
     serveStatic({

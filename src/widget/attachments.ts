@@ -274,11 +274,12 @@ export class Attachments implements ReactiveController {
     return new AttachmentsResource((await this.chat.getClient()).http);
   }
 
-  /** "12 kB", "3.4 MB", in the widget's language. */
+  /** "57 bytes", "12 kB", "3.4 MB", in the widget's language (bytes spelled out: the short unit is "57 byte"). */
   private size(bytes: number): string {
     const [unit, value] = bytes < 1024 ? ['byte', bytes] : bytes < 1024 * 1024 ? ['kilobyte', bytes / 1024] : ['megabyte', bytes / 1024 / 1024];
     const lang = this.host.closest?.('[lang]')?.getAttribute('lang') || undefined;
-    return new Intl.NumberFormat(lang, { style: 'unit', unit: unit as string, maximumFractionDigits: 1 }).format(value as number);
+    const unitDisplay = bytes < 1024 ? 'long' : 'short';
+    return new Intl.NumberFormat(lang, { style: 'unit', unit: unit as string, unitDisplay, maximumFractionDigits: 1 }).format(value as number);
   }
 
   private say(s: AttachmentStrings, { key, name }: Note): string {

@@ -20,7 +20,7 @@ const pageOf = (c: Source): string | null => {
 export function renderCitations(m: TranscriptMessage, s: WidgetStrings): TemplateResult | typeof nothing {
   const ids = sourceIds(m);
   return m.citations?.length
-    ? html`<div part="citations" class="citations"><span>${s.sources}:</span><ol>${m.citations.map((c, i) => {
+    ? html`<div part="citations" class="citations"><span>${`${s.sources}: `}</span><ol>${m.citations.map((c, i) => {
         const href = pageOf(c);
         // direction controls shown, not obeyed: an imported page's title must not reorder the list
         const title = showBidiControls(c.title);

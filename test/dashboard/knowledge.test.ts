@@ -15,11 +15,19 @@ async function mount(tenant: Tenant): Promise<AicdKnowledgePage> {
 const rowTitles = (el: Element) => deepAll(el, 'tbody tr td:first-child').map((td) => td.textContent);
 
 describe('aicd-knowledge-page', () => {
+  it('names its buttons apart: opening the form and adding the entry are two names', async () => {
+    const el = await mount(await newTenant());
+    button(el, 'New entry')!.click();
+    await el.updateComplete;
+    const names = deepAll<HTMLButtonElement>(el, 'button').map((b) => (b.getAttribute('aria-label') ?? b.textContent!).trim());
+    expect(names.filter((name) => name === 'Add entry')).to.have.length(1);
+  });
+
   it('adds an entry, finds it with the service’s search, edits it and deletes it after confirming', async () => {
     const tenant = await newTenant();
     const el = await mount(tenant);
 
-    button(el, 'Add entry')!.click();
+    button(el, 'New entry')!.click();
     await el.updateComplete;
     await fill(el, 'title', 'Refund policy');
     await fill(el, 'content', 'Refunds are possible within 30 days of purchase with the receipt.');
@@ -69,7 +77,7 @@ describe('aicd-knowledge-page', () => {
 
   it('shows the service’s validation error at the field it names', async () => {
     const el = await mount(await newTenant());
-    button(el, 'Add entry')!.click();
+    button(el, 'New entry')!.click();
     await el.updateComplete;
     await fill(el, 'title', 'x'.repeat(201)); // the service allows 200 characters
     await fill(el, 'content', 'Body');
@@ -102,7 +110,7 @@ describe('aicd-knowledge-page', () => {
     await fill(el, 'q', 'ship');
     button(el, 'Search')!.click();
     await until(() => deep(el, '.hits li'), 'a hit');
-    button(el, 'Add entry')!.click();
+    button(el, 'New entry')!.click();
     await el.updateComplete;
     await expect(el).to.be.accessible();
     expect(await tabTo(button(el, 'Delete Shipping')!)).to.equal(true);

@@ -90,6 +90,10 @@ describe('aicd-app (dashboard shell)', () => {
     const secret = (await until(() => deep(page, '.secret pre code'), 'the secret')).textContent!;
     expect(secret).to.match(/^aicw_sk_/);
     expect(deep(page, 'aicd-copy-button')).to.exist;
+    // "Copy the key" and "I have copied it" stand apart, not touching
+    const copy = button(page, 'Copy the key')!.getBoundingClientRect();
+    const done = button(page, 'I have copied it')!.getBoundingClientRect();
+    expect(Math.max(done.left - copy.right, done.top - copy.bottom)).to.be.at.least(4);
     expect(JSON.stringify({ ...localStorage, ...sessionStorage })).not.to.include(secret);
     expect(document.cookie).not.to.include(secret);
     await expect(page).to.be.accessible();

@@ -60,6 +60,8 @@ describe('answers (issue #13 items 1–2)', () => {
         ]);
         await el.updateComplete;
 
+        // as rendered: the label and the first source apart ("Sources: [1]", not "Sources:[1]")
+        expect(($(el, '[part~="citations"]') as HTMLElement).innerText).to.match(/^Sources: \[1\] Shipping times/);
         const items = $$(el, '[part~="citations"] li');
         // a direction override in a title is shown, not obeyed (it would reorder the sources after it)
         expect(items.map((li) => li.textContent!.trim())).to.deep.equal(['[1] Shipping times', '[2] Islands <U+202E>fdp.exe']);

@@ -273,7 +273,7 @@ describe('attachments in the widget', () => {
     await shownImage(el, 'dropped.png');
     const chip = $(el, '[part~="attachment-file"]');
     expect(chip.localName).to.equal('button');
-    expect(chip.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Download pasted.txt 10 byte');
+    expect(chip.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Download pasted.txt 10 bytes');
     await animationsFinished(el);
     await expect(el).to.be.accessible();
   });

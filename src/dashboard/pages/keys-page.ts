@@ -75,8 +75,10 @@ export class AicdKeysPage extends LitElement {
       <h2 id="secret-title">Your new key “${key.label}”</h2>
       <p>Copy it now: it is shown only this once, and the service keeps only its hash.</p>
       <pre><code>${secret}</code></pre>
-      <aicd-copy-button .text=${secret} label="Copy the key"></aicd-copy-button>
-      <button type="button" @click=${() => (this.secret = null)}>I have copied it</button>
+      <div class="toolbar">
+        <aicd-copy-button .text=${secret} label="Copy the key"></aicd-copy-button>
+        <button type="button" @click=${() => (this.secret = null)}>I have copied it</button>
+      </div>
     </section>`;
   }
 

@@ -189,8 +189,9 @@ export class AicdKnowledgeImports extends LitElement {
       });
     });
     if (!started) return;
-    this.show(started.data);
+    // before show(): a job that has already finished (a failure found at once) says so instead
     this.notice = `Importing “${started.data.name}”…`;
+    this.show(started.data);
     if (this.picker) this.picker.value = '';
     this.url = '';
   }
@@ -204,8 +205,9 @@ export class AicdKnowledgeImports extends LitElement {
         if (!picked.length) return;
         files = await Promise.all(picked.map(readFile));
       }
-      this.show((await this.client.knowledge.syncImport(item.id, files ? { files } : {})).data);
+      const synced = (await this.client.knowledge.syncImport(item.id, files ? { files } : {})).data;
       this.notice = `Syncing “${item.name}”…`;
+      this.show(synced);
     } catch (error) {
       this.notice = errorMessage(error);
     }

@@ -63,7 +63,7 @@ export class AicdKnowledgePage extends LitElement {
         </label>
         <button type="submit">Search</button>
         ${this.hits ? html`<button type="button" @click=${this.clearSearch}>Clear search</button>` : nothing}
-        <button type="button" class="primary" @click=${() => this.openForm(null)}>Add entry</button>
+        <button type="button" class="primary" @click=${() => this.openForm(null)}>New entry</button>
       </form>
       ${this.searchError ? html`<p class="error" role="alert">${this.searchError}</p>` : nothing}
       ${this.hits ? this.renderHits(this.hits) : nothing} ${this.editing !== null ? this.renderForm() : nothing}
