@@ -74,6 +74,8 @@ export interface Services {
   inbox: InboxService;
   /** Files sent with messages: upload, read, and the check before a message takes them. */
   attachments: AttachmentService;
+  /** Retraining of the models an NLU upgrade left outdated, in the background; `stop()` ends it. */
+  nluUpgrade: { stop(): Promise<void>; done: Promise<void> };
 }
 
 /** `dashboard`: users, sessions, invites and key management behind /dashboard/api (built in index.ts). */
@@ -97,6 +99,15 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const conversations = new ConversationStore(core.db);
   const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes, core.config.attachmentQuotas);
   const handoff = new HandoffService(core.db, core.handoffBus, new HandoffSettingsService(core.db, bots), attachments);
+  // Models an NLU upgrade left outdated answer with the fallback until retrained here, bots first.
+  const upgrade = new AbortController();
+  const retraining = bots
+    .retrainOutdated(upgrade.signal)
+    .then(() => (upgrade.signal.aborted ? 0 : trainingJobs.retrainOutdated()))
+    .then(
+      () => {},
+      (error: unknown) => core.logger.error('models not retrained after an upgrade', { error: String(error) }),
+    );
   const services: Omit<Services, 'turns'> = {
     knowledge: new KnowledgeService(core.db),
     nlu,
@@ -113,12 +124,20 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     handoff,
     inbox: new InboxService(core.db, handoff),
     attachments,
+    nluUpgrade: {
+      done: retraining,
+      stop: () => {
+        upgrade.abort();
+        return retraining;
+      },
+    },
   };
   return { ...services, turns: new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff), llmImages: core.config.llm?.images }) };
 }
 
 /** Stops background work (training workers, timers) before the database closes. */
 export async function closeServices(services: Services): Promise<void> {
+  await services.nluUpgrade.stop();
   await services.trainingJobs.close(); // let running jobs record their outcome before the NLU stops
   await services.importJobs.close();
   await services.nlu.close();

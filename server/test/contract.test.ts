@@ -203,9 +203,12 @@ describe('every endpoint answers as documented', () => {
     ids.import = queued.body.data.id;
     const finished = await check('/v1/knowledge/imports', '/v1/knowledge/imports?wait=true', { body: { kind: 'files', files: [file('a.txt', 'Plain text.')] } }, 200, own);
     assert.equal(finished.body.data.job.status, 'succeeded');
-    // Loopback is refused by default: the job fails with the issue's code, the answer still matches.
-    const refused = await check('/v1/knowledge/imports', '/v1/knowledge/imports?wait=true', { body: { kind: 'url', url: 'http://127.0.0.1:9/' } }, 200, own);
+    // Loopback is refused by default: a name resolving to it fails its job with the issue's code (the
+    // answer still matches); an address literal is refused at once.
+    const refused = await check('/v1/knowledge/imports', '/v1/knowledge/imports?wait=true', { body: { kind: 'url', url: 'http://localhost:9/' } }, 200, own);
     assert.equal(refused.body.data.job.error.code, 'private_address');
+    const literal = await check('/v1/knowledge/imports', '/v1/knowledge/imports', { body: { kind: 'url', url: 'http://127.0.0.1:9/' } }, 400, own);
+    assert.equal(literal.body.error.code, 'url_not_allowed');
     await check('/v1/knowledge/imports', '/v1/knowledge/imports', { body: { kind: 'url', url: 'file:///etc/passwd' } }, 400, own);
     await check('/v1/knowledge/imports', '/v1/knowledge/imports', { body: { kind: 'files', files: [file('x.exe', 'MZ')] } }, 415, own);
     await check('/v1/knowledge/imports', '/v1/knowledge/imports', { body: { kind: 'files', files: [file('big.txt', 'x'.repeat(11 * 1024 * 1024))] } }, 413, own);
@@ -248,6 +251,8 @@ describe('every endpoint answers as documented', () => {
     assert.equal(job.status, 'succeeded');
     await check('/v1/agents/{agent_id}/train', `/v1/agents/${ids.agent}/train?wait=true`, { body: { holdout: 0 } }, 200);
     await check('/v1/agents/{agent_id}/jobs', `/v1/agents/${ids.agent}/jobs`, {}, 200);
+    await check('/v1/agents/{agent_id}/quality', `/v1/agents/${ids.agent}/quality`, {}, 200);
+    await check('/v1/agents/{agent_id}/quality', '/v1/agents/agt_missing123456/quality', {}, 404);
     await check('/v1/agents/{agent_id}/jobs', '/v1/agents/agt_missing123456/jobs', {}, 404);
     await check('/v1/agents/{agent_id}/jobs/{job_id}', `/v1/agents/${ids.agent}/jobs/job_missing123456`, {}, 404);
   });
@@ -268,6 +273,9 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/bots/{bot_id}/messages', `/v1/bots/${ids.bot}/messages`, { body: { message: 'hello', user_id: 'user-1' } }, 200);
     await check('/v1/bots/{bot_id}/messages', `/v1/bots/${ids.bot}/messages`, { body: { message: '' } }, 400);
     await check('/v1/bots/{bot_id}/messages', '/v1/bots/bot_missing123456/messages', { body: { message: 'hi', user_id: 'u' } }, 404);
+    await check('/v1/bots/{bot_id}/quality', `/v1/bots/${ids.bot}/quality`, {}, 200);
+    const untrained = await check('/v1/bots', '/v1/bots', { body: { name: 'Untrained' } }, 201);
+    await check('/v1/bots/{bot_id}/quality', `/v1/bots/${untrained.body.data.id}/quality`, {}, 409);
   });
 
   it('chat, streamed chat and history', async () => {

@@ -120,13 +120,14 @@ const orderTraining = {
   ],
 };
 
-/** A model as trained before regex entities left nlp.js: the rule lives inside nlp.js's NER. */
+/**
+ * A model holding a regex entity as stored, past the training checks (as a model trained under
+ * older checks may): it must still run on RE2 under the pattern worker's deadline.
+ */
 function withNlpjsRegexRule(model: unknown, name: string, source: string): unknown {
-  const legacy = structuredClone(model) as { regexes?: unknown; nlp: { ner: { rules: Record<string, Record<string, unknown>> } } };
-  delete legacy.regexes;
-  legacy.nlp.ner.rules.en ??= {};
-  legacy.nlp.ner.rules.en[name] = { name, type: 'regex', rules: [`/${source}/gi`] };
-  return legacy;
+  const stored = structuredClone(model) as { regexes: { name: string; pattern: string }[] };
+  stored.regexes = [...stored.regexes.filter((r) => r.name !== name), { name, pattern: source }];
+  return stored;
 }
 
 describe('entities', () => {

@@ -143,6 +143,27 @@ export class TrainingJobs {
     return failed.length;
   }
 
+  /**
+   * Queues, one at a time, a training job for each agent whose model this NLU engine no longer
+   * reads (trained before an upgrade); meanwhile the agent answers without intents. Returns how many ran.
+   */
+  async retrainOutdated(): Promise<number> {
+    const rows = await this.db.selectFrom('agents').select(['id', 'account_id', 'nlu_model']).where('nlu_model', 'is not', null).execute();
+    let retrained = 0;
+    for (const row of rows) {
+      if (this.nlu.isCurrent(row.nlu_model) || this.runs.closed) continue;
+      try {
+        const { done } = await this.start(row.account_id, row.id);
+        await done;
+        retrained++;
+      } catch (error) {
+        // Deleted meanwhile, or already training (its job retrains it anyway).
+        if (!(error instanceof ServiceError)) this.logger.error('agent not retrained after an upgrade', { agent_id: row.id, error: String(error) });
+      }
+    }
+    return retrained;
+  }
+
   /** Stops accepting jobs and waits for the running ones to record their outcome. */
   async close(): Promise<void> {
     await this.runs.close();

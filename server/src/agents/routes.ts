@@ -28,6 +28,7 @@ export function agentRoutes(deps: Deps): Hono<AppEnv> {
     return ok(c, await deps.agents.update(accountId(c), id, body));
   });
   router.delete('/:agent_id', async (c) => ok(c, await deps.agents.delete(accountId(c), agentId(c))));
+  router.get('/:agent_id/quality', async (c) => ok(c, await deps.agents.quality(accountId(c), agentId(c))));
 
   // Idempotent: a retried train (same key) answers the first job instead of a 409.
   router.post('/:agent_id/train', idempotent(deps.db), async (c) => {

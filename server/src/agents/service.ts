@@ -9,6 +9,7 @@ import type {
   AgentStatus,
   CreateAgentRequest,
   Deletion,
+  IntentQuality,
   KnowledgeScope,
   ModelSettings,
   Page,
@@ -114,6 +115,13 @@ export class AgentService {
       modelKey: row.nlu_model && row.model_job_id ? `${row.id}:${row.model_job_id}` : null,
       modelTraining: row.nlu_model ? ((row.model_training as TrainingData | null) ?? null) : null,
     };
+  }
+
+  /** The cross-validation report of the agent's served model; 409 while it has none. */
+  async quality(accountId: string, agentId: string): Promise<IntentQuality> {
+    const quality = this.nlu.quality((await this.row(accountId, agentId)).nlu_model);
+    if (!quality) throw new ServiceError('conflict', 'This agent has no trained model yet; train it first.', { param: 'agent_id' });
+    return quality;
   }
 
   /** Newest first, keyset-paginated on (created_at, id). */

@@ -1,4 +1,4 @@
-/** `/v1/bots`: create, list, read, update (retrains), and send a message to a bot. */
+/** `/v1/bots`: create, list, read, update (retrains), its model's quality report, and send a message to a bot. */
 import { Hono } from 'hono';
 import type { CreateBotRequest, UpdateBotRequest } from '../../../src/client/types.ts';
 import { accountId, type AppEnv } from '../http/context.ts';
@@ -36,6 +36,11 @@ export function botRoutes(deps: Deps): Hono<AppEnv> {
   router.delete('/:bot_id', async (c) => {
     const botId = pathId(c, 'bot_id', 'bot', 'bot');
     return ok(c, await deps.bots.delete(accountId(c), botId));
+  });
+
+  router.get('/:bot_id/quality', async (c) => {
+    const botId = pathId(c, 'bot_id', 'bot', 'bot');
+    return ok(c, await deps.bots.quality(accountId(c), botId));
   });
 
   router.post('/:bot_id/messages', idempotent(deps.db), async (c) => {

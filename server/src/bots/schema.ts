@@ -193,3 +193,38 @@ export const botSchema: JsonSchema = {
     trained_at: { type: ['string', 'null'], format: 'date-time' },
   },
 };
+
+const share = { type: 'number', minimum: 0, maximum: 1 } as const;
+
+/** `IntentQuality`: `GET /v1/bots/{id}/quality` and `/v1/agents/{id}/quality` (OpenAPI, contract tests). */
+export const intentQualitySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['folds', 'examples', 'accuracy', 'threshold', 'intents', 'confused_pairs', 'suspect_examples'],
+  description: 'k-fold cross-validation of the trained model on its own examples, computed at each training.',
+  properties: {
+    folds: { type: 'integer' },
+    examples: { type: 'integer' },
+    accuracy: { ...share, description: 'Share of examples classified as their own intent by a model that did not see them.' },
+    threshold: { ...share, description: 'The calibrated fallback threshold, used unless `training.fallback.threshold` is set.' },
+    intents: {
+      type: 'array',
+      items: { type: 'object', additionalProperties: false, required: ['intent', 'examples', 'accuracy'], properties: { intent: { type: 'string' }, examples: { type: 'integer' }, accuracy: share } },
+    },
+    confused_pairs: {
+      type: 'array',
+      description: 'The most frequent confusions, most first.',
+      items: { type: 'object', additionalProperties: false, required: ['intent', 'predicted', 'count'], properties: { intent: { type: 'string' }, predicted: { type: 'string' }, count: { type: 'integer' } } },
+    },
+    suspect_examples: {
+      type: 'array',
+      description: 'Examples another intent claims with high confidence: perhaps under the wrong intent.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['intent', 'example', 'predicted', 'confidence'],
+        properties: { intent: { type: 'string' }, example: { type: 'string' }, predicted: { type: 'string' }, confidence: share },
+      },
+    },
+  },
+};

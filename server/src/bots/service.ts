@@ -9,6 +9,7 @@ import type {
   Channel,
   CreateBotRequest,
   Deletion,
+  IntentQuality,
   KnowledgeScope,
   Page,
   TrainingData,
@@ -172,6 +173,35 @@ export class BotService {
     if (!row) throw notFound('bot_id', 'bot');
     if (!retrain || training.intents.length === 0) return toBot(row);
     return this.train(row, training, language);
+  }
+
+  /** The cross-validation report of the bot's model; 409 while it has none (untrained, failed, or retraining after an upgrade). */
+  async quality(accountId: string, botId: string): Promise<IntentQuality> {
+    const row = await this.getRow(accountId, botId);
+    const quality = row.status === 'ready' ? this.nlu.quality(row.nlu_model) : null;
+    if (!quality) throw new ServiceError('conflict', 'This bot has no trained model yet; train it (PUT with training) first.', { param: 'bot_id' });
+    return quality;
+  }
+
+  /**
+   * Retrains, one at a time, the ready bots whose model this NLU engine no longer reads (trained
+   * before an upgrade). Meanwhile they answer with the fallback. Returns how many were retrained.
+   */
+  async retrainOutdated(signal?: AbortSignal): Promise<number> {
+    const rows = await this.db.selectFrom('bots').select(['id', 'account_id', 'nlu_model']).where('status', '=', 'ready').execute();
+    let retrained = 0;
+    for (const { id, account_id: accountId, nlu_model: model } of rows) {
+      if (signal?.aborted) break;
+      if (!model || this.nlu.isCurrent(model)) continue;
+      const row = await this.db.selectFrom('bots').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+      // Deleted, or updated (and so retrained) since the list was read.
+      if (!row || row.status !== 'ready' || this.nlu.isCurrent(row.nlu_model)) continue;
+      await this.train(row, row.training as TrainingData, row.language).then(
+        () => retrained++,
+        (error: unknown) => this.logger.error('bot not retrained after an upgrade', { bot_id: id, error: String(error) }),
+      );
+    }
+    return retrained;
   }
 
   /**

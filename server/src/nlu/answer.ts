@@ -69,7 +69,7 @@ export function fallbackResponse(training: TrainingData | null | undefined, lang
 export async function answerWithIntent(nlu: NluEngine, trained: TrainedModel, text: string): Promise<IntentAnswer> {
   const parsed = await nlu.parse(trained.model, trained.language, text, { cacheKey: trained.cacheKey });
   const intent = parsed.intent ? trained.training.intents.find((i) => i.name === parsed.intent) : undefined;
-  const confident = parsed.score >= resolveThreshold(trained.training);
+  const confident = parsed.score >= resolveThreshold(trained.training, parsed.threshold);
   const response = intent && confident ? respond(intent.responses, text, trained.training, parsed.entities, trained.language) : undefined;
   if (!intent || response === undefined) {
     return { matched: false, intent: null, confidence: parsed.score, entities: parsed.entities, text: null, suggestions: [] };

@@ -1,6 +1,6 @@
 /**
- * NLU: intent classification + entity extraction for bots and agents, backed by nlp.js and hidden
- * behind `NluEngine` so the engine can be swapped without touching callers.
+ * NLU: intent classification + entity extraction for bots and agents: an n-gram TF-IDF + logistic
+ * regression classifier (classifier/), calibrated per bot, hidden behind `NluEngine`.
  *
  * Public API (import only from `server/src/nlu/index.ts`):
  *
@@ -13,8 +13,10 @@
  * //   stats: { intents, examples, training_ms }
  * //   throws NluTrainingError (message safe for clients) for unusable training data
  * const parsed = await nlu.parse(model, 'en', 'how much is it', { cacheKey: `${agentId}:${trainedAt}` });
- * //   { intent: 'pricing' | null, score: 0..1, entities: Entity[] }   (no threshold applied)
- * const threshold = resolveThreshold(training);           // training.fallback.threshold ?? 0.65
+ * //   { intent: 'pricing' | null, score: 0..1 (calibrated probability), threshold, entities: Entity[] }   (no threshold applied)
+ * const threshold = resolveThreshold(training, parsed.threshold); // the owner's, else the model's calibrated one
+ * nlu.quality(model);                          // the cross-validation report (GET /v1/bots/{id}/quality)
+ * nlu.isCurrent(model);                        // false for a model of an older format: retrain it
  * const text = renderTemplate('Install for {framework}', parsed.entities); // fills `{entity}` slots
  * const problems = checkTraining(training);     // [{path:'/intents/0/examples/1', message}] — run before train()
  * // Or all in one (parse + threshold + pick + render), as bots and the chat responder do:
@@ -25,10 +27,10 @@
  *
  * The JSON Schema of training data is `trainingSchema` in `bots/schema.ts` (reuse it for agents).
  *
- * `parse` runs in-process (about 0.1 ms) with a small LRU of loaded models keyed by `cacheKey`
- * (without one, the model is loaded on every call). Training never runs on the event loop.
+ * `parse` runs in-process (well under a millisecond) with an LRU of loaded models keyed by `cacheKey`,
+ * bounded by bytes (without a key, the model is loaded on every call). Training never runs on the event loop.
  */
-export type { NluEngine, NluParseResult, NluTrainResult, NluTrainStats, ParseOptions } from './engine.ts';
+export type { NluEngine, NluEngineInternals, NluParseResult, NluTrainResult, NluTrainStats, ParseOptions } from './engine.ts';
 export { createNluEngine, NluTrainingError } from './engine.ts';
 export { DEFAULT_THRESHOLD, pickResponse, renderTemplate, resolveThreshold } from './templates.ts';
 export type { TrainingProblem } from './training.ts';

@@ -1,7 +1,7 @@
 /**
  * One worker thread running CPU-bound jobs one at a time, each under a deadline. A job past its
  * deadline is stopped by terminating the thread (the only way to stop a busy JavaScript thread);
- * the next job starts a fresh one. Used for nlp.js training and for tenant entity regexes, so
+ * the next job starts a fresh one. Used for intent training and for tenant entity regexes, so
  * neither ever runs on the service's event loop.
  *
  * Protocol with the worker module: in `{id, input}`; out `{id, ok: true, output}` | `{id, ok: false, message}`,

@@ -1,9 +1,9 @@
 /**
- * List (enum) entities, matched by us instead of nlp.js. nlp.js compares every value and synonym
- * with every run of words of the message by edit distance: 449 s on the event loop for a
- * 4,000-character message against a 1,000-value list (within the training limits), and entities
- * are now looked for in every message. Here a value matches as whole words, ignoring case and
- * accents, through a word trie: the cost is (words in the message × words in the longest value).
+ * List (enum) entities. nlp.js compared every value and synonym with every run of words of the
+ * message by edit distance: 449 s on the event loop for a 4,000-character message against a
+ * 1,000-value list (within the training limits), and entities are looked for in every message.
+ * Here a value matches as whole words, ignoring case and accents, through a word trie: the cost is
+ * (words in the message × words in the longest value).
  */
 import type { NerEdge } from './regex-entities.ts';
 
@@ -18,27 +18,14 @@ interface TrieNode {
   hits: { entity: string; option: string; text: string }[];
 }
 
-/** Letters, digits and combining marks: a word, as nlp.js splits them. Runs of one class only: linear. */
+/** Letters, digits and combining marks: a word. Runs of one class only: linear. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 function normalize(word: string): string {
   return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-/** The list rules nlp.js stored in a model (`ner.rules[language][name]`, type `enum`). */
-export function nlpjsListRules(nlpJson: { ner?: { rules?: Record<string, Record<string, { name: string; type: string; rules: unknown[] }>> } }): ListEntity[] {
-  const lists: ListEntity[] = [];
-  for (const byName of Object.values(nlpJson.ner?.rules ?? {})) {
-    for (const rule of Object.values(byName)) {
-      if (rule.type !== 'enum') continue;
-      const values = (rule.rules as { option: string; texts: string[] }[]).map((r) => ({ option: r.option, texts: r.texts }));
-      lists.push({ name: rule.name, values });
-    }
-  }
-  return lists;
-}
-
-/** Finds the lists' values in a message: `end` inclusive, as nlp.js's edges. */
+/** Finds the lists' values in a message: `end` inclusive. */
 export function listMatcher(lists: ListEntity[]): (text: string) => NerEdge[] {
   const root: TrieNode = { next: new Map(), hits: [] };
   for (const list of lists) {

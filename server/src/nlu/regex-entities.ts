@@ -1,9 +1,7 @@
 /**
- * Regex entities are kept out of nlp.js: its extractor runs each pattern as a backtracking `RegExp`
- * on the event loop (one `(a|a)+$` froze the service) and loops forever on an empty match. Tenant
- * patterns run in the pattern worker on RE2 instead (tenant-regex.mjs), and the matches are handed to
- * nlp.js through its extractor hook for custom entities (`extract-builtin-<locale>`), so nlp.js uses
- * them as it used its own: `@entity` in classification, entities in the result.
+ * Regex entities: tenant patterns run in the pattern worker on RE2 (tenant-regex.mjs), never as a
+ * backtracking `RegExp` on the event loop (one `(a|a)+$` would freeze the service), under a
+ * deadline; list entities are matched here (list-entities.ts). Both give edges in message offsets.
  */
 import type { TenantMatch } from './tenant-regex.mjs';
 
@@ -15,12 +13,13 @@ export interface RegexEntity {
 /** Matches each pattern against a message; `output[i]` belongs to `patterns[i]`. */
 export type PatternMatcher = (patterns: string[], text: string) => Promise<TenantMatch[][]>;
 
-/** An edge as nlp.js's NER passes it between extractors (`end` inclusive). */
+/** An entity found in a message (`end` inclusive). */
 export interface NerEdge {
   start: number;
   end: number;
   len: number;
   accuracy: number;
+  /** The declared text that matched (a list value or synonym), or the matched text of a regex. */
   sourceText: string;
   utteranceText: string;
   entity: string;
@@ -29,44 +28,18 @@ export interface NerEdge {
   option?: string;
 }
 
-interface NerRules {
-  rules?: Record<string, Record<string, { name: string; type: string; rules: unknown[] }>>;
-}
-
 /**
- * Models trained before this change hold their regex rules inside nlp.js's NER (as `/source/flags`
- * strings). Takes them out of the exported nlp.js JSON before nlp.js imports it (its import would
- * build `RegExp`s from them) and returns them as regex entities.
+ * Finds a model's entities in a message: list matches from `findLists`, regex matches from the
+ * pattern worker. Past the worker's deadline (or if it died) the message keeps its list matches.
  */
-export function takeNlpjsRegexRules(nlpJson: { ner?: NerRules }): RegexEntity[] {
-  const taken: RegexEntity[] = [];
-  for (const byName of Object.values(nlpJson.ner?.rules ?? {})) {
-    for (const [key, rule] of Object.entries(byName)) {
-      if (rule.type !== 'regex') continue;
-      delete byName[key];
-      for (const source of rule.rules) {
-        if (typeof source === 'string') taken.push({ name: rule.name, pattern: source.slice(1, source.lastIndexOf('/')) });
-      }
-    }
-  }
-  return taken;
-}
-
-/**
- * The nlp.js extractor for a model's entities: regex matches from the pattern worker, list matches
- * from `findLists` (list-entities.ts). nlp.js calls it twice per message (to classify with
- * `@entity` and to list entities): the last message's matches are reused.
- */
-export function entityExtractor(
+export function entityFinder(
   entities: RegexEntity[],
   match: PatternMatcher,
   onError: (error: unknown) => void,
   findLists: (text: string) => NerEdge[],
-) {
+): (text: string) => Promise<NerEdge[]> {
   const patterns = entities.map((e) => e.pattern);
-  let last: { text: string; edges: Promise<NerEdge[]> } | undefined;
-
-  async function find(text: string): Promise<NerEdge[]> {
+  return async (text) => {
     if (!text) return [];
     const lists = findLists(text);
     if (entities.length === 0) return lists;
@@ -74,20 +47,19 @@ export function entityExtractor(
       const found = await match(patterns, text);
       return [...lists, ...found.flatMap((matches, i) => matches.map((m) => toEdge(entities[i]!.name, m)))];
     } catch (error) {
-      // Past the deadline (or the worker died): answer without regex entities rather than not at all.
-      // The empty result stays the last one, so nlp.js's second call does not wait out a second deadline.
       onError(error);
       return lists;
     }
-  }
-
-  return {
-    async extract(input: { text: string }): Promise<{ edges: NerEdge[] }> {
-      if (last?.text !== input.text) last = { text: input.text, edges: find(input.text) };
-      // Copies: nlp.js marks and mutates the edges it is given.
-      return { edges: (await last.edges).map((edge) => ({ ...edge })) };
-    },
   };
+}
+
+/** Overlapping edges: the longer wins (then the earlier). The rest in message order. */
+export function reduceEdges(edges: NerEdge[]): NerEdge[] {
+  const kept: NerEdge[] = [];
+  for (const edge of [...edges].sort((a, b) => b.len - a.len || a.start - b.start)) {
+    if (!kept.some((k) => edge.start <= k.end && k.start <= edge.end)) kept.push(edge);
+  }
+  return kept.sort((a, b) => a.start - b.start);
 }
 
 function toEdge(entity: string, m: TenantMatch): NerEdge {

@@ -1,12 +1,14 @@
-/** Response templates and the confidence threshold: applied by us, not by nlp.js (see research §1.3). */
+/** Response templates and the confidence threshold. */
 import type { Entity, TrainingData } from '../../../src/client/types.ts';
 
-/** Minimum confidence to answer with an intent when the training data sets none. */
+/** Minimum confidence to answer with an intent when neither the training data nor the model sets one. */
 export const DEFAULT_THRESHOLD = 0.65;
 
-export function resolveThreshold(training: Pick<TrainingData, 'fallback'> | null | undefined): number {
+/** The owner's threshold if set, else the model's calibrated one (see classifier/quality.ts). */
+export function resolveThreshold(training: Pick<TrainingData, 'fallback'> | null | undefined, calibrated?: number): number {
   const value = training?.fallback?.threshold;
-  return typeof value === 'number' && value >= 0 && value <= 1 ? value : DEFAULT_THRESHOLD;
+  if (typeof value === 'number' && value >= 0 && value <= 1) return value;
+  return calibrated ?? DEFAULT_THRESHOLD;
 }
 
 const SLOT = /\{([A-Za-z0-9_.-]{1,64})\}/g;

@@ -38,8 +38,3 @@ export function checkTraining(training: TrainingData): TrainingProblem[] {
   });
   return problems;
 }
-
-/** `{entity}` (our format) → `@entity` (nlp.js). */
-export function toNlpjsUtterance(example: string): string {
-  return example.replace(/\{([A-Za-z0-9_.-]+)\}/g, '@$1');
-}

@@ -1,37 +1,19 @@
-// Training thread: nlp.js training is CPU-bound (seconds for large data), so it never runs on the
-// service's event loop. Plain JavaScript so it starts the same under tsx, node and any test runner.
-// Protocol (job-worker.ts): in {id, input: corpus}; out {id, ok: true, output: {model, trainingMs}} | {id, ok: false, message}.
-// `corpus` is already in nlp.js terms (see engine.ts `toCorpus`): this file only feeds nlp.js.
-// Regex entities never reach nlp.js (its extractor runs a backtracking RegExp): see tenant-regex.mjs.
+// Training thread: the classifier's training and cross-validation are CPU-bound (about a second for
+// 15,000 examples), so they never run on the service's event loop. Plain JavaScript that loads the
+// TypeScript classifier through tsx, so it starts the same under tsx, node and any test runner.
+// Protocol (job-worker.ts): in {id, input: {intents, examples}}; out {id, ok: true, output: {classifier, quality, trainingMs}} | {id, ok: false, message}.
 import { parentPort } from 'node:worker_threads';
-import { containerBootstrap } from '@nlpjs/core';
-import { Nlp } from '@nlpjs/nlp';
-import { LangEn } from '@nlpjs/lang-en';
-import { LangDe } from '@nlpjs/lang-de';
-import { LangFr } from '@nlpjs/lang-fr';
-import { LangEs } from '@nlpjs/lang-es';
+import { tsImport } from 'tsx/esm/api';
 
-const LANGUAGES = { en: LangEn, de: LangDe, fr: LangFr, es: LangEs };
+const { trainClassifier } = await tsImport('./classifier/train.ts', import.meta.url);
+const { storeClassifier } = await tsImport('./classifier/model.ts', import.meta.url);
 
-async function train(corpus) {
-  const started = performance.now();
-  const container = containerBootstrap();
-  container.use(LANGUAGES[corpus.language]);
-  // autoSave/autoLoad off: nlp.js would otherwise write model.nlp into the working directory.
-  const nlp = new Nlp(
-    { languages: [corpus.language], autoSave: false, autoLoad: false, threshold: 0, calculateSentiment: false, nlu: { log: false } },
-    container,
-  );
-  for (const list of corpus.lists) nlp.addNerRuleOptionTexts(corpus.language, list.name, list.option, list.texts);
-  for (const doc of corpus.documents) nlp.addDocument(corpus.language, doc.utterance, doc.intent);
-  await nlp.train();
-  const model = JSON.parse(nlp.export(true));
-  return { model, trainingMs: Math.round(performance.now() - started) };
-}
-
-parentPort.on('message', async ({ id, input }) => {
+parentPort.on('message', ({ id, input }) => {
   try {
-    parentPort.postMessage({ id, ok: true, output: await train(input) });
+    const started = performance.now();
+    const { classifier, quality } = trainClassifier(input.intents, input.examples);
+    const output = { classifier: storeClassifier(classifier), quality, trainingMs: Math.round(performance.now() - started) };
+    parentPort.postMessage({ id, ok: true, output });
   } catch (error) {
     parentPort.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });
   }

@@ -5,7 +5,7 @@
  */
 import { pageQuerySchema, trainQuerySchema } from '../agents/schema.ts';
 import { performanceQuerySchema, topicsQuerySchema, usageQuerySchema } from '../analytics/schema.ts';
-import { listBotsQuerySchema } from '../bots/schema.ts';
+import { intentQualitySchema, listBotsQuerySchema } from '../bots/schema.ts';
 import { historyQuerySchema } from '../chat/schema.ts';
 import { listConversationsQuerySchema } from '../conversations/schema.ts';
 import { feedbackPaths } from '../feedback/openapi.ts';
@@ -147,6 +147,18 @@ function paths(): Record<string, Record<string, unknown>> {
         errors: [],
       }),
     },
+    '/v1/bots/{bot_id}/quality': {
+      get: operation({
+        operationId: 'getBotQuality',
+        tag: 'Bots',
+        summary: "The quality of a bot's trained model",
+        description:
+          'k-fold cross-validation on the bot\'s own examples at its last training: accuracy per intent, the most confused pairs of intents, examples that look mislabelled, and the calibrated fallback threshold. 409 while the bot has no trained model.',
+        pathIds: [BOT],
+        success: [{ status: 200, data: intentQualitySchema, description: 'The quality report.' }],
+        errors: ['Conflict'],
+      }),
+    },
     '/v1/bots/{bot_id}/messages': {
       post: operation({
         operationId: 'sendBotMessage',
@@ -208,6 +220,17 @@ function paths(): Record<string, Record<string, unknown>> {
         pathIds: [AGENT],
         success: [{ status: 200, data: 'Deletion', description: 'What was deleted.' }],
         errors: [],
+      }),
+    },
+    '/v1/agents/{agent_id}/quality': {
+      get: operation({
+        operationId: 'getAgentQuality',
+        tag: 'AI Agents',
+        summary: "The quality of an agent's trained model",
+        description: 'As `GET /v1/bots/{bot_id}/quality`, for the model the agent serves. 409 while it has none.',
+        pathIds: [AGENT],
+        success: [{ status: 200, data: intentQualitySchema, description: 'The quality report.' }],
+        errors: ['Conflict'],
       }),
     },
     '/v1/agents/{agent_id}/train': {

@@ -5,6 +5,7 @@ import type {
   Agent,
   CreateAgentRequest,
   Deletion,
+  IntentQuality,
   Page,
   PageQuery,
   TrainAgentRequest,
@@ -34,6 +35,11 @@ export class AgentsResource {
   /** `DELETE /agents/{id}`: the agent goes with its training jobs and every conversation started with it. */
   delete(agentId: string, options?: RequestOptions): Promise<ApiResult<Deletion>> {
     return this.core.request({ method: 'DELETE', path: `/agents/${segment(agentId, 'agentId')}` }, options);
+  }
+
+  /** `GET /agents/{id}/quality`: cross-validation of the agent's served model on its own examples. */
+  quality(agentId: string, options?: RequestOptions): Promise<ApiResult<IntentQuality>> {
+    return this.core.request({ method: 'GET', path: `/agents/${segment(agentId, 'agentId')}/quality` }, options);
   }
 
   /** `POST /agents/{id}/train` (202): starts a training job; poll it with {@link job}. */

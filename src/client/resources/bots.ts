@@ -2,7 +2,7 @@
 import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
 import { streamTurn, type TurnStreamEvent } from '../turn-stream.js';
-import type { Bot, BotMessageRequest, BotReply, CreateBotRequest, Deletion, Page, PageQuery, UpdateBotRequest } from '../types.js';
+import type { Bot, BotMessageRequest, BotReply, CreateBotRequest, Deletion, IntentQuality, Page, PageQuery, UpdateBotRequest } from '../types.js';
 
 /** One event of {@link BotsResource.streamMessage}. An SSE `error` frame is thrown as an `ApiError` instead. */
 export type BotStreamEvent = TurnStreamEvent<BotReply>;
@@ -55,6 +55,14 @@ export class BotsResource extends BotRepliesResource {
   /** `PUT /bots/{id}` with any subset of the fields. */
   update(botId: string, body: UpdateBotRequest, options?: RequestOptions): Promise<ApiResult<Bot>> {
     return this.core.request({ method: 'PUT', path: `/bots/${segment(botId, 'botId')}`, body }, options);
+  }
+
+  /**
+   * `GET /bots/{id}/quality`: cross-validation of the bot's trained model on its own examples
+   * (accuracy per intent, confused pairs, likely mislabelled examples, calibrated threshold).
+   */
+  quality(botId: string, options?: RequestOptions): Promise<ApiResult<IntentQuality>> {
+    return this.core.request({ method: 'GET', path: `/bots/${segment(botId, 'botId')}/quality` }, options);
   }
 
   /** `DELETE /bots/{id}`: the bot goes with every conversation started with it (messages included). */

@@ -46,13 +46,16 @@ const SEED_WORD = FNV_OFFSET;
 const SEED_BIGRAM = hashRange(FNV_OFFSET, 'bigram', 0, 6);
 const SEED_CHAR = hashRange(FNV_OFFSET, 'char', 0, 4);
 
+/** The bucket of a word unigram (a token of `tokenize`). */
+export const wordBucket = (token: string) => hashRange(SEED_WORD, token, 0, token.length) & (BUCKETS - 1);
+
 export function extract(text: string): RawFeatures {
   const tokens = tokenize(text);
   // Each n-gram as bucket * 2 + family in one number: sorting groups the repeats, no Map needed.
   const keys: number[] = [];
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t]!;
-    keys.push((hashRange(SEED_WORD, token, 0, token.length) & (BUCKETS - 1)) * 2 + WORD);
+    keys.push(wordBucket(token) * 2 + WORD);
     if (t > 0) {
       const previous = tokens[t - 1]!;
       keys.push((hashRange(hashRange(SEED_BIGRAM, previous, 0, previous.length) ^ 0x20, token, 0, token.length) & (BUCKETS - 1)) * 2 + WORD);
