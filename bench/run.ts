@@ -22,6 +22,7 @@ import { cpus, freemem, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureAnalytics } from './analytics.ts';
 import { measureBrowser, type BrowserResults } from './browser.ts';
+import { knowledgeImportRows, measureKnowledgeImport } from './knowledge-import.ts';
 import { formatTable, type Row } from './lib/table.ts';
 import { analyticsRows, browserRows, serverRows, sizeRows } from './rows.ts';
 import { measureServer, SERVER_PARTS, type ServerPart } from './server.ts';
@@ -106,6 +107,12 @@ if (only.has('analytics')) {
   const analytics = await measureAnalytics(settings.analytics, log);
   rows.push(...analyticsRows(analytics));
   details.analytics = analytics;
+}
+
+if (only.has('knowledge-import')) {
+  const imported = await measureKnowledgeImport(log);
+  rows.push(...knowledgeImportRows(imported));
+  details.knowledgeImport = imported;
 }
 
 const result = { date: new Date().toISOString(), smoke, machine, settings, seconds: (Date.now() - started) / 1000, rows, details };

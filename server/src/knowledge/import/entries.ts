@@ -84,7 +84,7 @@ export interface WriteOptions {
  * chunk in its own transaction followed by a turn of the event loop: the connection (PGlite's only
  * one) and the event loop serve other requests between chunks, however large the document.
  */
-export const WRITE_CHUNK = 100;
+export const WRITE_CHUNK = 50;
 
 function chunksOf<T>(items: readonly T[]): T[][] {
   const chunks: T[][] = [];

@@ -7,7 +7,9 @@ const IMPORT: [string, string, string] = ['import_id', 'kbi', 'knowledge import'
 const HOW =
   'Documents are split by headings: each section becomes a knowledge entry titled with the document\'s title and its headings, carrying its page `url` and `heading_path` (cited with them in answers). ' +
   'Web imports read only the URL\'s host (links and redirects elsewhere are not followed), obey its robots.txt, stop at `max_pages`, and never reach private, loopback or link-local addresses unless the operator allows them (`AI_CHAT_IMPORT_ALLOW_PRIVATE_HOSTS`); every page has a timeout and a size cap. ' +
-  'Answers 202 with the import and its queued job to poll (`GET /v1/knowledge/imports/{import_id}`); with `wait=true`, 200 once the job has finished.';
+  'Answers 202 with the import and its queued job to poll (`GET /v1/knowledge/imports/{import_id}`); with `wait=true`, 200 once the job has finished. ' +
+  'An account runs two jobs at once (the others stay `queued`) and may have ten queued or running: another answers 429 `import_queue_full` (with `Retry-After`). ' +
+  'A job has a deadline (default 10 min; then `job_timeout`); a document has at most 2,000 sections (`too_many_sections`) and is read within a time and memory budget (`document_too_large`, also for a PDF whose streams inflate past the limit); imports stop at the account\'s entry quota (`knowledge_quota_exceeded`). All limits are the operator\'s (`AI_CHAT_IMPORT_*`).';
 
 export function knowledgeImportPaths(): Record<string, Record<string, unknown>> {
   return {
@@ -17,7 +19,7 @@ export function knowledgeImportPaths(): Record<string, Record<string, unknown>> 
         idempotent: true,
         tag: 'Knowledge Base',
         summary: 'Import files, a web page with its same-host links, or a sitemap',
-        description: `Files (Markdown, HTML, plain text, PDF) are sent as JSON, base64-encoded; their decoded size together is limited (default 10 MiB; 413 \`payload_too_large\`), a format the service cannot read answers 415 \`unsupported_media_type\`. A \`url\` that is not \`http:\`/\`https:\` or carries credentials answers 400 \`validation_failed\` (\`details[0].message\` starts with \`unsupported_scheme\` or \`credentials_in_url\`). ${HOW}`,
+        description: `Files (Markdown, HTML, plain text, PDF) are sent as JSON, base64-encoded; their decoded size together is limited (default 10 MiB; 413 \`payload_too_large\`), a format the service cannot read answers 415 \`unsupported_media_type\`. A \`url\` that is not \`http:\`/\`https:\` or carries credentials answers 400 \`validation_failed\` (\`details[0].message\` starts with \`unsupported_scheme\` or \`credentials_in_url\`); one whose host is a private, loopback, link-local or reserved address literal (IPv4, or IPv6 in any form that embeds one) 400 \`url_not_allowed\`. ${HOW}`,
         query: importQuerySchema,
         body: 'CreateKnowledgeImportRequest',
         success: [

@@ -111,7 +111,7 @@ const importJob: JsonSchema = {
           code: {
             type: 'string',
             description:
-              '`robots_disallowed`, `not_found` (404/410: its entries are deleted), `http_error`, `fetch_failed`, `fetch_timeout` (these three keep its entries until a later sync reads it), `page_too_large`, `unsupported_content_type`, `private_address`, `other_host`, `unsupported_scheme`, `credentials_in_url`, `too_many_redirects`, `unreadable_document`, `empty_document`, `page_limit`.',
+              '`robots_disallowed`, `not_found` (404/410: its entries are deleted), `http_error`, `fetch_failed`, `fetch_timeout` (these three keep its entries until a later sync reads it), `page_too_large`, `unsupported_content_type`, `private_address`, `other_host`, `unsupported_scheme`, `credentials_in_url`, `too_many_redirects`, `unreadable_document`, `empty_document`, `page_limit`, `too_many_sections` (more headings or PDF pages than a document may have), `document_too_large` (more time or memory than a document may take to read, or a PDF whose streams inflate past the limit), `knowledge_quota_exceeded`.',
           },
           message: { type: 'string' },
         },
@@ -119,7 +119,8 @@ const importJob: JsonSchema = {
     },
     error: {
       type: ['object', 'null'],
-      description: 'Why a failed job failed: an issue code of the import\'s own page or sitemap (also `robots_unavailable`), `interrupted` or `internal_error`.',
+      description:
+        'Why a failed job failed: an issue code of the import\'s own page or sitemap (also `robots_unavailable`), the code of the only document\'s issue, `knowledge_quota_exceeded` (the account\'s entry quota reached: what was written stays), `job_timeout` (past the job\'s deadline: what was written stays), `interrupted` or `internal_error`.',
       required: ['code', 'message'],
       properties: { code: { type: 'string' }, message: { type: 'string' } },
     },
