@@ -13,6 +13,8 @@
  * the analytics reports with 1,000,000 stored messages, on PGlite and on PostgreSQL when
  * AI_CHAT_BENCH_DATABASE_URL or AI_CHAT_TEST_DATABASE_URL names a server).
  *
+ * `nlu` (only when asked): CLINC150 intents trained and asked through the API (nlu.ts).
+ *
  * `--smoke`: the smallest sizes and one iteration, to check the bench itself works (not for numbers).
  * CHROMIUM_PATH overrides /usr/bin/chromium. Run `npm run build` first: it measures `dist/`.
  */
@@ -24,6 +26,7 @@ import { measureAnalytics } from './analytics.ts';
 import { measureBrowser, type BrowserResults } from './browser.ts';
 import { knowledgeImportRows, measureKnowledgeImport } from './knowledge-import.ts';
 import { formatTable, type Row } from './lib/table.ts';
+import { measureNlu, nluRows } from './nlu.ts';
 import { analyticsRows, browserRows, serverRows, sizeRows } from './rows.ts';
 import { measureServer, SERVER_PARTS, type ServerPart } from './server.ts';
 import { measureSizes } from './size.ts';
@@ -113,6 +116,12 @@ if (only.has('knowledge-import')) {
   const imported = await measureKnowledgeImport(log);
   rows.push(...knowledgeImportRows(imported));
   details.knowledgeImport = imported;
+}
+
+if (only.has('nlu')) {
+  const nlu = await measureNlu(log, { smoke });
+  rows.push(...nluRows(nlu));
+  details.nlu = nlu;
 }
 
 const result = { date: new Date().toISOString(), smoke, machine, settings, seconds: (Date.now() - started) / 1000, rows, details };
