@@ -15,11 +15,14 @@ export interface DashboardOptions {
   /** `AI_CHAT_SIGNUP`; default `invite`. */
   signup?: SignupPolicy;
   /**
-   * Sign-in attempts (right or wrong) per client address and per email address, shared across
-   * instances through Redis like every limit. Sign-up has a per-address budget of the same size.
-   * Default 20 per address and 10 per email per 15 minutes.
+   * Failed sign-in attempts (users/routes.ts) per client address (an IPv6 /64), per email and
+   * address, and per email from devices not signed in from before (`perAccount`; a known device is
+   * counted per device instead, with the per-email-and-address size). Shared across instances
+   * through Redis like every limit. Sign-up has a per-address budget of `perAddress`'s size, a
+   * password change a per-user one of `perAccount`'s. Default 20 per address, 10 per email and
+   * address, 10 per email per 15 minutes.
    */
-  signInLimits?: { perAddress?: RateLimitPlan; perAccount?: RateLimitPlan };
+  signInLimits?: { perAddress?: RateLimitPlan; perEmailAddress?: RateLimitPlan; perAccount?: RateLimitPlan };
   /** The built dashboard UI (`npm run build`); default the repository's `dist/dashboard/`. */
   distDir?: string;
 }
@@ -27,6 +30,7 @@ export interface DashboardOptions {
 export interface ResolvedDashboardOptions {
   signup: SignupPolicy;
   perAddress: RateLimitPlan;
+  perEmailAddress: RateLimitPlan;
   perAccount: RateLimitPlan;
   distDir: string;
 }
@@ -35,6 +39,7 @@ export function resolveDashboardOptions(options: DashboardOptions = {}): Resolve
   return {
     signup: options.signup ?? 'invite',
     perAddress: options.signInLimits?.perAddress ?? { points: 20, durationSeconds: 900 },
+    perEmailAddress: options.signInLimits?.perEmailAddress ?? { points: 10, durationSeconds: 900 },
     perAccount: options.signInLimits?.perAccount ?? { points: 10, durationSeconds: 900 },
     distDir: options.distDir ?? DEFAULT_DASHBOARD_DIST,
   };

@@ -117,6 +117,16 @@ export class UserService {
     return { id: row.id, accountId: row.account_id };
   }
 
+  /**
+   * What the user's device cookies are signed with (users/devices.ts): its password hash. With
+   * `email`, only when that is the user's email (a device is trusted for its own user only).
+   */
+  async deviceKey(userId: string, email?: string): Promise<string | null> {
+    const row = await this.db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+    if (!row || (email !== undefined && row.email !== normalizeEmail(email))) return null;
+    return row.password_hash;
+  }
+
   /** Checks the current password, stores the new one and ends every session of the user. */
   async changePassword(
     userId: string,
