@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Service } from '../src/index.ts';
 import { caller, type Caller } from './support/api.ts';
 import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
-import { createTestService } from './support/test-database.ts';
+import { createTestService, sharedServices, TEST_DATABASE_URL, TEST_REDIS_URL, type SharedServices } from './support/test-database.ts';
 
 const PLAN = { points: 8, durationSeconds: 60 };
 const SHARE = 2; // a quarter of the plan per visitor
@@ -95,5 +95,32 @@ describe('separate budgets for API keys, the dashboard and widget visitors', () 
       assert.equal(res.body.error.code, 'validation_failed');
       assert.equal(res.body.error.param, 'AI-Chat-Visitor');
     }
+  });
+});
+
+describe('separate budgets across instances (PostgreSQL + Redis)', () => {
+  const skip = TEST_DATABASE_URL && TEST_REDIS_URL ? false : 'needs AI_CHAT_TEST_DATABASE_URL and AI_CHAT_TEST_REDIS_URL';
+  let shared: SharedServices | undefined;
+  before(async () => {
+    if (skip) return;
+    shared = await sharedServices(2, { rateLimit: PLAN });
+  });
+  after(() => shared?.close());
+
+  it('a visitor’s share and the visitors’ budget are counted over every instance; the keys’ stays whole', { skip }, async () => {
+    const [a, b] = shared!.instances as [Service, Service];
+    const { apiKey } = await a.createAccount({ name: 'shared budgets' });
+    const [onA, onB] = [caller(a, apiKey), caller(b, apiKey)];
+    const widget = (visitor: string) => ({ headers: { 'AI-Chat-Caller': 'widget', 'AI-Chat-Visitor': visitor } });
+    assert.equal((await onA('/v1/bots', widget('anon_shared-1'))).status, 200);
+    assert.equal((await onB('/v1/bots', widget('anon_shared-1'))).status, 200);
+    assert.equal((await onA('/v1/bots', widget('anon_shared-1'))).status, 429, 'its share, spent on two instances');
+    for (const visitor of ['anon_shared-2', 'anon_shared-2', 'anon_shared-3', 'anon_shared-3', 'anon_shared-4', 'anon_shared-4']) {
+      assert.equal((await (visitor.endsWith('3') ? onB : onA)('/v1/bots', widget(visitor))).status, 200);
+    }
+    assert.equal((await onB('/v1/bots', widget('anon_shared-5'))).status, 429, 'the visitors’ budget, spent on two instances');
+    const byKey = await onB('/v1/bots');
+    assert.equal(byKey.status, 200);
+    assert.equal(byKey.headers.get('x-ratelimit-remaining'), String(PLAN.points - 1));
   });
 });

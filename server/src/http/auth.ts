@@ -90,15 +90,11 @@ async function resolveSession(c: AppContext, deps: GateDeps): Promise<Resolution
 export const VISITOR_HEADER = 'AI-Chat-Visitor';
 const VISITOR_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
-/** The visitor a widget call is made for; null for other calls. Throws 400 on a malformed id. */
-function visitorOf(c: AppContext): string | null {
-  if (c.req.header(CALLER_HEADER) !== 'widget') return null;
+/** The visitor a widget call names: its id, undefined when it names none (or is no widget call), null when malformed. */
+function visitorOf(c: AppContext): string | null | undefined {
+  if (c.req.header(CALLER_HEADER) !== 'widget') return undefined;
   const visitor = c.req.header(VISITOR_HEADER);
-  if (visitor === undefined) return null;
-  if (!VISITOR_ID.test(visitor)) {
-    throw new ServiceError('validation_failed', `${VISITOR_HEADER} must be 1–128 characters of [A-Za-z0-9._:@-].`, { param: VISITOR_HEADER });
-  }
-  return visitor;
+  return visitor === undefined || VISITOR_ID.test(visitor) ? visitor : null;
 }
 
 /**
@@ -115,13 +111,13 @@ function budgetsOf(c: AppContext, known: Caller | null, deps: GateDeps): [string
   if (known.kind === 'session') return [[`dash:${account}`, plan]];
   if (c.req.header(CALLER_HEADER) !== 'widget') return [[`acct:${account}`, plan]];
   const visitors: [string, RateLimitPlan] = [`visitors:${account}`, plan];
-  const visitor = c.req.header(VISITOR_HEADER);
-  if (visitor === undefined || !VISITOR_ID.test(visitor)) return [visitors]; // malformed: refused after the charge
+  const visitor = visitorOf(c);
+  if (!visitor) return [visitors]; // a malformed one is refused after the charge
   return [[`visitor:${account}:${visitor}`, visitorPlan(plan)], visitors];
 }
 
 /** One visitor's share of its account's visitor budget. */
-export function visitorPlan(plan: RateLimitPlan): RateLimitPlan {
+function visitorPlan(plan: RateLimitPlan): RateLimitPlan {
   return { points: Math.max(1, Math.floor(plan.points / 4)), durationSeconds: plan.durationSeconds };
 }
 
@@ -157,7 +153,9 @@ export function gate(deps: GateDeps, options: GateOptions): MiddlewareHandler<Ap
     if (known) c.set('principal', { accountId: known.accountId, kind: known.kind });
     // After the principal is set, so a known caller's refusal counts in the account's usage report.
     if (error && (known || options.requireAuth)) throw error;
-    if (known) visitorOf(c); // a malformed visitor id: 400, charged like any request
+    if (known && visitorOf(c) === null) {
+      throw new ServiceError('validation_failed', `${VISITOR_HEADER} must be 1–128 characters of [A-Za-z0-9._:@-].`, { param: VISITOR_HEADER });
+    }
     if (known?.scope === 'read_only' && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       throw new ServiceError('insufficient_scope', `This API key is read-only: it may send GET requests only, not ${c.req.method}.`);
     }
