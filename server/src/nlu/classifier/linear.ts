@@ -31,6 +31,9 @@ export interface LinearOptions {
   prunable?: (feature: number) => boolean;
 }
 
+/** An example whose right class already has a probability above 1 − SURE teaches nothing more. */
+const SURE = 0.01;
+
 /** mulberry32: a small seeded PRNG, so the same data always trains the same model. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -73,8 +76,13 @@ export function softmax(scores: Float64Array, t = 1): Float64Array {
   return scores;
 }
 
+interface Pairs {
+  rowStart: Int32Array;
+  classIds: Uint16Array;
+}
+
 /** The (feature, class) pairs that get a weight: those seen together in training. */
-function observedPairs(xs: readonly SparseVector[], ys: Int32Array, classes: number, features: number, options: LinearOptions) {
+function observedPairs(xs: readonly SparseVector[], ys: Int32Array, classes: number, features: number, options: LinearOptions): Pairs {
   // Examples grouped by class, and the last class that marked each feature: each pair counted once.
   const byClass = Array.from(xs.keys()).sort((a, b) => ys[a]! - ys[b]! || a - b);
   const mark = new Int32Array(features).fill(-1);
@@ -104,8 +112,16 @@ function observedPairs(xs: readonly SparseVector[], ys: Int32Array, classes: num
   return { rowStart, classIds };
 }
 
-export function trainLinear(xs: readonly SparseVector[], ys: Int32Array, classes: number, features: number, options: LinearOptions): LinearModel {
-  const { rowStart, classIds } = observedPairs(xs, ys, classes, features, options);
+/** Trains on `xs` over `pairs` (by default the pairs `xs` themselves show). */
+export function trainLinear(
+  xs: readonly SparseVector[],
+  ys: Int32Array,
+  classes: number,
+  features: number,
+  options: LinearOptions,
+  pairs = observedPairs(xs, ys, classes, features, options),
+): LinearModel {
+  const { rowStart, classIds } = pairs;
   const weights = new Float32Array(classIds.length);
   const bias = new Float32Array(classes);
   const random = seededRandom(options.seed);
@@ -128,6 +144,8 @@ export function trainLinear(xs: readonly SparseVector[], ys: Int32Array, classes
         for (let j = rowStart[f]!, end = rowStart[f + 1]!; j < end; j++) p[classIds[j]!]! += v * weights[j]!;
       }
       softmax(p);
+      // Already this sure of the right class: the gradient is negligible, the update is skipped.
+      if (p[ys[i]!]! > 1 - SURE) continue;
       p[ys[i]!]! -= 1;
       for (let c = 0; c < classes; c++) bias[c]! -= rate * p[c]!;
       scale *= 1 - rate * options.l2;
@@ -146,3 +164,4 @@ export function trainLinear(xs: readonly SparseVector[], ys: Int32Array, classes
   if (scale !== 1) for (let w = 0; w < weights.length; w++) weights[w]! *= scale;
   return { classes, rowStart, classIds, weights, bias };
 }
+

@@ -7,7 +7,7 @@ import { extract, type RawFeatures } from './features.ts';
 import { logits, seededRandom, shuffle, trainLinear, type LinearOptions } from './linear.ts';
 import type { Classifier } from './model.ts';
 import { calibrate, qualityReport, type HeldOut, type QualityReport } from './quality.ts';
-import { buildVocabulary, vectorize, type SparseVector, type Vocabulary } from './vectorizer.ts';
+import { bucketIndex, buildVocabulary, vectorize, type SparseVector, type Vocabulary } from './vectorizer.ts';
 
 export interface Example {
   text: string;
@@ -60,7 +60,8 @@ function seedOf(examples: readonly Example[]): number {
  */
 function vectorizeAll(raws: readonly RawFeatures[]) {
   const vocabulary = buildVocabulary(raws, 1);
-  return { vocabulary, xs: raws.map((raw) => vectorize(raw, vocabulary)) };
+  const lookup = bucketIndex(vocabulary);
+  return { vocabulary, xs: raws.map((raw) => vectorize(raw, vocabulary, lookup)) };
 }
 
 /** Stratified folds: each intent's examples dealt round-robin after a seeded shuffle. */
@@ -80,29 +81,24 @@ function foldsOf(examples: readonly Example[], folds: number, random: () => numb
   return fold;
 }
 
-/** Held-out logits of every example, from models trained on the other folds. */
-function crossValidate(xs: readonly SparseVector[], vocabulary: Vocabulary, examples: readonly Example[], classes: number, seed: number): HeldOut {
-  const folds = Math.min(SETTINGS.folds, examples.length);
+/**
+ * Every example's held-out logits, from k models each trained without its fold. They only measure,
+ * so they learn for half the epochs of the model served: the whole stays within the training budget.
+ */
+function crossValidate(xs: readonly SparseVector[], vocabulary: Vocabulary, labels: Int32Array, examples: readonly Example[], classes: number, seed: number): HeldOut {
+  const folds = Math.min(SETTINGS.folds, xs.length);
   const fold = foldsOf(examples, folds, seededRandom(seed ^ 0x9e3779b9));
-  const scores = new Float32Array(examples.length * classes);
+  const scores = new Float32Array(xs.length * classes);
   const scratch = new Float64Array(classes);
-  // The fold models learn for half as long: they only measure, and the budget is the full model's.
-  const full = options(examples.length, seed, vocabulary.family).epochs;
+  const epochs = Math.max(1, Math.round(options(xs.length, seed, vocabulary.family).epochs / 2));
   for (let k = 0; k < folds; k++) {
-    const inside = examples.flatMap((_, i) => (fold[i] !== k ? [i] : []));
+    const inside = Array.from(xs.keys()).filter((i) => fold[i] !== k);
     if (inside.length === 0) continue;
-    const linear = trainLinear(
-      inside.map((i) => xs[i]!),
-      Int32Array.from(inside, (i) => examples[i]!.intent),
-      classes,
-      vocabulary.buckets.length,
-      options(inside.length, seed + k + 1, vocabulary.family, Math.max(1, Math.round(full / 2))),
-    );
-    examples.forEach((_, i) => {
-      if (fold[i] === k) scores.set(logits(linear, xs[i]!, scratch), i * classes);
-    });
+    const xsInside = inside.map((i) => xs[i]!);
+    const model = trainLinear(xsInside, Int32Array.from(inside, (i) => labels[i]!), classes, vocabulary.buckets.length, options(inside.length, seed + k + 1, vocabulary.family, epochs));
+    for (let i = 0; i < xs.length; i++) if (fold[i] === k) scores.set(logits(model, xs[i]!, scratch), i * classes);
   }
-  return { classes, labels: Int32Array.from(examples, (e) => e.intent), scores, fold, folds };
+  return { classes, labels, scores, fold, folds };
 }
 
 export function trainClassifier(intents: string[], examples: readonly Example[]): TrainOutput {
@@ -110,7 +106,7 @@ export function trainClassifier(intents: string[], examples: readonly Example[])
   const seed = seedOf(examples);
   const labels = Int32Array.from(examples, (e) => e.intent);
   const linear = trainLinear(xs, labels, intents.length, vocabulary.buckets.length, options(xs.length, seed, vocabulary.family));
-  const heldOut = crossValidate(xs, vocabulary, examples, intents.length, seed);
+  const heldOut = crossValidate(xs, vocabulary, labels, examples, intents.length, seed);
   const { temperature, threshold } = calibrate(heldOut);
   const classifier: Classifier = { intents, vocabulary, linear, temperature, threshold };
   return { classifier, quality: qualityReport(heldOut, intents, examples, temperature, threshold) };

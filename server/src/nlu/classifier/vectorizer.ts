@@ -4,7 +4,7 @@
  * loaded model), with sublinear term frequency (1 + ln tf) and smoothed IDF; each family's part of
  * a vector is L2-normalised and weighted.
  */
-import { CHAR, extract, WORD, type RawFeatures } from './features.ts';
+import { BUCKETS, CHAR, extract, WORD, type RawFeatures } from './features.ts';
 
 export interface Vocabulary {
   /** Sorted buckets kept by the model. */
@@ -38,35 +38,45 @@ export function findBucket(buckets: Uint32Array, bucket: number): number {
   return -1;
 }
 
-/** The vocabulary of a set of texts: buckets in at least `minDf` of them. */
+/** The vocabulary of a set of texts: buckets in at least `minDf` of them. Counted in typed arrays over every bucket. */
 export function buildVocabulary(raws: readonly RawFeatures[], minDf: number): Vocabulary {
-  const df = new Map<number, number>();
-  const families = new Map<number, number>();
+  const df = new Uint32Array(BUCKETS);
+  const families = new Uint8Array(BUCKETS);
   for (const raw of raws) {
-    raw.buckets.forEach((bucket, i) => {
-      df.set(bucket, (df.get(bucket) ?? 0) + 1);
-      families.set(bucket, raw.family[i]!);
-    });
+    for (let i = 0; i < raw.buckets.length; i++) {
+      df[raw.buckets[i]!]!++;
+      families[raw.buckets[i]!] = raw.family[i]!;
+    }
   }
-  const kept = [...df].filter(([, count]) => count >= minDf).map(([bucket]) => bucket);
-  const buckets = Uint32Array.from(kept).sort();
-  const idf = new Float32Array(buckets.length);
-  const family = new Uint8Array(buckets.length);
+  let kept = 0;
+  for (let b = 0; b < BUCKETS; b++) if (df[b]! >= minDf && df[b]! > 0) kept++;
+  const buckets = new Uint32Array(kept);
+  const idf = new Float32Array(kept);
+  const family = new Uint8Array(kept);
   const n = raws.length;
-  buckets.forEach((bucket, i) => {
-    idf[i] = Math.log((1 + n) / (1 + df.get(bucket)!)) + 1;
-    family[i] = families.get(bucket)!;
-  });
+  for (let b = 0, i = 0; b < BUCKETS; b++) {
+    if (df[b]! < minDf || df[b] === 0) continue;
+    buckets[i] = b;
+    idf[i] = Math.log((1 + n) / (1 + df[b]!)) + 1;
+    family[i++] = families[b]!;
+  }
   return { buckets, idf, family };
 }
 
-export function vectorize(raw: RawFeatures, vocabulary: Vocabulary): SparseVector {
+/** bucket → vocabulary index (or -1): O(1) lookups while a training vectorises every example. */
+export function bucketIndex(vocabulary: Vocabulary): Int32Array {
+  const index = new Int32Array(BUCKETS).fill(-1);
+  vocabulary.buckets.forEach((bucket, i) => (index[bucket] = i));
+  return index;
+}
+
+export function vectorize(raw: RawFeatures, vocabulary: Vocabulary, lookup?: Int32Array): SparseVector {
   const index: number[] = [];
   const value: number[] = [];
   const norms = [0, 0];
   let known = 0;
   for (let i = 0; i < raw.buckets.length; i++) {
-    const at = findBucket(vocabulary.buckets, raw.buckets[i]!);
+    const at = lookup ? lookup[raw.buckets[i]!]! : findBucket(vocabulary.buckets, raw.buckets[i]!);
     if (at < 0) continue;
     known++;
     const v = (1 + Math.log(raw.counts[i]!)) * vocabulary.idf[at]!;
