@@ -62,16 +62,25 @@ const CLOSE_BRACKET = 0x5d; // ]
 const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 
+/** A run of string characters up to the next quote or backslash (a file upload's base64 is megabytes of them). */
+const STRING_RUN = /[^"\\]+/y;
+
 /** True when `text` opens more than `maxDepth` arrays/objects at once (brackets inside strings do not count). */
 export function nestingExceeds(text: string, maxDepth: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
     if (inString) {
+      // Skipped by the regex engine, not a character at a time: a long string stays a short block.
+      STRING_RUN.lastIndex = i;
+      if (STRING_RUN.test(text)) i = STRING_RUN.lastIndex;
+      const ch = text.charCodeAt(i);
       if (ch === BACKSLASH) i++;
       else if (ch === QUOTE) inString = false;
-    } else if (ch === QUOTE) {
+      continue;
+    }
+    const ch = text.charCodeAt(i);
+    if (ch === QUOTE) {
       inString = true;
     } else if (ch === OPEN_BRACE || ch === OPEN_BRACKET) {
       if (++depth > maxDepth) return true;
