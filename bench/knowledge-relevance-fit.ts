@@ -31,7 +31,7 @@ function sample(q: string, expected: string | null): Sample | null {
   last = [];
   const hits = index.search({ q, limit: 3 });
   if (!hits.length) return null;
-  const s = last[0]!;
+  const s = last[0] ?? { coverage: 0, evidence: 0, margin: 0 }; // no content word: never called
   const right = expected !== null && hits[0]!.entry_id === expected;
   return { x: [s.coverage, s.evidence, s.margin], y: right ? 1 : 0, kind: expected === null ? 'out' : right ? 'right' : 'wrong', score: hits[0]!.score };
 }

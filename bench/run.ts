@@ -11,7 +11,8 @@
  * `--only` also takes the server's parts alone (`chat`, `search`, `proxy`), for profiling one of them,
  * `markdown` for the browser's streamed-markdown rows alone, and `analytics` (the conversation list and
  * the analytics reports with 1,000,000 stored messages, on PGlite and on PostgreSQL when
- * AI_CHAT_BENCH_DATABASE_URL or AI_CHAT_TEST_DATABASE_URL names a server).
+ * AI_CHAT_BENCH_DATABASE_URL or AI_CHAT_TEST_DATABASE_URL names a server). `knowledge-quality`
+ * (only when asked): a banking-FAQ bot's right answers and abstentions (knowledge-quality.ts).
  *
  * `nlu` (only when asked): CLINC150 intents trained and asked through the API (nlu.ts).
  *
@@ -25,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { measureAnalytics } from './analytics.ts';
 import { measureBrowser, type BrowserResults } from './browser.ts';
 import { knowledgeImportRows, measureKnowledgeImport } from './knowledge-import.ts';
+import { knowledgeQualityRows, measureKnowledgeQuality } from './knowledge-quality.ts';
 import { formatTable, type Row } from './lib/table.ts';
 import { measureNlu, nluRows } from './nlu.ts';
 import { analyticsRows, browserRows, serverRows, sizeRows } from './rows.ts';
@@ -110,6 +112,12 @@ if (only.has('analytics')) {
   const analytics = await measureAnalytics(settings.analytics, log);
   rows.push(...analyticsRows(analytics));
   details.analytics = analytics;
+}
+
+if (only.has('knowledge-quality')) {
+  const quality = await measureKnowledgeQuality(log);
+  rows.push(...knowledgeQualityRows(quality));
+  details.knowledgeQuality = quality;
 }
 
 if (only.has('knowledge-import')) {

@@ -3,7 +3,7 @@
  * ratio and the goal from the issue. Rows carry a stable `id` so tests can check that none is missing.
  */
 
-export type Unit = 'ms' | 'B' | 'KB' | 'MB' | 'req/s' | 'count';
+export type Unit = 'ms' | 'B' | 'KB' | 'MB' | 'req/s' | 'count' | '%';
 
 export interface Row {
   /** Stable key, independent of the sizes a run used (`--smoke` shrinks them). */
@@ -42,6 +42,8 @@ function formatValue(value: number | null, unit: Unit): string {
       return `${Math.round(value).toLocaleString('en-US')} req/s`;
     case 'count':
       return String(value);
+    case '%':
+      return `${value.toFixed(1)} %`;
   }
 }
 

@@ -477,7 +477,7 @@ export interface KnowledgeScope {
   tags?: string[];
   /**
    * The least `KnowledgeHit.relevance` (0–1) a passage needs to ground an answer; below it the reply
-   * is the fallback (or a handoff). Default 0.35, calibrated on a banking FAQ; 0 turns the gate off.
+   * is the fallback (or a handoff). Default 0.5, calibrated on a banking FAQ; 0 turns the gate off.
    */
   min_relevance?: number;
 }

@@ -12,7 +12,7 @@
 import type { KnowledgeHit } from '../../../src/client/types.ts';
 import { LanguagePostings, PassageArrays, type QueryTerm } from './postings.ts';
 import { MIN_PASSAGES, relevanceOf, signalsOf, type RelevanceSignals, type WeightedTerm } from './relevance.ts';
-import { chunk, isLanguage, LANGUAGES, processTerm, sameTextKey, snippet, tokenize, type Language } from './text.ts';
+import { chunk, isContentWord, isLanguage, LANGUAGES, processTerm, sameTextKey, snippet, tokenize, type Language } from './text.ts';
 
 export interface IndexedEntry {
   id: string;
@@ -89,6 +89,16 @@ function queryTermsOf(q: string, language: Language): QueryTerm[] {
     prefix: term.length >= PREFIX_FROM,
     maxEdits: term.length >= FUZZY_FROM ? Math.min(MAX_EDITS, Math.round(term.length * FUZZY_SHARE)) : 0,
   }));
+}
+
+/** The distinct terms of the query's content words: what the relevance weighs. */
+function contentTermsOf(q: string, language: Language): string[] {
+  const terms = new Set<string>();
+  for (const word of tokenize(q)) {
+    const term = isContentWord(word, language) ? processTerm(word, language) : null;
+    if (term) terms.add(term);
+  }
+  return [...terms];
 }
 
 /** Distinct raw words whose terms are remembered per language before the memo starts over. */
@@ -179,7 +189,7 @@ export class KnowledgeIndex {
         const postings = this.postings.get(language);
         if (!postings) continue;
         const terms = queryTermsOf(options.q, language);
-        weighted.set(language, terms.map(({ term }) => ({ term, idf: postings.idf(term, MIN_PASSAGES) })));
+        weighted.set(language, contentTermsOf(options.q, language).map((term) => ({ term, idf: postings.idf(term, MIN_PASSAGES) })));
         matchedTerms.set(language, postings.score(terms, FIELD_BOOSTS));
       }
       // One more than asked: the last hit's margin needs the entry after it.

@@ -30,6 +30,31 @@ const STOPWORDS: Record<Language, Set<string>> = {
   ),
 };
 
+/**
+ * Words that say how a question is asked, not what about ("should", "much", "tell", "please",
+ * contractions' "don" and "t"): kept by search, but no evidence that a passage answers, so the
+ * relevance (relevance.ts) leaves them out. In a small knowledge base such a word is rare, so its
+ * IDF would make "what should I do if it hurts" look answered by "What should I do if my card is lost?".
+ */
+const FUNCTION_WORDS: Partial<Record<Language, Set<string>>> = {
+  en: new Set(
+    ('about above after again all also am another any anyone anything anyway around be been before being below best better ' +
+      'bit both but could d did didn do doesn doing don done each either else enough even ever every everything few find ' +
+      'get gets getting give go goes going good got had has have having he her here hers hey hi him his hello help how however ' +
+      'if into isn just keep kind know let like ll look lot lots m make many may maybe mine more most much must need needs ' +
+      'no none not nothing now off ok okay once one only other others out over own please possible pretty quite rather re ' +
+      'really right s said same say see she should show since some someone something soon still such sure t take tell than ' +
+      'thank thanks that their them then there these they thing things think those though through too try under until up ' +
+      'us use ve very want wants way well were whatever whether while would yeah yes yet').split(' '),
+  ),
+};
+
+/** Whether `word` may count as evidence that a passage answers (not a function word, not a lone letter). */
+export function isContentWord(word: string, language: Language): boolean {
+  const lower = word.toLowerCase();
+  return lower.length > 1 && !FUNCTION_WORDS[language]?.has(lower);
+}
+
 /** Splits on anything that is not a letter or digit (Unicode-aware, so "envíos" stays one word). */
 const WORD = /[\p{L}\p{N}]+/gu;
 
