@@ -88,6 +88,16 @@ describe('separate budgets for API keys, the dashboard and widget visitors', () 
     assert.equal((await asVisitor(nextVisitor())).status, 200);
   });
 
+  it('counts keyless callers per address, an IPv6 client per /64', async () => {
+    await setUp();
+    const keyless = (ip: string) =>
+      service.fetch(new Request('http://127.0.0.1/v1/openapi.json'), { incoming: { socket: { remoteAddress: ip } } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= PLAN.points + 1; i++) statuses.push((await keyless(`2001:db8:5:6::${i.toString(16)}`)).status);
+    assert.deepEqual(statuses, [...Array(PLAN.points).fill(200), 429], 'another address of the same /64 is the same client');
+    assert.equal((await keyless('2001:db8:5:7::1')).status, 200, 'the next /64 is another client');
+  });
+
   it('refuses a malformed visitor id with 400 validation_failed', async () => {
     for (const visitor of ['', 'a b', 'x'.repeat(129), 'é']) {
       const res = await api('/v1/bots', { headers: { 'AI-Chat-Caller': 'widget', 'AI-Chat-Visitor': visitor } });

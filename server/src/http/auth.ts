@@ -18,7 +18,7 @@ import type { RateLimits } from '../rate-limit/limiter.ts';
 import { csrfTokenRefusal, sessionToken } from '../sessions/middleware.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { CALLER_HEADER } from '../chat/routes.ts';
-import { clientAddress } from './client-ip.ts';
+import { addressGroup, clientAddress } from './client-ip.ts';
 import type { AppContext, AppEnv, Principal } from './context.ts';
 import { ServiceError } from './errors.ts';
 
@@ -102,11 +102,11 @@ function visitorOf(c: AppContext): string | null | undefined {
  * none can starve another: its API keys', its dashboard sessions', and its widget visitors' (calls
  * the token proxy makes with `AI-Chat-Caller: widget`). Each visitor also has a quarter of the plan
  * of its own, so one busy visitor cannot spend the others' budget. Without credentials: the client
- * address's budget of the default plan.
+ * address's budget of the default plan (an IPv6 client's per /64, as it can use any address in it).
  */
 function budgetsOf(c: AppContext, known: Caller | null, deps: GateDeps): [string, RateLimitPlan][] {
   const plan = known?.rateLimit ?? deps.defaultRateLimit;
-  if (!known) return [[`ip:${clientAddress(c.req.raw.headers, c.env, deps.trustedProxies) ?? 'unknown'}`, plan]];
+  if (!known) return [[`ip:${addressGroup(clientAddress(c.req.raw.headers, c.env, deps.trustedProxies) ?? 'unknown')}`, plan]];
   const account = known.accountId;
   if (known.kind === 'session') return [[`dash:${account}`, plan]];
   if (c.req.header(CALLER_HEADER) !== 'widget') return [[`acct:${account}`, plan]];
