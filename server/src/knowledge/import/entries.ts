@@ -11,7 +11,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { json } from '../../db/json.ts';
 import { newId } from '../../ids.ts';
-import { recordChanges } from '../index-cache.ts';
+import { recordChanges, sliced } from '../index-cache.ts';
 import { removeEntries } from '../service.ts';
 import { chunk } from '../text.ts';
 import type { ParsedDocument } from './documents.ts';
@@ -53,10 +53,11 @@ function titleOf(documentTitle: string, headingPath: string[], part: number, par
   return title.length > MAX_TITLE ? `${title.slice(0, MAX_TITLE - 1)}…` : title;
 }
 
-function wantedEntries(document: ParsedDocument, url: string | null, target: ImportTarget): WantedEntry[] {
+/** The document's entries with their content hashes, computed in slices that leave the event loop free in between. */
+async function wantedEntries(document: ParsedDocument, url: string | null, target: ImportTarget): Promise<WantedEntry[]> {
   const occurrences = new Map<string, number>();
   const wanted: WantedEntry[] = [];
-  for (const section of document.sections) {
+  await sliced(document.sections, (section) => {
     const pathKey = section.headingPath.join('\u001f');
     const occurrence = occurrences.get(pathKey) ?? 0;
     occurrences.set(pathKey, occurrence + 1);
@@ -68,7 +69,7 @@ function wantedEntries(document: ParsedDocument, url: string | null, target: Imp
         .digest('hex');
       wanted.push({ key: `${pathKey}\u001e${occurrence}\u001e${part}`, title, content, headingPath: section.headingPath, hash });
     });
-  }
+  });
   return wanted;
 }
 
@@ -134,7 +135,7 @@ export async function writeDocument(
   });
   const created: WantedEntry[] = [];
   const changed: { id: string; entry: WantedEntry }[] = [];
-  for (const entry of wantedEntries(document, url, target)) {
+  for (const entry of await wantedEntries(document, url, target)) {
     const row = byKey.get(entry.key);
     byKey.delete(entry.key);
     if (!row) created.push(entry);
