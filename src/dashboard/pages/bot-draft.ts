@@ -39,6 +39,7 @@ export interface BotDraft {
   attachments: AttachmentsDraft;
   /** Kept as they were: the form does not edit them. */
   fallback: FallbackSettings | undefined;
+  knowledgeMinRelevance: number | undefined;
   otherChannels: Channel[];
   /** A website channel with no origins (any origin) is kept as such, not dropped. */
   hadWebsiteChannel: boolean;
@@ -60,6 +61,7 @@ export function newBotDraft(): BotDraft {
     knowledgeTags: '',
     attachments: newAttachmentsDraft(),
     fallback: undefined,
+    knowledgeMinRelevance: undefined,
     otherChannels: [],
     hadWebsiteChannel: false,
   };
@@ -91,6 +93,7 @@ export function draftOf(bot: Bot): BotDraft {
     knowledgeTags: (knowledge?.tags ?? []).join(', '),
     attachments: attachmentsDraftOf(bot.attachments),
     fallback: bot.training.fallback,
+    knowledgeMinRelevance: knowledge?.min_relevance,
     otherChannels: bot.channels.filter((c) => c.type !== 'website'),
     hadWebsiteChannel: website !== undefined,
   };
@@ -112,7 +115,8 @@ function entityOf(e: EntityDraft): EntityDefinition {
 
 function knowledgeOf(d: BotDraft): KnowledgeScope | null {
   if (d.knowledgeMode === 'none') return null;
-  return { tags: d.knowledgeMode === 'tags' ? splitList(d.knowledgeTags) : [] };
+  const tags = d.knowledgeMode === 'tags' ? splitList(d.knowledgeTags) : [];
+  return d.knowledgeMinRelevance === undefined ? { tags } : { tags, min_relevance: d.knowledgeMinRelevance };
 }
 
 /**
