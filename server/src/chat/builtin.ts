@@ -6,7 +6,6 @@
  * 3. an honest fallback that suggests the quick replies.
  */
 import type { Kysely } from 'kysely';
-import type { Entity } from '../../../src/client/types.ts';
 import type { Database } from '../db/schema.ts';
 import { answerWithIntent, fallbackResponse, type IntentAnswer, type NluEngine } from '../nlu/index.ts';
 import { answerSentences, keywords, wordDeltas } from './extract.ts';

@@ -194,11 +194,11 @@ export class KnowledgeIndex {
       }
       // One more than asked: the last hit's margin needs the entry after it.
       const top = this.bestEntries(options.limit + 1, options.tags?.length ? new Set(options.tags) : null);
+      // The runner-up is the best other text: a passage stored twice is not its own competitor.
+      const keys = top.map((ranked) => sameTextKey(ranked.passage.text));
       return top.slice(0, options.limit).map((ranked, i) => {
         const query = weighted.get(ranked.entry.language) ?? [];
-        // The runner-up is the best other text: a passage stored twice is not its own competitor.
-        const key = sameTextKey(ranked.passage.text);
-        const runnerUp = top.find((other) => other !== ranked && sameTextKey(other.passage.text) !== key)?.score ?? 0;
+        const runnerUp = top.find((_, j) => keys[j] !== keys[i])?.score ?? 0;
         return this.hit(ranked, matchedTerms, this.relevance(ranked, query, runnerUp));
       });
     } finally {
@@ -206,7 +206,7 @@ export class KnowledgeIndex {
     }
   }
 
-  /** How likely the hit answers the query (relevance.ts); `runnerUp`: the best score of any other entry. */
+  /** How likely the hit answers the query (relevance.ts); `runnerUp`: the best score of another text. */
   private relevance({ entry, passage, score }: RankedEntry, query: WeightedTerm[], runnerUp: number): number {
     if (query.length === 0) return 0;
     const title = new Set(this.termsOf(entry.entry.title, entry.language));
