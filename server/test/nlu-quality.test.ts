@@ -146,6 +146,21 @@ describe('models trained before an upgrade', () => {
   });
 });
 
+describe('agents trained before an upgrade', () => {
+  it('are retrained by a training job', async () => {
+    const examples = helpDesk.intents.flatMap((i) => i.examples.map((input) => ({ input, output: i.responses[0]! })));
+    const agent = (await api.json('/v1/agents', { method: 'POST', body: { name: 'Old agent', examples } })).body.data;
+    await api.json(`/v1/agents/${agent.id}/train?wait=true`, { method: 'POST', body: { holdout: 0 } });
+    const db = api.service.deps.db;
+    await db.updateTable('agents').set({ nlu_model: JSON.stringify({ format: 'nlpjs-4', language: 'en', nlp: {} }) as never }).where('id', '=', agent.id).execute();
+    assert.equal((await api.json(`/v1/agents/${agent.id}/quality`)).res.status, 409);
+    assert.ok((await api.service.deps.trainingJobs.retrainOutdated()) >= 1);
+    assert.equal((await api.json(`/v1/agents/${agent.id}/quality`)).res.status, 200);
+    const jobs = (await api.json(`/v1/agents/${agent.id}/jobs`)).body.data.items;
+    assert.equal(jobs.length, 2);
+  });
+});
+
 describe('every bot language', () => {
   const sets: Record<string, { intents: { name: string; examples: string[]; responses: string[] }[]; asks: [string, string][] }> = {
     de: {

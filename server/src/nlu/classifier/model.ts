@@ -2,7 +2,7 @@
  * A trained intent classifier: its vocabulary, linear model and calibration, how it scores a
  * message, and its stored form (JSON with base64 typed arrays, as jsonb keeps it).
  */
-import { extract, WORD } from './features.ts';
+import { extract } from './features.ts';
 import { logits, type LinearModel } from './linear.ts';
 import { vectorize, type Vocabulary } from './vectorizer.ts';
 
@@ -23,29 +23,16 @@ export interface Classification {
   probability: number;
   /** Share of the message's n-grams the model knows. */
   known: number;
-  /** The message's content words the model knows, by class (used by the vocabulary guard). */
-  knownWordClasses: Set<number>;
-  /** The message has any word the model knows at all. */
-  anyKnownWord: boolean;
 }
 
 export function classify(model: Classifier, text: string, scratch = new Float64Array(model.intents.length)): Classification {
-  const raw = extract(text);
-  const x = vectorize(raw, model.vocabulary);
+  const x = vectorize(extract(text), model.vocabulary);
   const scores = logits(model.linear, x, scratch);
   let best = 0;
   for (let c = 1; c < scores.length; c++) if (scores[c]! > scores[best]!) best = c;
   let sum = 0;
   for (let c = 0; c < scores.length; c++) sum += Math.exp((scores[c]! - scores[best]!) / model.temperature);
-  const knownWordClasses = new Set<number>();
-  let anyKnownWord = false;
-  const { rowStart, classIds } = model.linear;
-  for (const f of x.index) {
-    if (model.vocabulary.family[f] !== WORD) continue;
-    anyKnownWord = true;
-    for (let j = rowStart[f]!; j < rowStart[f + 1]!; j++) knownWordClasses.add(classIds[j]!);
-  }
-  return { best, probability: 1 / sum, known: x.known, knownWordClasses, anyKnownWord };
+  return { best, probability: 1 / sum, known: x.known };
 }
 
 /** Bytes the loaded classifier holds (typed arrays and intent names): what the model cache counts. */
