@@ -1,7 +1,7 @@
 // Knowledge answers that know when they do not know, end to end: a bot whose knowledge is a banking
 // FAQ (bench/data/banking-faq.json) answers paraphrases from the right entry, gives its fallback to
-// questions the FAQ does not answer, quotes the answer rather than the FAQ's question, and lets an
-// LLM see only the passages that passed the same relevance gate.
+// questions the FAQ does not answer (or hands off, where that is on), quotes the answer rather than
+// the FAQ's question, and lets an LLM see only the passages that passed the same relevance gate.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { contentOf, FAQ } from '../../bench/lib/banking-questions.ts';
@@ -11,6 +11,7 @@ import type { Passage } from '../src/chat/retrieval.ts';
 import type { IntentAnswer } from '../src/nlu/index.ts';
 import { startTestService, type TestClient } from './support/core.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
+import { handoffSetup, openStream } from './support/handoff.ts';
 
 let api: TestClient;
 let llmApi: TestClient;
@@ -105,6 +106,25 @@ describe('knowledge answers abstain', () => {
       assert.ok(!message.content.includes(entry.title), `the title quoted: ${message.content}`);
       assert.doesNotMatch(message.content, /\?(\s|$)/, `a question quoted: ${message.content}`);
       assert.ok(entry.answer.includes(message.content.split(/(?<=\.)\s/)[0]!), `not from the answer: ${message.content}`);
+    }
+  });
+
+  it('hands off after the fallbacks the bot allows, out-of-domain questions counted', async () => {
+    // An account with an operator whose inbox is open: a handoff is available.
+    const { api: owner, operator, botId: handing } = await handoffSetup(api.service, { after_fallbacks: 2, intents: [] });
+    const inbox = await openStream(api.service.fetch, 'http://127.0.0.1/dashboard/api/inbox/events', { cookie: `aicw_session=${operator.cookie}` });
+    try {
+      await addFaq(owner);
+      const scoped = await owner.json(`/v1/bots/${handing}`, { method: 'PUT', body: { knowledge: { tags: [] } } });
+      assert.equal(scoped.res.status, 200, JSON.stringify(scoped.body));
+      const user = `v${++visitor}`;
+      const say = async (message: string) => (await owner.json(`/v1/bots/${handing}/messages`, { method: 'POST', body: { message, user_id: user } })).body.data;
+      assert.equal((await say(OUT_OF_DOMAIN[0]!)).handoff.status, 'bot');
+      const second = await say(OUT_OF_DOMAIN[1]!);
+      assert.equal(second.fallback, true, JSON.stringify(second));
+      assert.equal(second.handoff.status, 'waiting', JSON.stringify(second.handoff));
+    } finally {
+      inbox.close();
     }
   });
 
