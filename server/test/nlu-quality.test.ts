@@ -5,7 +5,11 @@ import { after, before, describe, it } from 'node:test';
 import { classify } from '../src/nlu/classifier/model.ts';
 import { trainClassifier } from '../src/nlu/classifier/train.ts';
 import { createNluEngine } from '../src/nlu/index.ts';
+import { json } from '../src/db/json.ts';
 import { startTestService, type TestClient } from './support/core.ts';
+
+/** A model as nlp.js stored it (the format the engine read before). */
+const NLPJS_MODEL = { format: 'nlpjs-4', language: 'en', nlp: {} };
 
 let api: TestClient;
 before(async () => {
@@ -134,8 +138,7 @@ describe('models trained before an upgrade', () => {
   it('answer with the fallback, then are retrained and answer again', async () => {
     const bot = await createBot({ name: 'Old', training: helpDesk });
     const db = api.service.deps.db;
-    // As an nlp.js model was stored (the format the engine read before).
-    await db.updateTable('bots').set({ nlu_model: JSON.stringify({ format: 'nlpjs-4', language: 'en', nlp: {} }) as never, trained_at: new Date() }).where('id', '=', bot.id).execute();
+    await db.updateTable('bots').set({ nlu_model: json(NLPJS_MODEL), trained_at: new Date() }).where('id', '=', bot.id).execute();
     const before = await ask(bot.id, 'how do I reset my password');
     assert.equal(before.fallback, true);
     assert.equal((await api.json(`/v1/bots/${bot.id}/quality`)).res.status, 409);
@@ -152,7 +155,7 @@ describe('agents trained before an upgrade', () => {
     const agent = (await api.json('/v1/agents', { method: 'POST', body: { name: 'Old agent', examples } })).body.data;
     await api.json(`/v1/agents/${agent.id}/train?wait=true`, { method: 'POST', body: { holdout: 0 } });
     const db = api.service.deps.db;
-    await db.updateTable('agents').set({ nlu_model: JSON.stringify({ format: 'nlpjs-4', language: 'en', nlp: {} }) as never }).where('id', '=', agent.id).execute();
+    await db.updateTable('agents').set({ nlu_model: json(NLPJS_MODEL) }).where('id', '=', agent.id).execute();
     assert.equal((await api.json(`/v1/agents/${agent.id}/quality`)).res.status, 409);
     assert.ok((await api.service.deps.trainingJobs.retrainOutdated()) >= 1);
     assert.equal((await api.json(`/v1/agents/${agent.id}/quality`)).res.status, 200);

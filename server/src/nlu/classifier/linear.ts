@@ -112,6 +112,24 @@ function observedPairs(xs: readonly SparseVector[], ys: Int32Array, classes: num
   return { rowStart, classIds };
 }
 
+// The two hot loops, each its own small function: V8 optimises them as wholes, not by on-stack replacement.
+function forward(p: Float64Array, bias: Float32Array, rowStart: Int32Array, classIds: Uint16Array, weights: Float32Array, index: Int32Array, value: Float32Array, scale: number): void {
+  for (let c = 0; c < p.length; c++) p[c] = bias[c]!;
+  for (let k = 0; k < index.length; k++) {
+    const f = index[k]!;
+    const v = value[k]! * scale;
+    for (let j = rowStart[f]!, end = rowStart[f + 1]!; j < end; j++) p[classIds[j]!]! += v * weights[j]!;
+  }
+}
+
+function backward(gradient: Float64Array, rowStart: Int32Array, classIds: Uint16Array, weights: Float32Array, index: Int32Array, value: Float32Array, step: number): void {
+  for (let k = 0; k < index.length; k++) {
+    const f = index[k]!;
+    const v = value[k]! * step;
+    for (let j = rowStart[f]!, end = rowStart[f + 1]!; j < end; j++) weights[j]! -= v * gradient[classIds[j]!]!;
+  }
+}
+
 /** Trains on `xs` over `pairs` (by default the pairs `xs` themselves show). */
 export function trainLinear(
   xs: readonly SparseVector[],
@@ -136,25 +154,14 @@ export function trainLinear(
     for (const i of order) {
       const rate = options.rate / (1 + t++ / n);
       const { index, value } = xs[i]!;
-      const nnz = index.length;
-      for (let c = 0; c < classes; c++) p[c] = bias[c]!;
-      for (let k = 0; k < nnz; k++) {
-        const f = index[k]!;
-        const v = value[k]! * scale;
-        for (let j = rowStart[f]!, end = rowStart[f + 1]!; j < end; j++) p[classIds[j]!]! += v * weights[j]!;
-      }
+      forward(p, bias, rowStart, classIds, weights, index, value, scale);
       softmax(p);
       // Already this sure of the right class: the gradient is negligible, the update is skipped.
       if (p[ys[i]!]! > 1 - SURE) continue;
       p[ys[i]!]! -= 1;
       for (let c = 0; c < classes; c++) bias[c]! -= rate * p[c]!;
       scale *= 1 - rate * options.l2;
-      const step = rate / scale;
-      for (let k = 0; k < nnz; k++) {
-        const f = index[k]!;
-        const v = value[k]! * step;
-        for (let j = rowStart[f]!, end = rowStart[f + 1]!; j < end; j++) weights[j]! -= v * p[classIds[j]!]!;
-      }
+      backward(p, rowStart, classIds, weights, index, value, rate / scale);
       if (scale < 1e-6) {
         for (let w = 0; w < weights.length; w++) weights[w]! *= scale;
         scale = 1;
