@@ -227,6 +227,25 @@ describe('every bot language', () => {
   });
 });
 
+describe('the model read', () => {
+  it('happens once per model version, not on every message', async () => {
+    const bot = await createBot({ name: 'Cached', training: helpDesk });
+    const bots = api.service.deps.bots;
+    const read = bots.model.bind(bots);
+    let reads = 0;
+    bots.model = (accountId, botId) => {
+      if (botId === bot.id) reads++;
+      return read(accountId, botId);
+    };
+    try {
+      for (const message of ['refund please', 'store hours', 'talk to a human']) await ask(bot.id, message);
+    } finally {
+      bots.model = read;
+    }
+    assert.equal(reads, 1);
+  });
+});
+
 describe('the engine', () => {
   it('trains the same model from the same data', async () => {
     const engine = createNluEngine();

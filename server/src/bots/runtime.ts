@@ -2,15 +2,11 @@
  * What a bot brings to a turn (read by the turn pipeline for both endpoints): its trained model and
  * NLU cache key, training, quick replies and knowledge scope, and its website channel's origin rule.
  */
-import type { Selectable } from 'kysely';
 import type { Channel, TrainingData } from '../../../src/client/types.ts';
 import type { ResponderInput } from '../chat/responder.ts';
 import { iso } from '../db/json.ts';
-import type { BotsTable } from '../db/schema.ts';
 import { ServiceError } from '../http/errors.ts';
-import { knowledgeScopeOf } from './service.ts';
-
-type BotRow = Selectable<BotsTable>;
+import { knowledgeScopeOf, type BotRow } from './service.ts';
 
 /**
  * A browser on another origin may only talk to a bot whose website channel lists that origin
@@ -26,16 +22,19 @@ export function assertOriginAllowed(bot: Pick<BotRow, 'channels'>, origin: strin
   });
 }
 
-/** The bot's part of a responder's input. Only a ready bot has a model matching its training. */
-export function botRuntime(bot: BotRow): Pick<ResponderInput, 'language' | 'training' | 'quickReplies' | 'knowledge' | 'intents'> {
+/**
+ * The bot's part of a responder's input. Only a ready bot has a model matching its training;
+ * `model` reads it, which the NLU does only when its cache lacks this version.
+ */
+export function botRuntime(bot: BotRow, model: () => Promise<unknown>): Pick<ResponderInput, 'language' | 'training' | 'quickReplies' | 'knowledge' | 'intents'> {
   const training = (bot.training ?? { intents: [] }) as TrainingData;
-  const ready = bot.status === 'ready' && bot.nlu_model;
+  const ready = bot.status === 'ready';
   return {
     language: bot.language,
     training,
     quickReplies: bot.quick_replies ?? [],
     knowledge: knowledgeScopeOf(bot),
     // The cache key names the model version: a retrained bot never reads an older model's parses.
-    intents: ready ? { model: bot.nlu_model, training, language: bot.language, cacheKey: `${bot.id}:${iso(bot.trained_at ?? bot.updated_at)}` } : null,
+    intents: ready ? { model, training, language: bot.language, cacheKey: `${bot.id}:${iso(bot.trained_at ?? bot.updated_at)}` } : null,
   };
 }

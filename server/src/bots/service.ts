@@ -26,7 +26,12 @@ import type { Logger } from '../logger.ts';
 import { attachmentSettingsOf, changedSettings } from '../attachments/settings.ts';
 import { checkTraining, NluTrainingError, type NluEngine } from '../nlu/index.ts';
 
-type BotRow = Selectable<BotsTable>;
+/** A bot's row as turns read it: without its model (megabytes of JSON), read only when the NLU cache lacks it (`model`). */
+export type BotRow = Omit<Selectable<BotsTable>, 'nlu_model'>;
+const BOT_COLUMNS = [
+  'id', 'account_id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels',
+  'knowledge', 'created_at', 'updated_at', 'avatar_url', 'attachments', 'trained_at',
+] as const satisfies readonly Exclude<keyof BotsTable, 'nlu_model'>[];
 
 const EMPTY_TRAINING: TrainingData = { intents: [] };
 
@@ -100,8 +105,14 @@ export class BotService {
 
   /** Every turn of a bot reads its row: concurrent turns of one bot share the select. */
   private readonly rows = new SharedRowRead((accountId, botId) =>
-    this.db.selectFrom('bots').selectAll().where('account_id', '=', accountId).where('id', '=', botId).executeTakeFirst(),
+    this.db.selectFrom('bots').select(BOT_COLUMNS).where('account_id', '=', accountId).where('id', '=', botId).executeTakeFirst(),
   );
+
+  /** The bot's stored model (null when it has none). */
+  async model(accountId: string, botId: string): Promise<unknown> {
+    const row = await this.db.selectFrom('bots').select('nlu_model').where('account_id', '=', accountId).where('id', '=', botId).executeTakeFirst();
+    return row?.nlu_model ?? null;
+  }
 
   async get(accountId: string, botId: string): Promise<Bot> {
     return toBot(await this.getRow(accountId, botId));
@@ -178,7 +189,7 @@ export class BotService {
   /** The cross-validation report of the bot's model; 409 while it has none (untrained, failed, or retraining after an upgrade). */
   async quality(accountId: string, botId: string): Promise<IntentQuality> {
     const row = await this.getRow(accountId, botId);
-    const quality = row.status === 'ready' ? this.nlu.quality(row.nlu_model) : null;
+    const quality = row.status === 'ready' ? this.nlu.quality(await this.model(accountId, botId)) : null;
     if (!quality) throw new ServiceError('conflict', 'This bot has no trained model yet; train it (PUT with training) first.', { param: 'bot_id' });
     return quality;
   }

@@ -7,6 +7,7 @@ import type { NluEngine } from './engine.ts';
 import { filledSlots, missingSlots, pickResponse, renderTemplate, resolveThreshold } from './templates.ts';
 
 export interface TrainedModel {
+  /** The stored model, or a function reading it (see `NluEngine.parse`). */
   model: unknown;
   training: TrainingData;
   language: string;

@@ -64,6 +64,7 @@ export interface NluEngine {
   isCurrent(model: unknown): boolean;
   /** The cross-validation report computed when the model was trained (null for an older model). */
   quality(model: unknown): IntentQuality | null;
+  /** `model`: as `train` gave it, or a function reading it, called only when the cache lacks `options.cacheKey`. */
   parse(model: unknown, language: string, text: string, options?: ParseOptions): Promise<NluParseResult>;
   /**
    * Drops every loaded model cached for `ownerId` (keys `${ownerId}:…`), e.g. of a deleted bot or
@@ -218,13 +219,14 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
     quality: (model) => (isStoredModel(model) ? model.quality : null),
 
     async parse(model, _language, text, parseOptions = {}) {
-      // A model from before an upgrade: no intent (the fallback) until its retraining is done.
-      if (!isStoredModel(model)) return { intent: null, score: 0, threshold: 1, entities: [] };
       const key = parseOptions.cacheKey;
       let loaded = key ? cache.get(key) : undefined;
       if (!loaded) {
-        warmPatterns(model);
-        loaded = loadModel(model);
+        const stored = typeof model === 'function' ? await (model as () => Promise<unknown>)() : model;
+        // A model from before an upgrade: no intent (the fallback) until its retraining is done.
+        if (!isStoredModel(stored)) return { intent: null, score: 0, threshold: 1, entities: [] };
+        warmPatterns(stored);
+        loaded = loadModel(stored);
         if (key) cache.set(key, loaded);
       }
       return parseLoaded(loaded, text);

@@ -195,7 +195,7 @@ export class TurnPipeline {
     if (botId) {
       const bot = namedBot ?? readForFiles ?? (await this.deps.bots.getRow(accountId, botId));
       if (!namedBot) assertOriginAllowed(bot, context.origin, context.ownOrigin);
-      Object.assign(input, botRuntime(bot));
+      Object.assign(input, botRuntime(bot, () => this.deps.bots.model(accountId, bot.id)));
     }
     if (agentId) {
       const { agent, nluModel, modelKey, modelTraining } = await this.deps.agents.runtime(accountId, agentId);
