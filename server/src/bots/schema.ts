@@ -9,7 +9,7 @@ import { knowledgeScopeSchema } from '../knowledge/schema.ts';
 
 const shortText = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 
-/** `{name}` placeholders need nlp.js-safe names, so entity names are identifiers. */
+/** `{name}` placeholders become classifier tokens, so entity names are identifiers. */
 export const entityNameSchema: JsonSchema = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' };
 
 export const intentSchema: JsonSchema = {

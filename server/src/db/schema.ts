@@ -45,7 +45,7 @@ export interface BotsTable {
   channels: Json<unknown[]>;
   /** The knowledge scope (migration 005): `{tags}` like an agent's; null: no knowledge. */
   knowledge: Json<unknown> | null;
-  /** Exported nlp.js model, null until trained. */
+  /** The trained NLU model (nlu/stored-model.ts; an older format is retrained at start), null until trained. */
   nlu_model: Json<unknown> | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
