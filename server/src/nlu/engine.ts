@@ -5,8 +5,7 @@
  * thread (RE2, see tenant-regex.mjs). Public surface re-exported by `nlu/index.ts`.
  */
 import type { Entity, IntentQuality, TrainingData } from '../../../src/client/types.ts';
-import { classify } from './classifier/model.ts';
-import type { StoredClassifier } from './classifier/model.ts';
+import { classify, type StoredClassifier } from './classifier/model.ts';
 import { JobWorker, JobWorkerError } from './job-worker.ts';
 import { entityFinder, reduceEdges, type NerEdge, type PatternMatcher } from './regex-entities.ts';
 import {
