@@ -9,7 +9,7 @@ const executablePath = process.env.CHROME_PATH || '/usr/bin/chromium';
 const testService = testServicePlugin();
 
 export default {
-  files: ['test/**/*.test.ts', '!test/node/**'],
+  files: ['test/**/*.test.ts', '!test/node/**', '!test/security/service/**'],
   nodeResolve: true,
   // serves /v1, /proxy and /__test__ (see service-plugin.mjs); builds test/frameworks/dist on demand
   middleware: [testService.middleware, frameworkApps()],

@@ -41,12 +41,12 @@ if (!failedStep && (await run(npm, ['run', '--silent', 'build'])).code !== 0) fa
 
 if (!failedStep) {
   step('node tests: server (PGlite) and proxy (node:test)');
-  if (!(await nodeTests(nodeTestFiles(['server/test', 'test/node']), embeddedEnv))) failedStep ??= 'server tests';
+  if (!(await nodeTests(nodeTestFiles(['server/test', 'test/security/service', 'test/node']), embeddedEnv))) failedStep ??= 'server tests';
 
   if (process.env.AI_CHAT_TEST_DATABASE_URL) {
     const redis = process.env.AI_CHAT_TEST_REDIS_URL ? 'Redis' : 'in-process rate limits';
     step(`node tests again: server on PostgreSQL (AI_CHAT_TEST_DATABASE_URL) and ${redis}`);
-    if (!(await nodeTests(nodeTestFiles(['server/test']), process.env))) failedStep ??= 'server tests on PostgreSQL';
+    if (!(await nodeTests(nodeTestFiles(['server/test', 'test/security/service']), process.env))) failedStep ??= 'server tests on PostgreSQL';
   }
 
   step('browser tests (web-test-runner, headless chromium)');

@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { imageSize, MAX_IMAGE_PIXELS } from '../src/attachments/image-size.ts';
-import { DEFAULT_ATTACHMENT_QUOTAS } from '../src/attachments/quotas.ts';
-import { optionsFromEnv, resolveConfig } from '../src/config.ts';
-import type { Service } from '../src/index.ts';
-import { clientFor, type TestClient } from './support/core.ts';
+import { imageSize, MAX_IMAGE_PIXELS } from '../../../server/src/attachments/image-size.ts';
+import { DEFAULT_ATTACHMENT_QUOTAS } from '../../../server/src/attachments/quotas.ts';
+import { optionsFromEnv, resolveConfig } from '../../../server/src/config.ts';
+import type { Service } from '../../../server/src/index.ts';
+import { clientFor, type TestClient } from '../../../server/test/support/core.ts';
 import {
   anmfChunk,
   bytes,
@@ -29,8 +29,8 @@ import {
   vp8lChunk,
   vp8xChunk,
   webp,
-} from './support/files.ts';
-import { createTestService } from './support/test-database.ts';
+} from '../../../server/test/support/files.ts';
+import { createTestService } from '../../../server/test/support/test-database.ts';
 
 const BOMB = 12_000; // 12,000 × 12,000 = 144 megapixels
 

@@ -5,11 +5,11 @@
 // someone else did. A right password gives its attempt back and starts its email+address over.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Service } from '../src/index.ts';
-import { addressGroup } from '../src/http/client-ip.ts';
-import { DEVICE_LIFETIME_SECONDS, issueDeviceToken, verifiedDevice } from '../src/users/devices.ts';
-import { DashboardClient, ORIGIN, uniqueEmail } from './support/dashboard.ts';
-import { createTestService, sharedServices, TEST_DATABASE_URL, TEST_REDIS_URL, type SharedServices } from './support/test-database.ts';
+import type { Service } from '../../../server/src/index.ts';
+import { addressGroup } from '../../../server/src/http/client-ip.ts';
+import { DEVICE_LIFETIME_SECONDS, issueDeviceToken, verifiedDevice } from '../../../server/src/users/devices.ts';
+import { DashboardClient, ORIGIN, uniqueEmail } from '../../../server/test/support/dashboard.ts';
+import { createTestService, sharedServices, TEST_DATABASE_URL, TEST_REDIS_URL, type SharedServices } from '../../../server/test/support/test-database.ts';
 
 const PASSWORD = 'correct horse battery';
 const WINDOW = 900;

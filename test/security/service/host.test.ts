@@ -4,10 +4,10 @@
 // anything else runs (an unclaimed install must not be claimable that way).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { optionsFromEnv, resolveConfig } from '../src/config.ts';
-import { bindAddressNames, startServer, type RunningServer } from '../src/index.ts';
-import { rawRequest } from './support/raw-http.ts';
-import { testDatabase, type TestDatabase } from './support/test-database.ts';
+import { optionsFromEnv, resolveConfig } from '../../../server/src/config.ts';
+import { bindAddressNames, startServer, type RunningServer } from '../../../server/src/index.ts';
+import { rawRequest } from '../../../server/test/support/raw-http.ts';
+import { testDatabase, type TestDatabase } from '../../../server/test/support/test-database.ts';
 
 const PASSWORD = 'correct horse battery';
 

@@ -8,11 +8,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, it } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { WRITE_CHUNK } from '../src/knowledge/import/entries.ts';
-import type { ParseInput } from '../src/knowledge/import/parser.ts';
-import { caller } from './support/api.ts';
-import { b64, importSuite, type ImportSuite } from './support/import-site.ts';
-import { minimalPdf } from './support/pdf.ts';
+import { WRITE_CHUNK } from '../../../server/src/knowledge/import/entries.ts';
+import type { ParseInput } from '../../../server/src/knowledge/import/parser.ts';
+import { caller } from '../../../server/test/support/api.ts';
+import { b64, importSuite, type ImportSuite } from '../../../server/test/support/import-site.ts';
+import { minimalPdf } from '../../../server/test/support/pdf.ts';
 
 const LOOPBACK = { allowPrivateHosts: ['127.0.0.1/32'], maxUploadBytes: 1024 * 1024, timeoutMs: 10_000 };
 

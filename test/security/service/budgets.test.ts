@@ -4,10 +4,10 @@
 // quarter of the visitors' budget; `X-RateLimit-*` tells the budget that applied.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Service } from '../src/index.ts';
-import { caller, type Caller } from './support/api.ts';
-import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
-import { createTestService, sharedServices, TEST_DATABASE_URL, TEST_REDIS_URL, type SharedServices } from './support/test-database.ts';
+import type { Service } from '../../../server/src/index.ts';
+import { caller, type Caller } from '../../../server/test/support/api.ts';
+import { DashboardClient, uniqueEmail } from '../../../server/test/support/dashboard.ts';
+import { createTestService, sharedServices, TEST_DATABASE_URL, TEST_REDIS_URL, type SharedServices } from '../../../server/test/support/test-database.ts';
 
 const PLAN = { points: 8, durationSeconds: 60 };
 const SHARE = 2; // a quarter of the plan per visitor
