@@ -113,16 +113,17 @@ describe('agent training', () => {
     assert.equal(after.status, 'ready');
     assert.equal(after.latest_job_id, job.id);
     const runtime = await service.deps.agents.runtime(await accountOf(agent.id), agent.id);
-    assert.ok(runtime.nluModel, 'the model is stored on the agent');
-    assert.equal(runtime.modelKey, `${agent.id}:${job.id}`);
-    const parsed = await service.deps.nlu.parse(runtime.nluModel, 'en', 'how much does the plan cost');
+    assert.equal(runtime.intents?.cacheKey, `${agent.id}:${job.id}`);
+    const version = await runtime.intents!.read();
+    assert.ok(version.model, 'the model is stored on the agent');
+    const parsed = await service.deps.nlu.parse(version.model, 'en', 'how much does the plan cost');
     assert.equal(parsed.intent, 'example.1');
     // The responses the model was trained with are kept with it, independent of later edits.
-    assert.deepEqual(runtime.modelTraining?.intents.find((i) => i.name === 'example.1')?.responses, ['Plans start at 20 dollars a month.']);
+    assert.deepEqual(version.training.intents.find((i) => i.name === 'example.1')?.responses, ['Plans start at 20 dollars a month.']);
     await call(`/v1/agents/${agent.id}`, { method: 'PUT', body: { examples: [{ input: 'x', output: 'Changed.' }] } });
     const edited = await service.deps.agents.runtime(await accountOf(agent.id), agent.id);
-    assert.deepEqual(edited.modelTraining, runtime.modelTraining);
-    assert.equal(edited.agent.examples.length, 1);
+    assert.deepEqual((await edited.intents!.read()).training, version.training);
+    assert.equal((await call(`/v1/agents/${agent.id}`)).body.data.examples.length, 1);
 
     const jobs = await call(`/v1/agents/${agent.id}/jobs`);
     assert.deepEqual(jobs.body.data.items.map((j: { id: string }) => j.id), [job.id]);

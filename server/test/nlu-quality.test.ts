@@ -38,7 +38,7 @@ async function createBot(body: Record<string, unknown>) {
 async function ask(botId: string, message: string) {
   const { res, body } = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message, user_id: 'quality' } });
   assert.equal(res.status, 200, JSON.stringify(body));
-  return body.data as { intent: string | null; confidence: number | null; fallback: boolean };
+  return body.data as { intent: string | null; confidence: number | null; fallback: boolean; message: { content: string } };
 }
 
 describe('calibrated answers', () => {
@@ -227,22 +227,87 @@ describe('every bot language', () => {
   });
 });
 
+/** The SQL of every statement the service runs while `run` does, from its one executor. */
+async function statementsDuring(run: () => Promise<void>): Promise<string[]> {
+  const executor = api.service.deps.db.getExecutor();
+  const execute = executor.executeQuery.bind(executor);
+  const statements: string[] = [];
+  executor.executeQuery = (query) => {
+    statements.push(query.sql);
+    return execute(query);
+  };
+  try {
+    await run();
+  } finally {
+    executor.executeQuery = execute;
+  }
+  return statements;
+}
+
+/** Statements reading a table's model or its training data (an example-free `training->'fallback'` excepted). */
+const readsModelOrTraining = (table: string) => (statement: string) =>
+  statement.includes(`from "${table}"`) && /^select \*|"nlu_model"|"model_training"|"training"(?!->)/.test(statement);
+
 describe('the model read', () => {
   it('happens once per model version, not on every message', async () => {
     const bot = await createBot({ name: 'Cached', training: helpDesk });
     const bots = api.service.deps.bots;
-    const read = bots.model.bind(bots);
+    const read = bots.modelVersion.bind(bots);
     let reads = 0;
-    bots.model = (accountId, botId) => {
+    bots.modelVersion = (accountId, botId, modelKey) => {
       if (botId === bot.id) reads++;
-      return read(accountId, botId);
+      return read(accountId, botId, modelKey);
     };
     try {
       for (const message of ['refund please', 'store hours', 'talk to a human']) await ask(bot.id, message);
     } finally {
-      bots.model = read;
+      bots.modelVersion = read;
     }
     assert.equal(reads, 1);
+  });
+
+  it('reads the training data (every example) once per model version too', async () => {
+    const bot = await createBot({ name: 'Cached training', training: helpDesk });
+    const statements = await statementsDuring(async () => {
+      for (const message of ['refund please', 'store hours', 'talk to a human']) await ask(bot.id, message);
+    });
+    assert.equal(statements.filter(readsModelOrTraining('bots')).length, 1, statements.join('\n'));
+  });
+
+  it('reads an agent\'s model and its training once per model version', async () => {
+    const { res, body } = await api.json('/v1/agents', {
+      method: 'POST',
+      body: { name: 'Cached agent', examples: [{ input: 'how much is the plan', output: 'Plans start at 20 dollars.' }], training: helpDesk },
+    });
+    assert.equal(res.status, 201, JSON.stringify(body));
+    const agentId = body.data.id as string;
+    const trained = await api.json(`/v1/agents/${agentId}/train?wait=true`, { method: 'POST', body: {} });
+    assert.equal(trained.body.data.status, 'succeeded', JSON.stringify(trained.body));
+    const replies: string[] = [];
+    const statements = await statementsDuring(async () => {
+      for (const content of ['refund please', 'store hours', 'talk to a human']) {
+        const chat = await api.json('/v1/chat', { method: 'POST', body: { agent_id: agentId, messages: [{ role: 'user', content }] } });
+        assert.equal(chat.res.status, 200, JSON.stringify(chat.body));
+        replies.push(chat.body.data.message.content);
+      }
+    });
+    assert.deepEqual(replies, ['Refunds take 5 days.', 'We are open 9 to 5.', 'Connecting you.']);
+    assert.equal(statements.filter(readsModelOrTraining('agents')).length, 1, statements.join('\n'));
+  });
+
+  it('answers with new responses at once after an update, and keeps the cached ones otherwise', async () => {
+    const bot = await createBot({ name: 'Updated', training: helpDesk });
+    assert.equal((await ask(bot.id, 'refund please')).message.content, 'Refunds take 5 days.');
+    const renamed = await api.json(`/v1/bots/${bot.id}`, { method: 'PUT', body: { name: 'Renamed' } });
+    assert.equal(renamed.res.status, 200, JSON.stringify(renamed.body));
+    assert.equal((await ask(bot.id, 'refund please')).message.content, 'Refunds take 5 days.');
+
+    const intents = helpDesk.intents.map((i) => (i.name === 'refund' ? { ...i, responses: ['Refunds now take 2 days.'] } : i));
+    const fallback = { responses: ['Please ask about refunds, shipping or opening hours.'] };
+    const updated = await api.json(`/v1/bots/${bot.id}`, { method: 'PUT', body: { training: { intents, fallback } } });
+    assert.equal(updated.res.status, 200, JSON.stringify(updated.body));
+    assert.equal((await ask(bot.id, 'refund please')).message.content, 'Refunds now take 2 days.');
+    assert.equal((await ask(bot.id, 'xylophone quantum marmalade')).message.content, fallback.responses[0]);
   });
 });
 

@@ -222,7 +222,7 @@ describe('the pattern worker', () => {
 describe('intent answers', () => {
   async function answer(training: typeof orderTraining, text: string) {
     const { model } = await nlu.train('en', training);
-    return answerWithIntent(nlu, { model, training, language: 'en', cacheKey: `answers:${JSON.stringify(training)}` }, text);
+    return answerWithIntent(nlu, { read: async () => ({ model, training }), language: 'en', cacheKey: `answers:${JSON.stringify(training)}` }, text);
   }
 
   it('fill a response with the entities of the message', async () => {

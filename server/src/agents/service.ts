@@ -9,6 +9,7 @@ import type {
   AgentStatus,
   CreateAgentRequest,
   Deletion,
+  FallbackSettings,
   IntentQuality,
   KnowledgeScope,
   ModelSettings,
@@ -22,36 +23,46 @@ import { notFound, ServiceError } from '../http/errors.ts';
 import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import { deleteConversationOwner } from '../conversations/purge.ts';
-import type { NluEngine } from '../nlu/index.ts';
+import type { ModelVersion, NluEngine, TrainedModel } from '../nlu/index.ts';
 import { checkTraining } from '../nlu/training.ts';
 
 type AgentRow = Selectable<AgentsTable>;
 
-/** What the chat responder needs to answer as an agent. */
+/**
+ * What the chat responder needs to answer as an agent. Read on every turn, so without the agent's
+ * examples, training and model (all of them large): the served model version is read only when the
+ * NLU cache lacks it.
+ */
 export interface AgentRuntime {
-  agent: Agent;
-  /** The trained NLU model (pass to `nlu.parse`), or null before the first successful training. */
-  nluModel: unknown | null;
-  /** Stable id of that model version, for `nlu.parse(…, { cacheKey })`. */
-  modelKey: string | null;
+  language: string;
+  instructions: string;
+  model: Agent['model'];
+  knowledge: KnowledgeScope;
+  /** The fallback settings of the agent's current training. */
+  fallback: FallbackSettings | null;
   /**
-   * The training data the model was trained on: its intents (examples turned into `example.N`
-   * intents, plus the agent's own) with their responses. Use it — not the agent's current
-   * `examples`, which may have been edited since — to answer an intent the model recognised.
+   * The served model version, null before the first successful training. It answers from the
+   * training data the model was trained on (examples turned into `example.N` intents, plus the
+   * agent's own), not the agent's current examples, which may have been edited since.
    */
-  modelTraining: TrainingData | null;
+  intents: TrainedModel | null;
 }
 
-export function toAgent(row: AgentRow): Agent {
+const modelSettingsOf = (row: Pick<AgentRow, 'model'>): Agent['model'] => {
   const model = (row.model ?? {}) as ModelSettings;
+  return { ...model, provider: model.provider ?? 'builtin' };
+};
+const knowledgeOf = (row: Pick<AgentRow, 'knowledge'>): KnowledgeScope => ({ tags: [], ...((row.knowledge ?? {}) as KnowledgeScope) });
+
+export function toAgent(row: AgentRow): Agent {
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     instructions: row.instructions,
     language: row.language,
-    model: { ...model, provider: model.provider ?? 'builtin' },
-    knowledge: { tags: [], ...((row.knowledge ?? {}) as KnowledgeScope) },
+    model: modelSettingsOf(row),
+    knowledge: knowledgeOf(row),
     examples: (row.examples ?? []) as AgentExample[],
     training: (row.training ?? { intents: [] }) as TrainingData,
     status: row.status as AgentStatus,
@@ -106,15 +117,38 @@ export class AgentService {
     return toAgent(await this.row(accountId, agentId));
   }
 
-  /** The agent plus its trained model, for answering chat messages as this agent. */
+  /** What answering a chat message as this agent needs (see `AgentRuntime`). */
   async runtime(accountId: string, agentId: string): Promise<AgentRuntime> {
-    const row = await this.row(accountId, agentId);
+    const row = await this.db
+      .selectFrom('agents')
+      .select(['id', 'language', 'instructions', 'model', 'knowledge', 'model_job_id'])
+      .select(sql<FallbackSettings | null>`training->'fallback'`.as('fallback'))
+      .where('account_id', '=', accountId)
+      .where('id', '=', agentId)
+      .executeTakeFirst();
+    if (!row) throw notFound('agent_id', 'agent');
+    const jobId = row.model_job_id;
     return {
-      agent: toAgent(row),
-      nluModel: row.nlu_model ?? null,
-      modelKey: row.nlu_model && row.model_job_id ? `${row.id}:${row.model_job_id}` : null,
-      modelTraining: row.nlu_model ? ((row.model_training as TrainingData | null) ?? null) : null,
+      language: row.language,
+      instructions: row.instructions,
+      model: modelSettingsOf(row),
+      knowledge: knowledgeOf(row),
+      fallback: row.fallback,
+      // A training job writes the model, its job id (the version) and its training together.
+      intents: jobId ? { read: () => this.modelVersion(accountId, agentId, jobId), language: row.language, cacheKey: `${row.id}:${jobId}` } : null,
     };
+  }
+
+  /** The model the job `jobId` trained, with its training; none once another job's model replaced it. */
+  private async modelVersion(accountId: string, agentId: string, jobId: string): Promise<ModelVersion> {
+    const row = await this.db
+      .selectFrom('agents')
+      .select(['nlu_model', 'model_training'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', agentId)
+      .where('model_job_id', '=', jobId)
+      .executeTakeFirst();
+    return { model: row?.nlu_model ?? null, training: (row?.model_training as TrainingData | null) ?? { intents: [] } };
   }
 
   /** The cross-validation report of the agent's served model; 409 while it has none. */

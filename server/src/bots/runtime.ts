@@ -1,12 +1,13 @@
 /**
- * What a bot brings to a turn (read by the turn pipeline for both endpoints): its trained model and
- * NLU cache key, training, quick replies and knowledge scope, and its website channel's origin rule.
+ * What a bot brings to a turn (read by the turn pipeline for both endpoints): its trained model
+ * version and NLU cache key, fallback settings, quick replies and knowledge scope, and its website
+ * channel's origin rule.
  */
-import type { Channel, TrainingData } from '../../../src/client/types.ts';
+import type { Channel } from '../../../src/client/types.ts';
 import type { ResponderInput } from '../chat/responder.ts';
-import { iso } from '../db/json.ts';
 import { ServiceError } from '../http/errors.ts';
-import { knowledgeScopeOf, type BotRow } from './service.ts';
+import type { ModelVersion } from '../nlu/index.ts';
+import { knowledgeScopeOf, modelKeyOf, type BotRow, type BotTurnRow } from './service.ts';
 
 /**
  * A browser on another origin may only talk to a bot whose website channel lists that origin
@@ -24,17 +25,20 @@ export function assertOriginAllowed(bot: Pick<BotRow, 'channels'>, origin: strin
 
 /**
  * The bot's part of a responder's input. Only a ready bot has a model matching its training;
- * `model` reads it, which the NLU does only when its cache lacks this version.
+ * `read(cacheKey)` reads that version (model and training), which the NLU does only when its cache
+ * lacks it. Every change of a bot's training retrains it (a new `trained_at`, so a new key), or
+ * leaves it not ready: a turn never answers with an older version's responses.
  */
-export function botRuntime(bot: BotRow, model: () => Promise<unknown>): Pick<ResponderInput, 'language' | 'training' | 'quickReplies' | 'knowledge' | 'intents'> {
-  const training = (bot.training ?? { intents: [] }) as TrainingData;
-  const ready = bot.status === 'ready';
+export function botRuntime(
+  bot: BotTurnRow,
+  read: (cacheKey: string) => Promise<ModelVersion>,
+): Pick<ResponderInput, 'language' | 'training' | 'quickReplies' | 'knowledge' | 'intents'> {
+  const cacheKey = modelKeyOf(bot);
   return {
     language: bot.language,
-    training,
+    training: bot.fallback ? { fallback: bot.fallback } : null,
     quickReplies: bot.quick_replies ?? [],
     knowledge: knowledgeScopeOf(bot),
-    // The cache key names the model version: a retrained bot never reads an older model's parses.
-    intents: ready ? { model, training, language: bot.language, cacheKey: `${bot.id}:${iso(bot.trained_at ?? bot.updated_at)}` } : null,
+    intents: bot.status === 'ready' ? { read: () => read(cacheKey), language: bot.language, cacheKey } : null,
   };
 }

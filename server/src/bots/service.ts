@@ -9,6 +9,7 @@ import type {
   Channel,
   CreateBotRequest,
   Deletion,
+  FallbackSettings,
   IntentQuality,
   KnowledgeScope,
   Page,
@@ -24,14 +25,26 @@ import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { attachmentSettingsOf, changedSettings } from '../attachments/settings.ts';
-import { checkTraining, NluTrainingError, type NluEngine } from '../nlu/index.ts';
+import { checkTraining, NluTrainingError, type ModelVersion, type NluEngine } from '../nlu/index.ts';
 
-/** A bot's row as turns read it: without its model (megabytes of JSON), read only when the NLU cache lacks it (`model`). */
+/** A bot's row without its model (megabytes of JSON). */
 export type BotRow = Omit<Selectable<BotsTable>, 'nlu_model'>;
-const BOT_COLUMNS = [
-  'id', 'account_id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels',
+/**
+ * A bot's row as turns read it: without its model and its training's examples (hundreds of KB of
+ * JSON), read only when the NLU cache lacks this model version (`modelVersion`); the training's
+ * fallback settings answer a bot that has no model.
+ */
+export type BotTurnRow = Omit<BotRow, 'training'> & { fallback: FallbackSettings | null };
+const TURN_COLUMNS = [
+  'id', 'account_id', 'name', 'description', 'language', 'status', 'quick_replies', 'channels',
   'knowledge', 'created_at', 'updated_at', 'avatar_url', 'attachments', 'trained_at',
-] as const satisfies readonly Exclude<keyof BotsTable, 'nlu_model'>[];
+] as const satisfies readonly Exclude<keyof BotsTable, 'nlu_model' | 'training'>[];
+const BOT_COLUMNS = [...TURN_COLUMNS, 'training'] as const;
+
+/** The model version a ready bot answers with: a retrained bot never reads an older model's parses. */
+export function modelKeyOf(bot: Pick<BotRow, 'id' | 'trained_at' | 'updated_at'>): string {
+  return `${bot.id}:${iso(bot.trained_at ?? bot.updated_at)}`;
+}
 
 const EMPTY_TRAINING: TrainingData = { intents: [] };
 
@@ -94,19 +107,32 @@ export class BotService {
   ) {}
 
   /**
-   * The row including the model, or 404 for an id that is not this account's. Shared with
-   * concurrent callers: read only.
+   * The row as a turn reads it (see `BotTurnRow`), or 404 for an id that is not this account's.
+   * Shared with concurrent callers: read only.
    */
-  async getRow(accountId: string, botId: string): Promise<BotRow> {
-    const row = await this.rows.get(accountId, botId);
+  async getRow(accountId: string, botId: string): Promise<BotTurnRow> {
+    const row = await this.turnRows.get(accountId, botId);
     if (!row) throw notFound('bot_id', 'bot');
     return row;
   }
 
   /** Every turn of a bot reads its row: concurrent turns of one bot share the select. */
-  private readonly rows = new SharedRowRead((accountId, botId) =>
-    this.db.selectFrom('bots').select(BOT_COLUMNS).where('account_id', '=', accountId).where('id', '=', botId).executeTakeFirst(),
+  private readonly turnRows = new SharedRowRead((accountId, botId) =>
+    this.db
+      .selectFrom('bots')
+      .select(TURN_COLUMNS)
+      .select(sql<FallbackSettings | null>`training->'fallback'`.as('fallback'))
+      .where('account_id', '=', accountId)
+      .where('id', '=', botId)
+      .executeTakeFirst(),
   );
+
+  /** The row with its training, or 404. */
+  private async row(accountId: string, botId: string): Promise<BotRow> {
+    const row = await this.db.selectFrom('bots').select(BOT_COLUMNS).where('account_id', '=', accountId).where('id', '=', botId).executeTakeFirst();
+    if (!row) throw notFound('bot_id', 'bot');
+    return row;
+  }
 
   /** The bot's stored model (null when it has none). */
   async model(accountId: string, botId: string): Promise<unknown> {
@@ -114,8 +140,24 @@ export class BotService {
     return row?.nlu_model ?? null;
   }
 
+  /**
+   * The model version `modelKey` names, with the training it was trained on. A bot retrained
+   * since the turn read its row gives no model (that turn gets the fallback; nothing is cached
+   * under the older key), so a version's cache entry always holds that version's responses.
+   */
+  async modelVersion(accountId: string, botId: string, modelKey: string): Promise<ModelVersion> {
+    const row = await this.db
+      .selectFrom('bots')
+      .select(['id', 'nlu_model', 'training', 'trained_at', 'updated_at'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', botId)
+      .executeTakeFirst();
+    if (!row || modelKeyOf(row) !== modelKey) return { model: null, training: EMPTY_TRAINING };
+    return { model: row.nlu_model, training: (row.training ?? EMPTY_TRAINING) as TrainingData };
+  }
+
   async get(accountId: string, botId: string): Promise<Bot> {
-    return toBot(await this.getRow(accountId, botId));
+    return toBot(await this.row(accountId, botId));
   }
 
   /** Newest first; the cursor is the last item's (created_at, id) at full database precision. */
@@ -154,7 +196,7 @@ export class BotService {
 
   /** Partial update. New training, or a new language with existing training, retrains first. */
   async update(accountId: string, botId: string, input: UpdateBotRequest): Promise<Bot> {
-    const current = await this.getRow(accountId, botId);
+    const current = await this.row(accountId, botId);
     if (input.training) assertTrainingUsable(input.training);
     const language = input.language ?? current.language;
     const training = input.training ?? (current.training as TrainingData);

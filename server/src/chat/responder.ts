@@ -32,8 +32,8 @@ export interface ResponderInput {
   language: string;
   /** The bot's or agent's trained intents, when there is a model. */
   intents: TrainedModel | null;
-  /** Where fallback responses and the threshold come from (bot or agent training). */
-  training: TrainingData | null;
+  /** Where fallback responses come from (the bot's or agent's training settings). */
+  training: Pick<TrainingData, 'fallback'> | null;
   quickReplies: string[];
   /**
    * The entries this turn may quote: the agent's or the bot's scope, else the caller's (every entry

@@ -3,13 +3,16 @@
  * Shared by bot messages and the chat responder (bots and agents), so both answer alike.
  */
 import type { Entity, TrainingData } from '../../../src/client/types.ts';
+import type { ModelVersion } from './answer-data.ts';
 import type { NluEngine } from './engine.ts';
 import { filledSlots, missingSlots, pickResponse, renderTemplate, resolveThreshold } from './templates.ts';
 
 export interface TrainedModel {
-  /** The stored model, or a function reading it (see `NluEngine.parse`). */
-  model: unknown;
-  training: TrainingData;
+  /**
+   * Reads the stored model and the training data it was trained on, called only when the NLU cache
+   * lacks this version (see `NluEngine.parseVersion`).
+   */
+  read: () => Promise<ModelVersion>;
   language: string;
   /** Identifies this model version for the parse cache, e.g. `${botId}:${trainedAt}`. */
   cacheKey: string;
@@ -48,8 +51,7 @@ const ASK_FOR: Record<string, (names: string) => string> = {
  * `pickResponse`) among those. When every response needs a missing entity: a question for the
  * missing ones of the usual pick. A reply never shows an entity's name where its value belongs.
  */
-function respond(responses: readonly string[], seed: string, training: TrainingData, entities: Entity[], language: string): string | undefined {
-  const declared = new Set((training.entities ?? []).map((e) => e.name));
+function respond(responses: readonly string[], seed: string, declared: ReadonlySet<string>, entities: Entity[], language: string): string | undefined {
   const complete = responses.filter((r) => missingSlots(r, declared, entities).length === 0);
   if (complete.length > 0) {
     const used = complete.map((r) => filledSlots(r, entities));
@@ -63,15 +65,15 @@ function respond(responses: readonly string[], seed: string, training: TrainingD
 }
 
 /** The training data's fallback response, or a default in the bot's language. */
-export function fallbackResponse(training: TrainingData | null | undefined, language: string, seed: string): string {
+export function fallbackResponse(training: Pick<TrainingData, 'fallback'> | null | undefined, language: string, seed: string): string {
   return pickResponse(training?.fallback?.responses ?? [], seed) ?? FALLBACKS[language] ?? FALLBACKS.en!;
 }
 
 export async function answerWithIntent(nlu: NluEngine, trained: TrainedModel, text: string): Promise<IntentAnswer> {
-  const parsed = await nlu.parse(trained.model, trained.language, text, { cacheKey: trained.cacheKey });
-  const intent = parsed.intent ? trained.training.intents.find((i) => i.name === parsed.intent) : undefined;
-  const confident = parsed.score >= resolveThreshold(trained.training, parsed.threshold);
-  const response = intent && confident ? respond(intent.responses, text, trained.training, parsed.entities, trained.language) : undefined;
+  const { answers, ...parsed } = await nlu.parseVersion(trained.read, text, trained.cacheKey);
+  const intent = parsed.intent ? answers.intents.find((i) => i.name === parsed.intent) : undefined;
+  const confident = parsed.score >= resolveThreshold(answers, parsed.threshold);
+  const response = intent && confident ? respond(intent.responses, text, new Set(answers.entities), parsed.entities, trained.language) : undefined;
   if (!intent || response === undefined) {
     return { matched: false, intent: null, confidence: parsed.score, entities: parsed.entities, text: null, suggestions: [] };
   }

@@ -5,6 +5,7 @@
  * thread (RE2, see tenant-regex.mjs). Public surface re-exported by `nlu/index.ts`.
  */
 import type { Entity, IntentQuality, TrainingData } from '../../../src/client/types.ts';
+import { answerDataOf, type AnswerData, type ModelVersion } from './answer-data.ts';
 import { classify, type StoredClassifier } from './classifier/model.ts';
 import { JobWorker, JobWorkerError } from './job-worker.ts';
 import { entityFinder, reduceEdges, type NerEdge, type PatternMatcher } from './regex-entities.ts';
@@ -15,6 +16,7 @@ import {
   MODEL_FORMAT,
   ModelCache,
   substituteEdges,
+  withAnswers,
   withPlaceholders,
   type LoadedModel,
   type StoredModel,
@@ -66,6 +68,12 @@ export interface NluEngine {
   /** `model`: as `train` gave it, or a function reading it, called only when the cache lacks `options.cacheKey`. */
   parse(model: unknown, language: string, text: string, options?: ParseOptions): Promise<NluParseResult>;
   /**
+   * `parse` with an owner's model version `cacheKey`, also giving what answering needs of the
+   * training it was trained on (cached with the loaded model): `read` is called only when the
+   * cache lacks them, so a turn reads neither the model nor the training examples.
+   */
+  parseVersion(read: () => Promise<ModelVersion>, text: string, cacheKey: string): Promise<NluParseResult & { answers: AnswerData }>;
+  /**
    * Drops every loaded model cached for `ownerId` (keys `${ownerId}:…`), e.g. of a deleted bot or
    * agent, so its model does not stay in memory. Returns how many were dropped.
    */
@@ -73,6 +81,9 @@ export interface NluEngine {
   /** Stops the training and pattern workers; pending trainings reject. */
   close(): Promise<void>;
 }
+
+/** A model from before an upgrade parses as no intent (the fallback) until its retraining is done. */
+const noModel = (): NluParseResult => ({ intent: null, score: 0, threshold: 1, entities: [] });
 
 /** Training failed because of the data or the training run itself; `message` is safe to show a client. */
 export class NluTrainingError extends Error {
@@ -178,6 +189,11 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
   const onPatternError = options.onPatternError ?? (() => {});
   const cache = new ModelCache(options.cacheBytes ?? 256 * 1024 * 1024);
 
+  const load = (stored: StoredModel): LoadedModel => {
+    warmPatterns(stored);
+    return loadModel(stored);
+  };
+
   async function parseLoaded(loaded: LoadedModel, text: string): Promise<NluParseResult> {
     const find = entityFinder(loaded.regexes, matchPatterns, onPatternError, loaded.findLists);
     const edges = reduceEdges(await find(text));
@@ -222,13 +238,23 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
       let loaded = key ? cache.get(key) : undefined;
       if (!loaded) {
         const stored = typeof model === 'function' ? await (model as () => Promise<unknown>)() : model;
-        // A model from before an upgrade: no intent (the fallback) until its retraining is done.
-        if (!isStoredModel(stored)) return { intent: null, score: 0, threshold: 1, entities: [] };
-        warmPatterns(stored);
-        loaded = loadModel(stored);
+        if (!isStoredModel(stored)) return noModel();
+        loaded = load(stored);
         if (key) cache.set(key, loaded);
       }
       return parseLoaded(loaded, text);
+    },
+
+    async parseVersion(read, text, key) {
+      let loaded = cache.get(key);
+      if (!loaded?.answers) {
+        const version = await read();
+        const answers = answerDataOf(version.training);
+        if (!isStoredModel(version.model)) return { ...noModel(), answers };
+        loaded = withAnswers(loaded ?? load(version.model), answers);
+        cache.set(key, loaded);
+      }
+      return { ...(await parseLoaded(loaded, text)), answers: loaded.answers! };
     },
 
     forget: (ownerId) => cache.deleteOwner(ownerId),

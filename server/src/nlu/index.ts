@@ -20,7 +20,9 @@
  * const text = renderTemplate('Install for {framework}', parsed.entities); // fills `{entity}` slots
  * const problems = checkTraining(training);     // [{path:'/intents/0/examples/1', message}] — run before train()
  * // Or all in one (parse + threshold + pick + render), as bots and the chat responder do:
- * const answer = await answerWithIntent(nlu, { model, training, language: 'en', cacheKey }, text);
+ * const answer = await answerWithIntent(nlu, { read, language: 'en', cacheKey }, text);
+ * //   read: () => Promise<{ model, training }>, called only when the cache lacks `cacheKey`: the
+ * //   loaded model and its answer data (responses, not examples) are cached together (parseVersion)
  * //   { matched, intent, confidence, entities, text, suggestions }; fallbackResponse(training, lang, seed)
  * await nlu.close();                                       // terminates idle workers
  * ```
@@ -36,4 +38,5 @@ export { DEFAULT_THRESHOLD, pickResponse, renderTemplate, resolveThreshold } fro
 export type { TrainingProblem } from './training.ts';
 export { checkTraining } from './training.ts';
 export type { IntentAnswer, TrainedModel } from './answer.ts';
+export type { AnswerData, ModelVersion } from './answer-data.ts';
 export { answerWithIntent, fallbackResponse } from './answer.ts';

@@ -4,6 +4,7 @@
  * bots keeps only the recently used ones in memory.
  */
 import type { IntentQuality, TrainingData } from '../../../src/client/types.ts';
+import { answerDataBytes, type AnswerData } from './answer-data.ts';
 import { classifierBytes, loadClassifier, type Classifier, type StoredClassifier } from './classifier/model.ts';
 import { listMatcher, type ListEntity } from './list-entities.ts';
 import type { NerEdge, RegexEntity } from './regex-entities.ts';
@@ -60,6 +61,8 @@ export interface LoadedModel {
   findLists: (text: string) => NerEdge[];
   regexes: RegexEntity[];
   named: Map<string, Set<string>>;
+  /** What answering needs of the training this model was trained on, once an owner's turn read it. */
+  answers?: AnswerData;
   bytes: number;
 }
 
@@ -75,6 +78,11 @@ export function loadModel(model: StoredModel): LoadedModel {
     // The list trie costs about a node per word of each text: counted by its characters, generously.
     bytes: classifierBytes(classifier) + 4 * listText + 1024,
   };
+}
+
+/** The loaded model with its answer data, their bytes counted together. */
+export function withAnswers(loaded: LoadedModel, answers: AnswerData): LoadedModel {
+  return { ...loaded, answers, bytes: loaded.bytes - (loaded.answers ? answerDataBytes(loaded.answers) : 0) + answerDataBytes(answers) };
 }
 
 /** An LRU bounded by bytes: Map keeps insertion order, so re-inserting on hit makes the first key the oldest. */

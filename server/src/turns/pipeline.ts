@@ -195,19 +195,15 @@ export class TurnPipeline {
     if (botId) {
       const bot = namedBot ?? readForFiles ?? (await this.deps.bots.getRow(accountId, botId));
       if (!namedBot) assertOriginAllowed(bot, context.origin, context.ownOrigin);
-      Object.assign(input, botRuntime(bot, () => this.deps.bots.model(accountId, bot.id)));
+      Object.assign(input, botRuntime(bot, (cacheKey) => this.deps.bots.modelVersion(accountId, bot.id, cacheKey)));
     }
     if (agentId) {
-      const { agent, nluModel, modelKey, modelTraining } = await this.deps.agents.runtime(accountId, agentId);
+      const agent = await this.deps.agents.runtime(accountId, agentId);
       input.language = agent.language;
-      input.training = agent.training;
+      input.training = agent.fallback ? { fallback: agent.fallback } : null;
       input.knowledge = agent.knowledge;
       input.instructions = agent.instructions;
-      // Answer from the training data the model was built from, not the agent's current examples:
-      // edited examples must not shift intent names until the agent is trained again.
-      if (nluModel && modelKey && modelTraining) {
-        input.intents = { model: nluModel, training: modelTraining, language: agent.language, cacheKey: modelKey };
-      }
+      input.intents = agent.intents;
       useLlm = agent.model.provider === 'openai-compatible';
       if (useLlm && !this.deps.llm) {
         throw new ServiceError('service_unavailable', 'This agent uses the openai-compatible provider, but no LLM is configured.', {
