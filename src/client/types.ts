@@ -279,7 +279,11 @@ export interface IntentQuality {
 
 export interface WebsiteChannel {
   type: 'website';
-  /** Origins (`https://example.com`) allowed to call this bot from a browser. Empty: any. */
+  /**
+   * Origins (`https://example.com`) allowed to call this bot from a browser. Empty: no other origin
+   * (CORS answers none unless the service's `AI_CHAT_CORS_ORIGINS` lists it); a page behind the
+   * token proxy needs none.
+   */
   allowed_origins: string[];
 }
 
