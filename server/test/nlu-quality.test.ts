@@ -323,6 +323,28 @@ describe('the engine', () => {
     }
   });
 
+  it('caches a version\'s answer data with its loaded model, counted in the byte bound and dropped by forget', async () => {
+    const engine = createNluEngine();
+    try {
+      const { model } = await engine.train('en', helpDesk);
+      await engine.parse(model, 'en', 'refund please', { cacheKey: 'owner:v1' });
+      const modelOnly = engine.cache.bytes;
+      let reads = 0;
+      const read = async () => (reads++, { model, training: helpDesk });
+      const first = await engine.parseVersion(read, 'refund please', 'owner:v1');
+      const second = await engine.parseVersion(read, 'store hours', 'owner:v1');
+      assert.equal(reads, 1);
+      assert.deepEqual(first.answers.intents.find((i) => i.name === 'refund'), { name: 'refund', responses: ['Refunds take 5 days.'] });
+      assert.equal(second.intent, 'opening_hours');
+      assert.equal(engine.cache.size, 1);
+      assert.ok(engine.cache.bytes > modelOnly, `${engine.cache.bytes} > ${modelOnly}`);
+      assert.equal(engine.forget('owner'), 1);
+      assert.equal(engine.cache.bytes, 0);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('keeps the loaded models within its byte bound, dropping the least recently used', async () => {
     const engine = createNluEngine({ cacheBytes: 200_000 });
     try {
