@@ -49,23 +49,41 @@ const SEED_CHAR = hashRange(FNV_OFFSET, 'char', 0, 4);
 /** The bucket of a word unigram (a token of `tokenize`). */
 export const wordBucket = (token: string) => hashRange(SEED_WORD, token, 0, token.length) & (BUCKETS - 1);
 
+/** Keys of the text being extracted, reused from call to call (grown when a text needs more). */
+let keys = new Float64Array(4096);
+
+function push(at: number, key: number): number {
+  if (at === keys.length) {
+    const grown = new Float64Array(keys.length * 2);
+    grown.set(keys);
+    keys = grown;
+  }
+  keys[at] = key;
+  return at + 1;
+}
+
 export function extract(text: string): RawFeatures {
   const tokens = tokenize(text);
   // Each n-gram as bucket * 2 + family in one number: sorting groups the repeats, no Map needed.
-  const keys: number[] = [];
+  let length = 0;
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t]!;
-    keys.push(wordBucket(token) * 2 + WORD);
+    length = push(length, wordBucket(token) * 2 + WORD);
     if (t > 0) {
       const previous = tokens[t - 1]!;
-      keys.push((hashRange(hashRange(SEED_BIGRAM, previous, 0, previous.length) ^ 0x20, token, 0, token.length) & (BUCKETS - 1)) * 2 + WORD);
+      length = push(length, (hashRange(hashRange(SEED_BIGRAM, previous, 0, previous.length) ^ 0x20, token, 0, token.length) & (BUCKETS - 1)) * 2 + WORD);
     }
     const padded = ` ${token} `;
-    for (let n = 2; n <= 5; n++) {
-      for (let i = 0; i + n <= padded.length; i++) keys.push((hashRange(SEED_CHAR, padded, i, i + n) & (BUCKETS - 1)) * 2 + CHAR);
+    // FNV-1a extends one character at a time: the 2- to 5-grams starting at i share their prefix hash.
+    for (let i = 0; i + 2 <= padded.length; i++) {
+      let h = Math.imul(SEED_CHAR ^ padded.charCodeAt(i), FNV_PRIME);
+      for (let end = i + 1; end < i + 5 && end < padded.length; end++) {
+        h = Math.imul(h ^ padded.charCodeAt(end), FNV_PRIME);
+        length = push(length, ((h >>> 0) & (BUCKETS - 1)) * 2 + CHAR);
+      }
     }
   }
-  const sorted = Float64Array.from(keys).sort();
+  const sorted = keys.subarray(0, length).sort();
   let distinct = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
   const result: RawFeatures = { buckets: new Uint32Array(distinct), counts: new Float32Array(distinct), family: new Uint8Array(distinct) };

@@ -1,6 +1,7 @@
 /**
  * Multinomial logistic regression over sparse TF-IDF vectors, trained by SGD (a few seeded epochs,
- * a decaying step, L2 regularisation applied lazily through a scale factor). A feature has weights
+ * a decaying step, L2 regularisation applied lazily through a scale factor, optionally the average
+ * of the last epoch's iterates). A feature has weights
  * only for the classes it occurs with in training (the "observed features" of maximum-entropy
  * toolkits such as CRFsuite), stored row by row (CSR): scoring and training touch those pairs
  * only, and a model of 150 intents × 100 examples holds about 300,000 weights instead of 9 million.
@@ -29,7 +30,12 @@ export interface LinearOptions {
   maxClassShare: number;
   /** …if they are prunable (character n-grams: words are fewer and say more). */
   prunable?: (feature: number) => boolean;
+  /** The served weights are the mean of snapshots over the last epoch (averaged SGD). */
+  averaged?: boolean;
 }
+
+/** Snapshots averaged over the last epoch. */
+const SNAPSHOTS = 10;
 
 /** An example whose right class already has a probability above 1 − SURE teaches nothing more. */
 const SURE = 0.01;
@@ -149,9 +155,20 @@ export function trainLinear(
   let scale = 1;
   let t = 0;
   const n = xs.length;
+  // Polyak averaging: the mean of snapshots over the last epoch, steadier than the last iterate.
+  const sum = options.averaged ? new Float64Array(weights.length + classes) : undefined;
+  const every = Math.max(1, Math.floor(n / SNAPSHOTS));
+  let snapshots = 0;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
     if (epoch > 0) shuffle(order, random);
-    for (const i of order) {
+    const last = epoch === options.epochs - 1;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
+      if (sum && last && (k + 1) % every === 0) {
+        for (let w = 0; w < weights.length; w++) sum[w]! += weights[w]! * scale;
+        for (let c = 0; c < classes; c++) sum[weights.length + c]! += bias[c]!;
+        snapshots++;
+      }
       const rate = options.rate / (1 + t++ / n);
       const { index, value } = xs[i]!;
       forward(p, bias, rowStart, classIds, weights, index, value, scale);
@@ -169,6 +186,10 @@ export function trainLinear(
     }
   }
   if (scale !== 1) for (let w = 0; w < weights.length; w++) weights[w]! *= scale;
+  if (sum && snapshots) {
+    for (let w = 0; w < weights.length; w++) weights[w] = sum[w]! / snapshots;
+    for (let c = 0; c < classes; c++) bias[c] = sum[weights.length + c]! / snapshots;
+  }
   return { classes, rowStart, classIds, weights, bias };
 }
 

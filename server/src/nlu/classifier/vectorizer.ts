@@ -4,7 +4,7 @@
  * loaded model), with sublinear term frequency (1 + ln tf) and smoothed IDF; each family's part of
  * a vector is L2-normalised and weighted.
  */
-import { BUCKETS, CHAR, extract, WORD, type RawFeatures } from './features.ts';
+import { CHAR, extract, WORD, type RawFeatures } from './features.ts';
 
 export interface Vocabulary {
   /** Sorted buckets kept by the model. */
@@ -38,56 +38,117 @@ export function findBucket(buckets: Uint32Array, bucket: number): number {
   return -1;
 }
 
-/** The vocabulary of a set of texts: buckets in at least `minDf` of them. Counted in typed arrays over every bucket. */
+/**
+ * bucket → number by open addressing (linear probing), sized to the buckets it holds: a table over
+ * all 2²² buckets would be 16 MB of cache misses for the 60,000 or so a training uses.
+ */
+export class BucketTable {
+  /** bucket + 1 per slot (0: empty). */
+  private keys = new Uint32Array(1 << 12);
+  values = new Int32Array(1 << 12);
+  size = 0;
+
+  /** The slot of `bucket`: where it is, or the empty slot where it would go. */
+  slot(bucket: number): number {
+    const mask = this.keys.length - 1;
+    let s = (Math.imul(bucket, 0x9e3779b1) >>> 0) & mask;
+    while (this.keys[s] !== 0 && this.keys[s] !== bucket + 1) s = (s + 1) & mask;
+    return s;
+  }
+
+  get(bucket: number): number {
+    const s = this.slot(bucket);
+    return this.keys[s] === 0 ? -1 : this.values[s]!;
+  }
+
+  /** The slot of `bucket`, added (value 0) if missing; half full at most. */
+  add(bucket: number): number {
+    let s = this.slot(bucket);
+    if (this.keys[s] !== 0) return s;
+    if (2 * (this.size + 1) > this.keys.length) {
+      const { keys, values } = this;
+      this.keys = new Uint32Array(keys.length * 2);
+      this.values = new Int32Array(keys.length * 2);
+      for (let old = 0; old < keys.length; old++) {
+        if (keys[old] === 0) continue;
+        const moved = this.slot(keys[old]! - 1);
+        this.keys[moved] = keys[old]!;
+        this.values[moved] = values[old]!;
+      }
+      s = this.slot(bucket);
+    }
+    this.keys[s] = bucket + 1;
+    this.size++;
+    return s;
+  }
+
+  /** The buckets held, ascending. */
+  buckets(): Uint32Array {
+    const out = new Uint32Array(this.size);
+    let at = 0;
+    for (const key of this.keys) if (key !== 0) out[at++] = key - 1;
+    return out.sort();
+  }
+}
+
+/** The vocabulary of a set of texts: buckets in at least `minDf` of them. */
 export function buildVocabulary(raws: readonly RawFeatures[], minDf: number): Vocabulary {
-  const df = new Uint32Array(BUCKETS);
-  const families = new Uint8Array(BUCKETS);
+  const df = new BucketTable();
   for (const raw of raws) {
     for (let i = 0; i < raw.buckets.length; i++) {
-      df[raw.buckets[i]!]!++;
-      families[raw.buckets[i]!] = raw.family[i]!;
+      // `add` may grow the table: the slot first, then the values array it belongs to.
+      const s = df.add(raw.buckets[i]!);
+      // The family rides in the low bit: a bucket's family is that of its last occurrence.
+      df.values[s] = (df.values[s]! & ~1) + 2 + raw.family[i]!;
     }
   }
-  let kept = 0;
-  for (let b = 0; b < BUCKETS; b++) if (df[b]! >= minDf && df[b]! > 0) kept++;
-  const buckets = new Uint32Array(kept);
-  const idf = new Float32Array(kept);
-  const family = new Uint8Array(kept);
+  const all = df.buckets();
+  const kept = all.filter((bucket) => df.get(bucket) >> 1 >= Math.max(1, minDf));
+  const idf = new Float32Array(kept.length);
+  const family = new Uint8Array(kept.length);
   const n = raws.length;
-  for (let b = 0, i = 0; b < BUCKETS; b++) {
-    if (df[b]! < minDf || df[b] === 0) continue;
-    buckets[i] = b;
-    idf[i] = Math.log((1 + n) / (1 + df[b]!)) + 1;
-    family[i++] = families[b]!;
-  }
-  return { buckets, idf, family };
+  kept.forEach((bucket, i) => {
+    const value = df.get(bucket);
+    idf[i] = Math.log((1 + n) / (1 + (value >> 1))) + 1;
+    family[i] = value & 1;
+  });
+  return { buckets: kept, idf, family };
 }
 
-/** bucket → vocabulary index (or -1): O(1) lookups while a training vectorises every example. */
-export function bucketIndex(vocabulary: Vocabulary): Int32Array {
-  const index = new Int32Array(BUCKETS).fill(-1);
-  vocabulary.buckets.forEach((bucket, i) => (index[bucket] = i));
-  return index;
+/** bucket → vocabulary index: quick lookups while a training vectorises every example. */
+export function bucketIndex(vocabulary: Vocabulary): BucketTable {
+  const table = new BucketTable();
+  vocabulary.buckets.forEach((bucket, i) => {
+    const s = table.add(bucket);
+    table.values[s] = i;
+  });
+  return table;
 }
 
-export function vectorize(raw: RawFeatures, vocabulary: Vocabulary, lookup?: Int32Array): SparseVector {
-  const index: number[] = [];
-  const value: number[] = [];
-  const norms = [0, 0];
+/** Scratch of `vectorize`, reused from call to call: a training vectorises thousands of texts. */
+let scratch = { index: new Int32Array(1024), value: new Float32Array(1024), family: new Uint8Array(1024) };
+
+export function vectorize(raw: RawFeatures, vocabulary: Vocabulary, lookup?: BucketTable): SparseVector {
+  const length = raw.buckets.length;
+  if (length > scratch.index.length) scratch = { index: new Int32Array(length), value: new Float32Array(length), family: new Uint8Array(length) };
+  const { index, value, family } = scratch;
+  let wordNorm = 0;
+  let charNorm = 0;
   let known = 0;
   for (let i = 0; i < raw.buckets.length; i++) {
-    const at = lookup ? lookup[raw.buckets[i]!]! : findBucket(vocabulary.buckets, raw.buckets[i]!);
+    const at = lookup ? lookup.get(raw.buckets[i]!) : findBucket(vocabulary.buckets, raw.buckets[i]!);
     if (at < 0) continue;
-    known++;
     const v = (1 + Math.log(raw.counts[i]!)) * vocabulary.idf[at]!;
-    index.push(at);
-    value.push(raw.family[i] === WORD ? v : -v); // the sign carries the family until normalised
-    norms[raw.family[i]!]! += v * v;
+    index[known] = at;
+    value[known] = v;
+    family[known++] = raw.family[i]!;
+    if (raw.family[i] === WORD) wordNorm += v * v;
+    else charNorm += v * v;
   }
-  const scale = [FAMILY_WEIGHT[WORD]! / (Math.sqrt(norms[WORD]!) || 1), FAMILY_WEIGHT[CHAR]! / (Math.sqrt(norms[CHAR]!) || 1)];
-  const out = new Float32Array(value.length);
-  for (let i = 0; i < value.length; i++) out[i] = value[i]! > 0 ? value[i]! * scale[WORD]! : -value[i]! * scale[CHAR]!;
-  return { index: Int32Array.from(index), value: out, known: raw.buckets.length ? known / raw.buckets.length : 0 };
+  const wordScale = FAMILY_WEIGHT[WORD]! / (Math.sqrt(wordNorm) || 1);
+  const charScale = FAMILY_WEIGHT[CHAR]! / (Math.sqrt(charNorm) || 1);
+  for (let i = 0; i < known; i++) value[i]! *= family[i] === WORD ? wordScale : charScale;
+  return { index: index.slice(0, known), value: value.slice(0, known), known: raw.buckets.length ? known / raw.buckets.length : 0 };
 }
 
 export const vectorizeText = (text: string, vocabulary: Vocabulary) => vectorize(extract(text), vocabulary);
