@@ -121,8 +121,7 @@ export class AgentService {
   async runtime(accountId: string, agentId: string): Promise<AgentRuntime> {
     const row = await this.db
       .selectFrom('agents')
-      .select(['id', 'language', 'instructions', 'model', 'knowledge', 'model_job_id'])
-      .select(sql<FallbackSettings | null>`training->'fallback'`.as('fallback'))
+      .select(['id', 'language', 'instructions', 'model', 'knowledge', 'model_job_id', 'training_fallback'])
       .where('account_id', '=', accountId)
       .where('id', '=', agentId)
       .executeTakeFirst();
@@ -133,7 +132,7 @@ export class AgentService {
       instructions: row.instructions,
       model: modelSettingsOf(row),
       knowledge: knowledgeOf(row),
-      fallback: row.fallback,
+      fallback: row.training_fallback as FallbackSettings | null,
       // A training job writes the model, its job id (the version) and its training together.
       intents: jobId ? { read: () => this.modelVersion(accountId, agentId, jobId), language: row.language, cacheKey: `${row.id}:${jobId}` } : null,
     };

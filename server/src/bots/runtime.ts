@@ -3,7 +3,7 @@
  * version and NLU cache key, fallback settings, quick replies and knowledge scope, and its website
  * channel's origin rule.
  */
-import type { Channel } from '../../../src/client/types.ts';
+import type { Channel, FallbackSettings } from '../../../src/client/types.ts';
 import type { ResponderInput } from '../chat/responder.ts';
 import { ServiceError } from '../http/errors.ts';
 import type { ModelVersion } from '../nlu/index.ts';
@@ -34,9 +34,10 @@ export function botRuntime(
   read: (cacheKey: string) => Promise<ModelVersion>,
 ): Pick<ResponderInput, 'language' | 'training' | 'quickReplies' | 'knowledge' | 'intents'> {
   const cacheKey = modelKeyOf(bot);
+  const fallback = bot.training_fallback as FallbackSettings | null;
   return {
     language: bot.language,
-    training: bot.fallback ? { fallback: bot.fallback } : null,
+    training: fallback ? { fallback } : null,
     quickReplies: bot.quick_replies ?? [],
     knowledge: knowledgeScopeOf(bot),
     intents: bot.status === 'ready' ? { read: () => read(cacheKey), language: bot.language, cacheKey } : null,

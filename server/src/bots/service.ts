@@ -9,7 +9,6 @@ import type {
   Channel,
   CreateBotRequest,
   Deletion,
-  FallbackSettings,
   IntentQuality,
   KnowledgeScope,
   Page,
@@ -28,18 +27,19 @@ import { attachmentSettingsOf, changedSettings } from '../attachments/settings.t
 import { checkTraining, NluTrainingError, type ModelVersion, type NluEngine } from '../nlu/index.ts';
 
 /** A bot's row without its model (megabytes of JSON). */
-export type BotRow = Omit<Selectable<BotsTable>, 'nlu_model'>;
+export type BotRow = Omit<Selectable<BotsTable>, 'nlu_model' | 'training_fallback'>;
 /**
- * A bot's row as turns read it: without its model and its training's examples (hundreds of KB of
- * JSON), read only when the NLU cache lacks this model version (`modelVersion`); the training's
- * fallback settings answer a bot that has no model.
+ * A bot's row as turns read it: without its model and its training (hundreds of KB of JSON, nearly
+ * all examples), read only when the NLU cache lacks this model version (`modelVersion`); the
+ * training's fallback settings (`training_fallback`) answer a bot that has no model.
  */
-export type BotTurnRow = Omit<BotRow, 'training'> & { fallback: FallbackSettings | null };
-const TURN_COLUMNS = [
+export type BotTurnRow = Omit<Selectable<BotsTable>, 'nlu_model' | 'training'>;
+const COLUMNS = [
   'id', 'account_id', 'name', 'description', 'language', 'status', 'quick_replies', 'channels',
   'knowledge', 'created_at', 'updated_at', 'avatar_url', 'attachments', 'trained_at',
-] as const satisfies readonly Exclude<keyof BotsTable, 'nlu_model' | 'training'>[];
-const BOT_COLUMNS = [...TURN_COLUMNS, 'training'] as const;
+] as const satisfies readonly Exclude<keyof BotsTable, 'nlu_model' | 'training' | 'training_fallback'>[];
+const TURN_COLUMNS = [...COLUMNS, 'training_fallback'] as const;
+const BOT_COLUMNS = [...COLUMNS, 'training'] as const;
 
 /** The model version a ready bot answers with: a retrained bot never reads an older model's parses. */
 export function modelKeyOf(bot: Pick<BotRow, 'id' | 'trained_at' | 'updated_at'>): string {
@@ -118,13 +118,7 @@ export class BotService {
 
   /** Every turn of a bot reads its row: concurrent turns of one bot share the select. */
   private readonly turnRows = new SharedRowRead((accountId, botId) =>
-    this.db
-      .selectFrom('bots')
-      .select(TURN_COLUMNS)
-      .select(sql<FallbackSettings | null>`training->'fallback'`.as('fallback'))
-      .where('account_id', '=', accountId)
-      .where('id', '=', botId)
-      .executeTakeFirst(),
+    this.db.selectFrom('bots').select(TURN_COLUMNS).where('account_id', '=', accountId).where('id', '=', botId).executeTakeFirst(),
   );
 
   /** The row with its training, or 404. */

@@ -54,6 +54,8 @@ export interface BotsTable {
   /** What visitors may attach (migration 017, attachments/settings.ts); null: the defaults (off). */
   attachments: ColumnType<unknown | null, string | null | undefined, string | null>;
   trained_at: NullableTimestamp;
+  /** `training->'fallback'`, kept by PostgreSQL (migration 019): turns read it without the training. */
+  training_fallback: ColumnType<unknown | null, never, never>;
 }
 
 export interface AgentsTable {
@@ -73,6 +75,8 @@ export interface AgentsTable {
   model_job_id: string | null;
   /** The training data `nlu_model` was trained on (migration 002), intents with their responses. */
   model_training: Json<unknown> | null;
+  /** `training->'fallback'`, kept by PostgreSQL (migration 019): turns read it without the training. */
+  training_fallback: ColumnType<unknown | null, never, never>;
   latest_job_id: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
