@@ -50,9 +50,11 @@ describe('NluEngine', () => {
   });
 
   it('keeps the event loop free while training', async () => {
-    const intents = Array.from({ length: 80 }, (_, i) => ({
+    // Large enough (3,000 examples) that training outlasts several timer ticks on a fast machine:
+    // the classifier trains a small set in a few milliseconds.
+    const intents = Array.from({ length: 100 }, (_, i) => ({
       name: `t${i}`,
-      examples: Array.from({ length: 20 }, (_, j) => `sentence ${j} for topic ${i} token${i}_${j} shared${j % 7}`),
+      examples: Array.from({ length: 30 }, (_, j) => `sentence ${j} for topic ${i} token${i}_${j} shared${j % 7}`),
       responses: ['x'],
     }));
     let ticks = 0;
