@@ -157,7 +157,9 @@ describe('import jobs on two instances of one database', () => {
   before(async () => {
     if (skip) return;
     shared = await sharedServices(2, { imports: { allowPrivateHosts: ['127.0.0.1/32'], timeoutMs: 10_000 } });
-    const { apiKey } = await shared.instances[0]!.createAccount();
+    // A plan the polling below cannot use up: a job now starts its parse worker first, so it is
+    // polled more often than the default 120 requests a minute allow.
+    const { apiKey } = await shared.instances[0]!.createAccount({ rateLimit: { points: 100_000, durationSeconds: 60 } });
     calls = shared.instances.map((instance) => caller(instance, apiKey));
   });
   after(() => shared?.close());
