@@ -1,8 +1,10 @@
-/** The classifier's parts on their own: the bucket table and the vocabulary built with it. */
+/** The classifier's parts on their own: the bucket table, the vocabulary built with it, calibration. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extract } from '../src/nlu/classifier/features.ts';
 import { BucketTable, bucketIndex, buildVocabulary, vectorize } from '../src/nlu/classifier/vectorizer.ts';
+import { classify } from '../src/nlu/classifier/model.ts';
+import { trainClassifier } from '../src/nlu/classifier/train.ts';
 
 describe('the bucket table', () => {
   it('keeps every bucket and its value while it grows', () => {
@@ -36,5 +38,24 @@ describe('the vocabulary', () => {
     const lookup = bucketIndex(vocabulary);
     const unseen = extract('order a pizza with olives');
     assert.deepEqual(vectorize(unseen, vocabulary, lookup), vectorize(unseen, vocabulary));
+  });
+});
+
+describe('calibration', () => {
+  it('answers a bot of one example per intent with its intents, not a flattened guess', () => {
+    // Cross-validation cannot hold out an intent's only example and still know the intent: such
+    // examples say nothing about the temperature, which would otherwise flatten every answer.
+    const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+    const texts = words.flatMap((a) => words.map((b) => `${a}${b}`)).slice(0, 80);
+    const { classifier } = trainClassifier(
+      texts.map((_, i) => `intent${i}`),
+      texts.map((text, intent) => ({ text, intent })),
+    );
+    assert.equal(classifier.temperature, 1);
+    for (const [intent, text] of texts.entries()) {
+      const { best, probability } = classify(classifier, text);
+      assert.equal(best, intent, text);
+      assert.ok(probability >= classifier.threshold, `${text}: ${probability} below ${classifier.threshold}`);
+    }
   });
 });

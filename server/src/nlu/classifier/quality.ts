@@ -48,11 +48,26 @@ function negativeLogLikelihood(held: HeldOut, sample: number[], t: number): numb
   return loss;
 }
 
-/** Temperature by golden-section search of the held-out log-likelihood over [0.05, 20] (log scale). */
-function fitTemperature(held: HeldOut): number {
-  const n = held.labels.length;
-  const stride = Math.max(1, Math.floor(n / TEMPERATURE_SAMPLE));
-  const sample = Array.from({ length: Math.ceil(n / stride) }, (_, k) => k * stride).filter((i) => i < n);
+/**
+ * The held-out examples that can say anything about calibration: those whose intent has another
+ * example, which the model that held them out learnt from. An intent of one example is unknown to
+ * that model, so its example scores near zero at any temperature: fitted on such examples alone (a
+ * bot of one example per intent), the temperature would flatten every answer below any threshold.
+ */
+function informative(held: HeldOut): number[] {
+  const counts = new Map<number, number>();
+  for (const label of held.labels) counts.set(label, (counts.get(label) ?? 0) + 1);
+  return Array.from(held.labels.keys()).filter((i) => counts.get(held.labels[i]!)! > 1);
+}
+
+/**
+ * Temperature by golden-section search of the held-out log-likelihood over [0.05, 20] (log scale);
+ * 1 (the model's own scores) when no held-out example is informative.
+ */
+function fitTemperature(held: HeldOut, usable: number[]): number {
+  if (usable.length === 0) return 1;
+  const stride = Math.max(1, Math.floor(usable.length / TEMPERATURE_SAMPLE));
+  const sample = usable.filter((_, k) => k % stride === 0);
   let lo = Math.log(0.05);
   let hi = Math.log(20);
   const ratio = (Math.sqrt(5) - 1) / 2;
@@ -66,9 +81,10 @@ function fitTemperature(held: HeldOut): number {
 }
 
 export function calibrate(held: HeldOut): { temperature: number; threshold: number } {
-  const temperature = fitTemperature(held);
+  const usable = informative(held);
+  const temperature = fitTemperature(held, usable);
   const right: number[] = [];
-  for (let i = 0; i < held.labels.length; i++) {
+  for (const i of usable) {
     const best = topOf(held.scores, i * held.classes, held.classes);
     if (best === held.labels[i]) right.push(probability(held, i, best, temperature));
   }
