@@ -192,6 +192,11 @@ describe('answer sentences and intent against knowledge', () => {
     assert.deepEqual(chosen, ['Move your money out first.', 'Then visit a branch.']);
   });
 
+  it('quotes an entry that is nothing but its title as written', () => {
+    const chosen = answerSentences('Opening hours: 9 to 5', 'Opening hours: 9 to 5', keywords('opening hours'), 2).map((s) => s.text);
+    assert.deepEqual(chosen, ['Opening hours: 9 to 5']);
+  });
+
   it('lets the likelier source answer: an intent unless a passage is more relevant than its confidence', () => {
     const intent = (confidence: number): IntentAnswer => ({ matched: true, intent: 'x', confidence, entities: [], text: 'Intent answer.', suggestions: [] });
     const passage = (relevance: number) => [{ hit: { relevance } } as unknown as Passage];

@@ -102,7 +102,7 @@ describe('strict Content-Security-Policy', () => {
     await seenPartial; // the reply arrived as a stream, not in one piece
     expect(deltas.length).to.be.greaterThan(0);
     const bubble = [...root.querySelectorAll('[part~="message-assistant"] [part~="bubble"]')].at(-1)!;
-    expect(bubble.textContent).to.contain('npm install ai-chat-widget');
+    expect(bubble.textContent).to.contain('npm run build && npm pack');
     expect(bubble.querySelector('code'), 'markdown rendered').to.not.equal(null);
     expect(el.messages.map((m) => [m.role, m.status])).to.deep.equal([
       ['user', 'sent'],

@@ -83,9 +83,11 @@ function answeringSection(text: string, question: ReadonlySet<string>): string {
  */
 export function answerSentences(title: string, text: string, question: ReadonlySet<string>, max: number, minOverlap = 1): ScoredSentence[] {
   const section = answeringSection(text, question);
-  const answering = sentences(section)
-    .map((sentence, position) => ({ sentence, position }))
-    .filter(({ sentence }) => !asks(sentence, title));
+  const written = sentences(section).map((sentence, position) => ({ sentence, position }));
+  const answers = written.filter(({ sentence }) => !asks(sentence, title));
+  // An entry that says nothing but its title (or one question) still passed the gate: what its
+  // owner wrote is the only answer it has, so it is quoted as written rather than refused.
+  const answering = answers.length > 0 || minOverlap > 1 ? answers : written;
   const scored = answering.map(({ sentence, position }) => ({ text: sentence, overlap: overlapOf(sentence, question), position }));
   const best = scored
     .filter((s) => s.overlap >= minOverlap)
