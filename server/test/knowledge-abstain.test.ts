@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { contentOf, FAQ } from '../../bench/lib/banking-questions.ts';
-import { intentAnswers } from '../src/chat/builtin.ts';
-import { answerSentences, keywords } from '../src/chat/extract.ts';
-import type { Passage } from '../src/chat/retrieval.ts';
+import { intentAnswers } from '../src/turns/responders/builtin.ts';
+import { answerSentences, keywords } from '../src/turns/responders/extract.ts';
+import type { Passage } from '../src/turns/responders/retrieval.ts';
 import type { IntentAnswer } from '../src/nlu/index.ts';
 import { startTestService, type TestClient } from './support/core.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';

@@ -4,7 +4,7 @@
  * channel's origin rule.
  */
 import type { Channel, FallbackSettings } from '../../../src/client/types.ts';
-import type { ResponderInput } from '../chat/responder.ts';
+import type { ResponderInput } from '../turns/responders/responder.ts';
 import { ServiceError } from '../http/errors.ts';
 import type { ModelVersion } from '../nlu/index.ts';
 import { knowledgeScopeOf, modelKeyOf, type BotRow, type BotTurnRow } from './service.ts';

@@ -11,7 +11,7 @@ import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempot
 import { decodeSeqCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import { toMessage } from './message-row.ts';
-import type { ResponderReply } from './responder.ts';
+import type { ResponderReply } from '../turns/responders/responder.ts';
 import { rethrowMissingOwner, TurnWriter } from './turn-writer.ts';
 
 /** The partial unique index of migration 004 on `messages (account_id, idempotency_key)`. */

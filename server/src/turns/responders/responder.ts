@@ -4,9 +4,9 @@
  * and `llm` (the configured OpenAI-compatible model, grounded with the same passages).
  * Both stream: `delta` events whose texts concatenate to the reply, then one `done`.
  */
-import type { Attachment, ChatMessage, Citation, Entity, KnowledgeScope, ReplySource, TrainingData } from '../../../src/client/types.ts';
-import type { LlmProvider } from '../llm/index.ts';
-import type { TrainedModel } from '../nlu/index.ts';
+import type { Attachment, ChatMessage, Citation, Entity, KnowledgeScope, ReplySource, TrainingData } from '../../../../src/client/types.ts';
+import type { LlmProvider } from '../../llm/index.ts';
+import type { TrainedModel } from '../../nlu/index.ts';
 
 export interface ResponderReply {
   content: string;

@@ -5,11 +5,11 @@
  * (`upstream_error` 502 / `upstream_timeout` 504).
  */
 import type { Kysely } from 'kysely';
-import type { AttachmentService } from '../attachments/service.ts';
-import type { Database } from '../db/schema.ts';
-import { ServiceError } from '../http/errors.ts';
-import type { LlmMessage } from '../llm/index.ts';
-import { answerWithIntent, type NluEngine } from '../nlu/index.ts';
+import type { AttachmentService } from '../../attachments/service.ts';
+import type { Database } from '../../db/schema.ts';
+import { ServiceError } from '../../http/errors.ts';
+import type { LlmMessage } from '../../llm/index.ts';
+import { answerWithIntent, type NluEngine } from '../../nlu/index.ts';
 import { intentAnswers } from './builtin.ts';
 import { wordDeltas } from './extract.ts';
 import type { Responder, ResponderEvent, ResponderInput } from './responder.ts';

@@ -3,10 +3,10 @@
  * and limited to the knowledge scope of whoever answers (agent, bot, or the caller).
  */
 import type { Kysely } from 'kysely';
-import type { Citation, KnowledgeHit, KnowledgeScope } from '../../../src/client/types.ts';
-import type { Database } from '../db/schema.ts';
-import { DEFAULT_MIN_RELEVANCE } from '../knowledge/relevance.ts';
-import { sameTextKey } from '../knowledge/text.ts';
+import type { Citation, KnowledgeHit, KnowledgeScope } from '../../../../src/client/types.ts';
+import type { Database } from '../../db/schema.ts';
+import { DEFAULT_MIN_RELEVANCE } from '../../knowledge/relevance.ts';
+import { sameTextKey } from '../../knowledge/text.ts';
 
 /** What chat needs from the knowledge service (`deps.knowledge`). */
 export interface KnowledgeSearch {
