@@ -12,8 +12,8 @@
 const shippedPath = {
   'src/ai-chat-widget.ts': 'dist/ai-chat-widget.js',
   'src/element.ts': 'dist/element.js',
-  'src/widget/ai-chat-widget.ts': 'dist/element.js',
-  'src/widget/events.ts': 'dist/element.js',
+  'src/widget/core/ai-chat-widget.ts': 'dist/element.js',
+  'src/widget/core/events.ts': 'dist/element.js',
 };
 
 /** `src/x.js`, `/src/x.js` and `src/x.ts` all name the source file `src/x.ts`. */
@@ -76,7 +76,7 @@ function publicApiPlugin() {
 
 export default {
   // storage.ts only for its `StorageMode` union (see publicApiPlugin)
-  globs: ['src/ai-chat-widget.ts', 'src/widget/ai-chat-widget.ts', 'src/widget/events.ts', 'src/widget/storage.ts'],
+  globs: ['src/ai-chat-widget.ts', 'src/widget/core/ai-chat-widget.ts', 'src/widget/core/events.ts', 'src/widget/conversation/storage.ts'],
   exclude: ['test/**', '**/*.test.ts'],
   outdir: 'dist',
   litelement: true,

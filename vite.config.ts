@@ -75,10 +75,10 @@ const minifyStyles = minifyTemplateLiterals({
   },
 });
 
-const ADDONS_MODULE = fileURLToPath(new URL('src/widget/addons.ts', import.meta.url));
+const ADDONS_MODULE = fileURLToPath(new URL('src/widget/addons/addons.ts', import.meta.url));
 
 /**
- * The IIFE cannot split code, so its optional parts (src/widget/addons.ts) are files of their own
+ * The IIFE cannot split code, so its optional parts (src/widget/addons/addons.ts) are files of their own
  * beside it, which `addons-iife.ts` loads by `<script>`: it takes the place of `addons.ts` here.
  */
 const iifeAddons: Plugin = {
@@ -87,7 +87,7 @@ const iifeAddons: Plugin = {
   async resolveId(source, importer, options) {
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
     if (resolved?.id !== ADDONS_MODULE) return resolved;
-    return fileURLToPath(new URL('src/widget/addons-iife.ts', import.meta.url));
+    return fileURLToPath(new URL('src/widget/addons/addons-iife.ts', import.meta.url));
   },
 };
 
@@ -97,7 +97,7 @@ const iifeAddons: Plugin = {
  */
 function addon(name: string, module: string): UserConfig {
   const entry = 'virtual:ai-chat-addon';
-  const path = fileURLToPath(new URL(module.replace(/\.js$/, '.ts'), new URL('src/widget/', import.meta.url)));
+  const path = fileURLToPath(new URL(module.replace(/\.js$/, '.ts'), new URL('src/widget/addons/', import.meta.url)));
   return {
     plugins: [
       minifyStyles,

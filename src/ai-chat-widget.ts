@@ -4,7 +4,7 @@
  * Registration is guarded, so loading this module twice (two script tags, two bundles) does not
  * throw, and importing it where there is no DOM (server-side rendering) does nothing.
  */
-import { AiChatWidget } from './widget/ai-chat-widget.js';
+import { AiChatWidget } from './widget/core/ai-chat-widget.js';
 
 export * from './element.js';
 

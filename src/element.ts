@@ -6,10 +6,10 @@
  * import { AiChatWidget } from 'ai-chat-widget/element';
  * customElements.define('acme-chat', class extends AiChatWidget {});
  */
-export { AiChatWidget } from './widget/ai-chat-widget.js';
-export { ChatController, type ChatConfig, type ChatStatus } from './widget/chat-controller.js';
-export * from './widget/events.js';
-export { renderMarkdown, safeHref, type MarkdownOptions } from './widget/markdown.js';
-export type { Highlighter, HighlightToken } from './widget/code-block.js';
-export type { StorageMode } from './widget/storage.js';
-export { loadStrings, resolveStrings, type WidgetStrings } from './widget/strings.js';
+export { AiChatWidget } from './widget/core/ai-chat-widget.js';
+export { ChatController, type ChatConfig, type ChatStatus } from './widget/core/chat-controller.js';
+export * from './widget/core/events.js';
+export { renderMarkdown, safeHref, type MarkdownOptions } from './widget/markdown/markdown.js';
+export type { Highlighter, HighlightToken } from './widget/markdown/code-block.js';
+export type { StorageMode } from './widget/conversation/storage.js';
+export { loadStrings, resolveStrings, type WidgetStrings } from './widget/locales/strings.js';

@@ -14,7 +14,7 @@ import type { RateLimitInfo } from './types.js';
 
 /**
  * What every client over one credential has: the HTTP core, its base URL, the last rate-limit
- * headers and the held token. A client of fewer resources (the widget's, `src/widget/widget-client.ts`)
+ * headers and the held token. A client of fewer resources (the widget's, `src/widget/connection/widget-client.ts`)
  * extends it too, so a bundle carries the code of the resources it names and no others.
  */
 export class ClientBase {

@@ -12,7 +12,7 @@
  * and adds `on<event-name>` functions as listeners of `<event-name>`.
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
-import type { AiChatWidget } from '../widget/ai-chat-widget.js';
+import type { AiChatWidget } from '../widget/core/ai-chat-widget.js';
 import type { AiChatWidgetAttributes, AiChatWidgetEventAttributes, AiChatWidgetProperties } from './props.js';
 
 /** The props of `<ai-chat-widget>` in JSX. */

@@ -6,8 +6,8 @@
  * There is deliberately no `open` here: frameworks set a prop as a DOM property when the element
  * has one, and `open` is the element's method. Bind `opened` (the property) instead.
  */
-import type { AiChatWidget } from '../widget/ai-chat-widget.js';
-import type { AiChatWidgetEventMap } from '../widget/events.js';
+import type { AiChatWidget } from '../widget/core/ai-chat-widget.js';
+import type { AiChatWidgetEventMap } from '../widget/core/events.js';
 
 export type { AiChatWidgetEventMap };
 

@@ -11,7 +11,7 @@
  * `on<event-name>` functions as listeners (`on:<event-name>` in Svelte 4 syntax).
  */
 import type { HTMLAttributes } from 'svelte/elements';
-import type { AiChatWidget } from '../widget/ai-chat-widget.js';
+import type { AiChatWidget } from '../widget/core/ai-chat-widget.js';
 import type {
   AiChatWidgetAttributes,
   AiChatWidgetEventAttributes,

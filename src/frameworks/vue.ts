@@ -13,7 +13,7 @@
  * `@ai-chat-ready` into a listener of `ai-chat-ready`.
  */
 import type { DefineComponent } from 'vue';
-import type { AiChatWidget } from '../widget/ai-chat-widget.js';
+import type { AiChatWidget } from '../widget/core/ai-chat-widget.js';
 import type { AiChatWidgetAttributeProperty, AiChatWidgetEventProps, AiChatWidgetProperties } from './props.js';
 
 /** The props of `<ai-chat-widget>` in Vue, camelCased as Vue normalises them (`base-url` → `baseUrl`). */

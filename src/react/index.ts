@@ -20,9 +20,9 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import '../ai-chat-widget.js'; // registers <ai-chat-widget> (guarded; a no-op without a DOM)
-import { AiChatWidget as AiChatWidgetElement } from '../widget/ai-chat-widget.js';
+import { AiChatWidget as AiChatWidgetElement } from '../widget/core/ai-chat-widget.js';
 import type { PascalCase } from '../frameworks/props.js';
-import { aiChatEvents, type AiChatWidgetEventMap } from '../widget/events.js';
+import { aiChatEvents, type AiChatWidgetEventMap } from '../widget/core/events.js';
 
 /** `ai-chat-ready` -> `AiChatReady`, as the `PascalCase` type does. */
 const pascalCase = (name: string) => name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase());
@@ -48,4 +48,4 @@ export const AiChatWidget = createComponent({
 export type AiChatWidgetProps = React.ComponentProps<typeof AiChatWidget>;
 
 export type { AiChatWidgetElement };
-export * from '../widget/events.js';
+export * from '../widget/core/events.js';

@@ -33,13 +33,13 @@ function declarationsOf(name: string): string[] {
 describe('one name per concept', () => {
   const expected: Record<string, string> = {
     // the `detail` of `ai-chat-error`; one offending value of a refused request is `ValidationIssue`
-    ErrorDetail: 'src/widget/events.ts',
+    ErrorDetail: 'src/widget/core/events.ts',
     // the service's store of conversations; the widget's browser-kept one is `LocalConversation`
     ConversationStore: 'server/src/chat/store.ts',
     // what a verified token grants; a token endpoint's answer is `TokenResponseData`
     TokenGrant: 'src/proxy/tokens.ts',
     ValidationIssue: 'src/client/types.ts',
-    LocalConversation: 'src/widget/local-conversation.ts',
+    LocalConversation: 'src/widget/conversation/local-conversation.ts',
   };
   for (const [name, file] of Object.entries(expected)) {
     it(`declares ${name} once, in ${file}`, () => {
@@ -48,6 +48,6 @@ describe('one name per concept', () => {
   }
 
   it('names a token endpoint\'s answer TokenResponseData on both ends (the proxy and the widget)', () => {
-    assert.deepEqual(declarationsOf('TokenResponseData').sort(), ['src/proxy/mint.ts', 'src/widget/token-source.ts']);
+    assert.deepEqual(declarationsOf('TokenResponseData').sort(), ['src/proxy/mint.ts', 'src/widget/connection/token-source.ts']);
   });
 });

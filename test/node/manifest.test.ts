@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import * as events from '../../src/widget/events.js';
+import * as events from '../../src/widget/core/events.js';
 
 interface Named {
   name: string;
@@ -39,7 +39,7 @@ interface Manifest {
 const root = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 /** The element's templates (all of src/widget, so moving a template to another file keeps it checked). */
-const widgetSource = readdirSync(join(root, 'src/widget'))
+const widgetSource = readdirSync(join(root, 'src/widget'), { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.styles.ts'))
   .map((f) => readFileSync(join(root, 'src/widget', f), 'utf8'))
   .join('\n');
@@ -201,7 +201,7 @@ describe('custom-elements.json', () => {
     );
     assert.deepEqual(names(element.cssProperties), sorted(readmeProperties));
 
-    const styleFiles = readdirSync(join(root, 'src/widget')).filter((f) => f.endsWith('.styles.ts'));
+    const styleFiles = readdirSync(join(root, 'src/widget'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.styles.ts'));
     const used = styleFiles.flatMap((f) =>
       [...readFileSync(join(root, 'src/widget', f), 'utf8').matchAll(/var\((--ai-chat-[a-z-]+)/g)].map((m) => m[1]),
     );

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 const root = join(import.meta.dirname, '..', '..');
 const widgetDir = join(root, 'src/widget');
 const read = (file: string) => readFileSync(join(widgetDir, file), 'utf8');
-const widgetFiles = readdirSync(widgetDir).filter((f) => f.endsWith('.ts'));
+const widgetFiles = readdirSync(widgetDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
 const styles = widgetFiles
   .filter((f) => f.endsWith('.styles.ts'))
   .map(read)
@@ -30,7 +30,7 @@ const publicRead = set(all(styles, /var\(\s*(--ai-chat-[a-z0-9-]+)/g));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const theming = readme.slice(readme.indexOf('### Theming'), readme.indexOf('`::part` names'));
 const documented = set(all(theming, /`(--ai-chat-[a-z0-9-]+)`/g));
-const jsdoc = set(all(read('ai-chat-widget.ts'), /@cssprop\s+(--ai-chat-[a-z0-9-]+)/g));
+const jsdoc = set(all(read('core/ai-chat-widget.ts'), /@cssprop\s+(--ai-chat-[a-z0-9-]+)/g));
 
 describe('style tokens', () => {
   it('finds the tokens at all (the patterns match the styles)', () => {

@@ -6,8 +6,8 @@
 import { expect } from '@open-wc/testing';
 import { render } from 'lit';
 import type { AiChatWidget } from '../../src/element.js';
-import { MESSAGE_LIMIT } from '../../src/widget/input-limit.js';
-import { renderMarkdown } from '../../src/widget/markdown.js';
+import { MESSAGE_LIMIT } from '../../src/widget/composer/input-limit.js';
+import { renderMarkdown } from '../../src/widget/markdown/markdown.js';
 import { $, $$, baseUrl, clearWidgetStorage, mount, newApiKey, typeText, waitFor } from '../widget/helpers.js';
 import { PAYLOADS, makeTags } from './xss-payloads.js';
 import { expectSafeDom, expectSafeWidget, installTripwire, pwnedCount, settleEvents } from './xss-support.js';

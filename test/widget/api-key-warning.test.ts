@@ -2,7 +2,7 @@
 // developer's own machine puts a secret key in it. Tests run on localhost, so the hostname rule is
 // tested as a function, and the wiring by checking that a localhost page stays quiet.
 import { expect } from '@open-wc/testing';
-import { isLocalHostname } from '../../src/widget/client-provider.js';
+import { isLocalHostname } from '../../src/widget/connection/client-provider.js';
 import { baseUrl, clearWidgetStorage, mount, newApiKey } from './helpers.js';
 
 describe('api-key warning', () => {

@@ -8,7 +8,7 @@
 import { expect } from '@open-wc/testing';
 import type { AiChatMessageSentEvent, AiChatWidget } from '../../src/element.js';
 import type { Attachment } from '../../src/client/types.js';
-import addonStyles from '../../src/widget/attachments.styles.js';
+import addonStyles from '../../src/widget/styles/attachments.styles.js';
 import { canvasPng } from '../support/canvas-png.js';
 import { $, $$, animationsFinished, baseUrl, clearWidgetStorage, createBot, historyOf, mount, newApiKey, typeText, waitFor } from './helpers.js';
 

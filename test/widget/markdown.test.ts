@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { render } from 'lit';
-import { inlineWork, parseBlocks, renderInline, renderMarkdown, safeHref } from '../../src/widget/markdown.js';
+import { inlineWork, parseBlocks, renderInline, renderMarkdown, safeHref } from '../../src/widget/markdown/markdown.js';
 
 /** Renders `source` into a detached div and returns it. */
 function md(source: string): HTMLDivElement {

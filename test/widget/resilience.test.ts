@@ -2,7 +2,7 @@
 // limits, token renewal, and hostile bot replies.
 import { expect, oneEvent } from '@open-wc/testing';
 import type { AiChatErrorEvent } from '../../src/element.js';
-import { WidgetStorage } from '../../src/widget/storage.js';
+import { WidgetStorage } from '../../src/widget/conversation/storage.js';
 import {
   $,
   $$,

@@ -3,8 +3,8 @@
 // the same link allowlist, linear parsing, and incremental streaming for the new blocks.
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
-import { blockWork, inlineWork, parseBlocks, renderMarkdown, splitBlocks, type MarkdownOptions } from '../../src/widget/markdown.js';
-import { streamedMarkdown } from '../../src/widget/streamed-markdown.js';
+import { blockWork, inlineWork, parseBlocks, renderMarkdown, splitBlocks, type MarkdownOptions } from '../../src/widget/markdown/markdown.js';
+import { streamedMarkdown } from '../../src/widget/markdown/streamed-markdown.js';
 import { deltasOf, markdownDocument } from '../../bench/lib/markdown-doc.js';
 
 function md(source: string, options?: MarkdownOptions): HTMLDivElement {

@@ -4,8 +4,8 @@
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
 import type { AiChatWidget } from '../../src/element.js';
-import { blockWork, GROUP_SIZE, inlineWork, renderMarkdown, splitBlocks } from '../../src/widget/markdown.js';
-import { streamedMarkdown } from '../../src/widget/streamed-markdown.js';
+import { blockWork, GROUP_SIZE, inlineWork, renderMarkdown, splitBlocks } from '../../src/widget/markdown/markdown.js';
+import { streamedMarkdown } from '../../src/widget/markdown/streamed-markdown.js';
 import { $, $$, clearWidgetStorage, faultBaseUrl, mount, newApiKey, waitFor } from './helpers.js';
 
 /** Markdown of every kind the renderer knows, about `size` characters, with traps for a splitter. */

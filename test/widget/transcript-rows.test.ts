@@ -3,7 +3,7 @@
 // work done (rows rendered, DOM mutations) and on what the user sees and hears, never on time.
 import { expect } from '@open-wc/testing';
 import { AiChatWidget, type TranscriptMessage } from '../../src/element.js';
-import { BLOCK_SIZE } from '../../src/widget/transcript-rows.js';
+import { BLOCK_SIZE } from '../../src/widget/transcript/transcript-rows.js';
 import { $, $$, baseUrl, clearWidgetStorage, createBot, mount, newApiKey, waitFor } from './helpers.js';
 
 const transcript = (n: number, tag = 'm'): TranscriptMessage[] =>

@@ -13,7 +13,7 @@ export function streamChat(core: HttpCore, body: ChatRequest, options: RequestOp
 }
 
 /**
- * `/chat` without streaming. The widget's client is built on this (src/widget/widget-client.ts): it
+ * `/chat` without streaming. The widget's client is built on this (src/widget/connection/widget-client.ts): it
  * loads the streaming code only when a page asks for streamed replies.
  */
 export class ChatRepliesResource {

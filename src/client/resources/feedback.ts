@@ -1,6 +1,6 @@
 /**
  * `/messages/{message_id}/feedback`: rate an assistant answer, change the rating, take it back. Its
- * own resource, so the widget's client (src/widget/widget-client.ts) carries only this of the
+ * own resource, so the widget's client (src/widget/connection/widget-client.ts) carries only this of the
  * admin-side code. The report is `analytics.feedback()`.
  */
 import { segment, type HttpCore } from '../http.js';

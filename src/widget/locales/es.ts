@@ -1,5 +1,5 @@
 /** The widget's strings in Spanish: loaded only by pages in that language (addons.ts). */
-import type { WidgetStrings } from '../strings.js';
+import type { WidgetStrings } from './strings.js';
 
 const es: WidgetStrings = {
   title: 'Chat',

@@ -1,5 +1,5 @@
 /** The widget's strings in Japanese: loaded only by pages in that language (addons.ts). */
-import type { WidgetStrings } from '../strings.js';
+import type { WidgetStrings } from './strings.js';
 
 const ja: WidgetStrings = {
   title: 'チャット',

@@ -1,0 +1,26 @@
+/** What `ChatController` reads from its host, and which part of it decides the conversation's identity. */
+import type { ReactiveControllerHost } from 'lit';
+import type { Credentials } from '../connection/client-provider.js';
+import type { StorageMode } from '../conversation/storage.js';
+
+/** What the controller reads from its host on every (re)start and request. */
+export interface ChatConfig extends Credentials {
+  botId: string;
+  /** Host-provided user id (`user-id` attribute or `identify()`); empty: an anonymous id. */
+  userId: string;
+  stream: boolean;
+  storage: StorageMode;
+  /** The element's id, or its ordinal among widgets with the same base URL and bot id. */
+  instanceId: string;
+  /** Per-attempt timeout in ms (a stream's: between two events); 0: the client's default. */
+  timeout: number;
+  /** The host offers attachments where the bot's settings cannot be read (the `attachments` attribute). */
+  attachments?: boolean;
+}
+
+export type ChatHost = ReactiveControllerHost & EventTarget;
+
+/** Whatever changes this starts another conversation (base URL, bot, instance, storage, user). */
+export function identityKey(c: ChatConfig): string {
+  return [c.baseUrl, c.botId, c.instanceId, c.storage, c.userId].join('\n');
+}
