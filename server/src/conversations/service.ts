@@ -1,157 +1,219 @@
 /**
- * Conversations as a resource: the filtered list (newest first), one conversation, and its delete.
- * Messages are written by `chat/store.ts` and read as a transcript through `GET /v1/chat/history`.
- *
- * The list is built to stay fast on large tables: a keyset page on an index per filter
- * (migration 007), the text filter on a GIN index of the messages' stored words, the newest message of
- * each listed conversation through the (conversation_id, seq) index, and no total count.
+ * Conversations and their messages: the one place that writes them (bots and chat both use it) and
+ * the history query. Every read and write is scoped by account id: no method takes an id alone.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Conversation, ConversationListQuery, Deletion, Page, Role } from '../../../src/client/types.ts';
-import { recordDeletion } from '../analytics/deletions.ts';
-import { messagePreview } from '../attachments/preview.ts';
-import { parseInstant } from '../analytics/range.ts';
-import { iso } from '../db/json.ts';
+import type { Attachment, Entity, Message, Page } from '../../../src/client/types.ts';
+import { accountRowKey, Batcher, parseAccountRowKey } from '../db/batcher.ts';
 import type { ConversationsTable, Database } from '../db/schema.ts';
-import { invalid, notFound } from '../http/errors.ts';
-import { createdKey, newestFirst, newestFirstPage } from '../http/pagination.ts';
-import { deleteConversations, forgetStoredAnswers } from './purge.ts';
-import { PREVIEW_LENGTH } from './schema.ts';
+import { ServiceError } from '../http/errors.ts';
+import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
+import { decodeSeqCursor, toPage } from '../http/pagination.ts';
+import { newId } from '../ids.ts';
+import { toMessage } from './message-row.ts';
+import type { ResponderReply } from '../turns/responders/responder.ts';
+import { rethrowMissingOwner, TurnWriter } from './turn-writer.ts';
 
-interface LastMessageRow {
+/** The partial unique index of migration 004 on `messages (account_id, idempotency_key)`. */
+const KEYED_MESSAGE_INDEX = 'messages_account_idempotency';
+
+export type ConversationRow = Selectable<ConversationsTable>;
+
+export interface NewUserMessage {
+  role: 'user';
+  content: string;
+  /** The request's Idempotency-Key: at most one stored user message per key and account. */
+  idempotency?: IdempotencyTag;
+  /** Files it sends, checked (`AttachmentService.forMessage`); they join the message in the same statement. */
+  attachments?: Attachment[];
+}
+
+/** A responder's reply as it is stored. */
+export interface NewAssistantMessage extends ResponderReply {
+  role: 'assistant';
+  /** Time to produce the reply, for performance analytics. */
+  latencyMs: number;
+}
+
+/** A turn stored under an Idempotency-Key: its user message, the reply after it, and the reply's entities. */
+export interface KeyedTurn {
+  user: Message;
+  /** The bot's reply; the user message itself for a held turn. */
+  reply: Message;
+  entities: Entity[];
+  /** A person had the conversation: the message was stored for them, and the bot did not answer. */
+  held?: true;
+}
+
+/** Who a conversation belongs to, when `append` creates it together with the messages. */
+export interface ConversationOwner {
   id: string;
-  role: string;
-  preview: string;
-  created_at: string;
+  botId?: string | null;
+  agentId?: string | null;
+  userId?: string | null;
 }
 
-type ConversationRow = Selectable<ConversationsTable> & { last_message: LastMessageRow | null };
-
-/** Letters and digits: the words of `q` that become prefix terms. */
-const WORD = /[\p{L}\p{N}]+/gu;
-const MAX_WORDS = 20;
-/** Up to this many matching messages, the text filter starts from the matches (see `list`). */
-const SPARSE_MATCHES = 1000;
-/**
- * The text filter first looks for a full page among this many newest conversations per row of the
- * page (see `list`): a word in about a quarter of the conversations or more finds its page there.
- */
-const WALK_FIRST_PER_ROW = 4;
-
-function toConversation(row: ConversationRow): Conversation {
-  const last = row.last_message;
-  return {
-    id: row.id,
-    bot_id: row.bot_id,
-    agent_id: row.agent_id,
-    user_id: row.user_id,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    last_message: last && { id: last.id, role: last.role as Role, preview: last.preview, created_at: iso(last.created_at) },
-  };
+/** True when a keyed insert lost to another request with the same Idempotency-Key. */
+export function isKeyedTurnConflict(error: unknown): boolean {
+  const pgError = error as { code?: string; constraint?: string };
+  return pgError.code === '23505' && pgError.constraint === KEYED_MESSAGE_INDEX;
 }
 
-/**
- * The text filter as a tsquery over `messages.content_words` (`to_tsvector('simple', content)`): the words of `q` as PostgreSQL
- * splits them (so an e-mail address or a hyphenated word matches as written), OR every letter/digit
- * run of `q` as a prefix (so "refun" finds "refunds"). Only letters and digits reach `to_tsquery`,
- * so no input can be a tsquery syntax error.
- */
-function textQuery(q: string) {
-  const words = [...new Set(q.toLowerCase().match(WORD) ?? [])].slice(0, MAX_WORDS);
-  if (words.length === 0) throw invalid('q', 'q must contain at least one letter or digit.');
-  const prefixes = words.map((word) => `${word}:*`).join(' & ');
-  return sql`(plainto_tsquery('simple', ${q}) || to_tsquery('simple', ${prefixes}))`;
+export type NewMessage = NewUserMessage | NewAssistantMessage;
+
+export interface HistoryFilter {
+  conversationId?: string;
+  userId?: string;
+  botId?: string;
+  limit: number;
+  cursor?: string;
 }
 
-export class ConversationService {
-  constructor(private readonly db: Kysely<Database>) {}
+export class ConversationStore {
+  private readonly writer: TurnWriter;
 
-  async list(accountId: string, query: ConversationListQuery & { limit: number }): Promise<Page<Conversation>> {
-    if (query.bot_id) await this.assertOwned(accountId, 'bots', query.bot_id, 'bot_id', 'bot');
-    if (query.agent_id) await this.assertOwned(accountId, 'agents', query.agent_id, 'agent_id', 'agent');
-    const from = query.from === undefined ? undefined : parseInstant(query.from, 'from');
-    const to = query.to === undefined ? undefined : parseInstant(query.to, 'to');
-    if (from && to && from.getTime() > to.getTime()) throw invalid('from', 'from must not be after to.');
-
-    let select = this.selectConversations(accountId);
-    if (query.bot_id) select = select.where('bot_id', '=', query.bot_id);
-    if (query.agent_id) select = select.where('agent_id', '=', query.agent_id);
-    if (query.user_id) select = select.where('user_id', '=', query.user_id);
-    if (from) select = select.where('created_at', '>=', from);
-    // `to` is inclusive to the millisecond; the database keeps microseconds.
-    if (to) select = select.where('created_at', '<', new Date(to.getTime() + 1));
-    if (query.q !== undefined) {
-      const words = textQuery(query.q);
-      const matches = sql<boolean>`content_words @@ ${words}`;
-      const walk = select.where(({ exists, selectFrom }) =>
-        exists(selectFrom('messages').select(sql`1`.as('one')).whereRef('messages.conversation_id', '=', 'conversations.id').where(matches)),
-      );
-      // Common words first: a full page is among the newest few hundred conversations of the list,
-      // found by walking them and checking their messages (a few thousand rows). Within that
-      // prefix of the list, a full page (has_more) is the page; so is whatever the walk finds
-      // when the prefix is the whole rest of the list.
-      const boundary = await newestFirst(select.clearSelect().select(['id', createdKey]), query.cursor)
-        .offset(WALK_FIRST_PER_ROW * (query.limit + 1) - 1)
-        .limit(1)
-        .executeTakeFirst();
-      if (!boundary) return newestFirstPage(walk, { limit: query.limit, cursor: query.cursor }, toConversation);
-      const prefix = await newestFirstPage(
-        walk.where(sql<boolean>`(created_at, id) >= (${boundary.created_key}::timestamptz, ${boundary.id})`),
-        { limit: query.limit, cursor: query.cursor },
-        toConversation,
-      );
-      if (prefix.has_more) return prefix;
-      // Rare words: every matching message is found through the GIN index (cheap for a few), and
-      // the page is cut from their conversations. In between (too many matches to collect, too
-      // few for the prefix), the walk goes on through the whole list. The planner cannot tell
-      // these apart (it always walks), so a bounded look at the index decides.
-      const hits = await this.db.transaction().execute(async (trx) => {
-        // Through the GIN index only. The planner cannot estimate a prefix tsquery, guesses
-        // thousands of matches and, with the LIMIT, prefers to walk every message of the account
-        // (1,000,000 rows: 300–500 ms for a word in 500 messages); the bitmap scan reads only matches.
-        await sql`set local enable_seqscan = off`.execute(trx);
-        await sql`set local enable_indexscan = off`.execute(trx);
-        return trx.selectFrom('messages').select('conversation_id').where('account_id', '=', accountId).where(matches).limit(SPARSE_MATCHES).execute();
-      });
-      if (hits.length === 0) return { items: [], next_cursor: null, has_more: false };
-      select = hits.length < SPARSE_MATCHES ? select.where('id', 'in', [...new Set(hits.map((hit) => hit.conversation_id))]) : walk;
-    }
-    return newestFirstPage(select, { limit: query.limit, cursor: query.cursor }, toConversation);
+  constructor(private readonly db: Kysely<Database>) {
+    this.writer = new TurnWriter(db);
   }
 
-  async get(accountId: string, conversationId: string): Promise<Conversation> {
-    const row = await this.selectConversations(accountId).where('id', '=', conversationId).executeTakeFirst();
-    if (!row) throw notFound('conversation_id', 'conversation');
-    return toConversation(row);
+  /** `id` may be chosen ahead (chat announces it before the reply exists). */
+  async create(accountId: string, owner: { id?: string; botId?: string | null; agentId?: string | null; userId?: string | null }) {
+    return this.db
+      .insertInto('conversations')
+      .values({
+        id: owner.id ?? newId('conv'),
+        account_id: accountId,
+        bot_id: owner.botId ?? null,
+        agent_id: owner.agentId ?? null,
+        user_id: owner.userId ?? null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
-  /** Deletes the conversation with its messages, and counts the deletion. 404 when it is not this account's. */
-  async delete(accountId: string, conversationId: string): Promise<Deletion> {
-    return this.db.transaction().execute(async (trx) => {
-      await forgetStoredAnswers(trx, accountId, conversationId);
-      const removed = await deleteConversations(trx, accountId, { conversationId });
-      if (removed.conversations === 0) throw notFound('conversation_id', 'conversation');
-      await recordDeletion(trx, accountId, 'conversation', removed);
-      return { id: conversationId, deleted: true, ...removed };
-    });
-  }
-
-  private selectConversations(accountId: string) {
+  async get(accountId: string, conversationId: string): Promise<ConversationRow | undefined> {
     return this.db
       .selectFrom('conversations')
       .selectAll()
-      .select(createdKey)
-      .select(
-        sql<LastMessageRow | null>`(
-          select json_build_object('id', m.id, 'role', m.role, 'preview', left(${messagePreview('m')}, ${sql.lit(PREVIEW_LENGTH)}), 'created_at', m.created_at)
-          from messages m where m.conversation_id = conversations.id order by m.seq desc limit 1)`.as('last_message'),
-      )
-      .where('account_id', '=', accountId);
+      .where('account_id', '=', accountId)
+      .where('id', '=', conversationId)
+      .executeTakeFirst();
   }
 
-  private async assertOwned(accountId: string, table: 'bots' | 'agents', id: string, param: string, what: string): Promise<void> {
-    const row = await this.db.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound(param, what);
+  /**
+   * The open conversation of (account, bot, user): the most recent one, created on first contact.
+   * Once it exists (every message but a user's first) one select finds it; only a first contact
+   * takes an advisory lock per triple, so two simultaneous first messages share one conversation.
+   */
+  async openForBotUser(accountId: string, botId: string, userId: string): Promise<ConversationRow> {
+    const latest = (db: Kysely<Database>) =>
+      db
+        .selectFrom('conversations')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('bot_id', '=', botId)
+        .where('user_id', '=', userId)
+        .orderBy('updated_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    const open = await this.openConversations.call(accountRowKey(accountId, botId), userId);
+    if (open) return open;
+    return this.db.transaction().execute(async (trx) => {
+      const lockKey = `conv:${accountId}:${botId}:${userId}`;
+      await sql`select pg_advisory_xact_lock(hashtextextended(${lockKey}, 0))`.execute(trx);
+      const existing = await latest(trx); // another first message may have created it meanwhile
+      if (existing) return existing;
+      return trx
+        .insertInto('conversations')
+        .values({ id: newId('conv'), account_id: accountId, bot_id: botId, user_id: userId })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }).catch(rethrowMissingOwner);
+  }
+
+  /** The lookup of `openForBotUser`, for all users of one bot asking at once in one select. */
+  private readonly openConversations = new Batcher<string, ConversationRow | undefined>(async (key, callers) => {
+    const [accountId, botId] = parseAccountRowKey(key);
+    const rows = await this.db
+      .selectFrom('conversations')
+      .selectAll()
+      .distinctOn('user_id')
+      .where('account_id', '=', accountId)
+      .where('bot_id', '=', botId)
+      .where('user_id', 'in', [...new Set(callers.map((caller) => caller.input))])
+      .orderBy('user_id')
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const byUser = new Map(rows.map((row) => [row.user_id, row]));
+    for (const caller of callers) caller.resolve(byUser.get(caller.input));
+  });
+
+  /**
+   * Appends messages in order and touches the conversation (or creates it, with `create`), in one
+   * statement shared with the account's concurrent turns (`turn-writer.ts`). A keyed user message
+   * that another request already stored throws a unique violation (`isKeyedTurnConflict`) and
+   * nothing of this call is written. A conversation deleted meanwhile, or a bot or agent deleted
+   * before its conversation is created, answers 404.
+   */
+  append(accountId: string, conversationId: string, messages: NewMessage[], options: { create?: ConversationOwner } = {}): Promise<Message[]> {
+    return this.writer.append(accountId, conversationId, messages, options);
+  }
+
+  /**
+   * The turn an earlier request with this Idempotency-Key stored (within the key's lifetime), or
+   * undefined. The same key with another request answers 409 `idempotency_key_reused`, as the
+   * middleware would have while it still remembered the key.
+   */
+  async findKeyedTurn(accountId: string, tag: IdempotencyTag): Promise<KeyedTurn | undefined> {
+    const user = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', '=', tag.key)
+      .where('created_at', '>=', IDEMPOTENCY_EXPIRED_BEFORE)
+      .executeTakeFirst();
+    if (!user) return undefined;
+    if (user.idempotency_request_hash !== tag.requestHash) {
+      throw new ServiceError('idempotency_key_reused', 'This Idempotency-Key was used with a different request.', {
+        param: 'Idempotency-Key',
+      });
+    }
+    // `append` stores a turn in one transaction with the conversation row locked: the message right
+    // after the user message is the reply of that turn. A message a person answers (held, handoff)
+    // has no reply of its own: whatever follows it is not an assistant's, or nothing does.
+    const next = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('conversation_id', '=', user.conversation_id)
+      .where('seq', '>', user.seq)
+      .orderBy('seq', 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    if (next?.role !== 'assistant') return { user: toMessage(user), reply: toMessage(user), entities: [], held: true };
+    return { user: toMessage(user), reply: toMessage(next), entities: (next.entities ?? []) as Entity[] };
+  }
+
+  /**
+   * Messages oldest → newest by `seq`. By conversation, or by user (optionally with one bot)
+   * across that user's conversations.
+   */
+  async history(accountId: string, filter: HistoryFilter): Promise<Page<Message>> {
+    let query = this.db
+      .selectFrom('messages as m')
+      .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
+      .selectAll('m')
+      .where('m.account_id', '=', accountId)
+      .where('c.account_id', '=', accountId);
+    if (filter.conversationId) query = query.where('m.conversation_id', '=', filter.conversationId);
+    if (filter.userId) query = query.where('c.user_id', '=', filter.userId);
+    if (filter.botId) query = query.where('c.bot_id', '=', filter.botId);
+    if (filter.cursor) {
+      query = query.where('m.seq', '>', decodeSeqCursor(filter.cursor));
+    }
+    const rows = await query.orderBy('m.seq', 'asc').limit(filter.limit + 1).execute();
+    return toPage(rows, filter.limit, toMessage, (row) => ({ seq: row.seq }));
   }
 }
