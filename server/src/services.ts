@@ -19,7 +19,6 @@ import { KnowledgeImports } from './knowledge/import/service.ts';
 import { createLlmProvider, type LlmProvider } from './llm/index.ts';
 import type { Logger } from './logger.ts';
 import { BotService } from './bots/service.ts';
-import { ConversationStore } from './chat/store.ts';
 import { TurnPipeline } from './turns/pipeline.ts';
 import { ConversationService } from './conversations/service.ts';
 import { FeedbackService } from './feedback/service.ts';
@@ -48,10 +47,8 @@ export interface Services {
   knowledge: KnowledgeService;
   /** Intent training (worker thread) and parsing; shared by bots and agents. */
   nlu: NluEngine;
-  /** Conversations + messages (bots and chat write, history reads). */
-  conversations: ConversationStore;
-  /** Conversations as a resource: the filtered list, one conversation, delete. */
-  conversationAdmin: ConversationService;
+  /** Conversations and their messages: the one writer, the transcript, the resource (list, get, delete). */
+  conversations: ConversationService;
   bots: BotService;
   /** The turn pipeline: answers and stores every chat turn (both `/v1/chat` and bot messages). */
   turns: TurnPipeline;
@@ -96,9 +93,9 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   await importJobs.recoverInterrupted();
   if (singleProcess) await releaseInterruptedKeys(core.db);
   const bots = new BotService(core.db, nlu, core.logger, core.config.maxAttachmentBytes);
-  const conversations = new ConversationStore(core.db);
+  const conversations = new ConversationService(core.db);
   const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes, core.config.attachmentQuotas);
-  const handoff = new HandoffService(core.db, core.handoffBus, new HandoffSettingsService(core.db, bots), attachments);
+  const handoff = new HandoffService(core.db, conversations.writer, core.handoffBus, new HandoffSettingsService(core.db, bots), attachments);
   // Models an NLU upgrade left outdated answer with the fallback until retrained here, bots first.
   const upgrade = new AbortController();
   const retraining = bots
@@ -112,7 +109,6 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     knowledge: new KnowledgeService(core.db),
     nlu,
     conversations,
-    conversationAdmin: new ConversationService(core.db),
     bots,
     agents: new AgentService(core.db, nlu),
     trainingJobs,

@@ -86,7 +86,7 @@ async function storeTraffic(t: Traffic): Promise<{ accountId: string; botIds: st
   }
   for (const pick of t.deleteConversations) {
     const id = conversationIds[pick % conversationIds.length]!;
-    await service.deps.conversationAdmin.delete(accountId, id).catch(() => undefined); // may be gone already
+    await service.deps.conversations.delete(accountId, id).catch(() => undefined); // may be gone already
   }
   if (t.deleteBot) await deleteConversationOwner(db, accountId, { bot: botIds[0]! });
   return { accountId, botIds, base };

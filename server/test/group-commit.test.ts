@@ -1,17 +1,18 @@
-// Group commit of chat turns (ConversationStore.append over db/batcher.ts): concurrent turns of an
+// Group commit of chat turns (ConversationService.append over db/batcher.ts): concurrent turns of an
 // account are stored by one statement, and every turn still gets its own messages, in order, or its
 // own error — on PGlite, and on PostgreSQL in the second run.
 import assert from 'node:assert/strict';
 import type { KyselyPlugin } from 'kysely';
 import { after, before, describe, it } from 'node:test';
-import { ConversationStore, type NewMessage } from '../src/chat/store.ts';
+import type { NewMessage } from '../src/conversations/message-writer.ts';
+import { ConversationService } from '../src/conversations/service.ts';
 import { newId } from '../src/ids.ts';
 import { clientFor, startTestService, type TestClient } from './support/core.ts';
 
 let api: TestClient;
 let accountId: string;
 let statements = 0;
-let store: ConversationStore;
+let store: ConversationService;
 
 /** Counts the statements the store sends. */
 const counting: KyselyPlugin = {
@@ -24,7 +25,7 @@ before(async () => {
   const account = await api.service.createAccount();
   accountId = account.accountId;
   api = clientFor(api.service, account.apiKey);
-  store = new ConversationStore(api.service.deps.db.withPlugin(counting));
+  store = new ConversationService(api.service.deps.db.withPlugin(counting));
 });
 after(() => api.service.close());
 

@@ -35,7 +35,7 @@ describe('one name per concept', () => {
     // the `detail` of `ai-chat-error`; one offending value of a refused request is `ValidationIssue`
     ErrorDetail: 'src/widget/core/events.ts',
     // the service's store of conversations; the widget's browser-kept one is `LocalConversation`
-    ConversationStore: 'server/src/chat/store.ts',
+    ConversationService: 'server/src/conversations/service.ts',
     // what a verified token grants; a token endpoint's answer is `TokenResponseData`
     TokenGrant: 'src/proxy/tokens.ts',
     ValidationIssue: 'src/client/types.ts',

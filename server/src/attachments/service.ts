@@ -2,15 +2,14 @@
  * Attachments (issue #14): files stored in the database, uploaded before the message that sends
  * them. An upload is checked against its bot's settings (on, types, size), by its bytes, and
  * belongs to its uploader: the visitor (`user_id`) or the account itself (an operator, for one
- * conversation). A message takes it (`forMessage` checks, `linkAttachments` records, in the same
+ * conversation). A message takes it (`forMessage` checks, `linkAttachments` of tables.ts records, in the same
  * statement as the message); from then on the conversation's visitor and the account may read it.
  * An upload no message took within the retention (an hour by default) is deleted by the next upload
  * of the account; the quotas of quotas.ts bound the bytes uploads hold.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Attachment, AttachmentSettings, AttachmentType } from '../../../src/client/types.ts';
 import type { BotService } from '../bots/service.ts';
-import type { ConversationStore } from '../chat/store.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound, ServiceError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -24,6 +23,11 @@ import { withAttachmentTables, type AttachmentDatabase, type AttachmentsTable } 
 
 /** Files a visitor may have uploaded and not sent yet: enough for two full messages, not a storage service. */
 export const MAX_PENDING_UPLOADS = 2 * MAX_FILES_PER_MESSAGE;
+
+/** How an upload finds the conversation it names (`ConversationService.find`). */
+export interface ConversationLookup {
+  find(accountId: string, conversationId: string): Promise<{ bot_id: string | null; user_id: string | null } | undefined>;
+}
 
 /** Who asks for a file: a visitor (`userId`, and `botId` when a token is bound to one), or the account (neither). */
 export interface FileReader {
@@ -55,24 +59,13 @@ export function toAttachment(row: Row): Attachment {
   return { id: row.id, filename: row.filename, content_type: row.content_type as AttachmentType, size: row.size, width: row.width, height: row.height };
 }
 
-/**
- * The statement that gives `ids` to a message just written: its message and conversation, and
- * the conversation's visitor as reader (an operator's file becomes readable by that visitor only
- * now). Only files no message took yet change hands; `forMessage` checked them before.
- */
-export function linkAttachments(accountId: string, messageId: string, conversationId: string, ids: readonly string[]): RawBuilder<unknown> {
-  return sql`update attachments set message_id = ${messageId}, conversation_id = ${conversationId},
-      user_id = coalesce(user_id, (select user_id from conversations where account_id = ${accountId} and id = ${conversationId}))
-    where account_id = ${accountId} and id = any(${ids}::text[]) and message_id is null`;
-}
-
 export class AttachmentService {
   private readonly db: Kysely<AttachmentDatabase>;
 
   constructor(
     db: Kysely<Database>,
     private readonly bots: BotService,
-    private readonly conversations: ConversationStore,
+    private readonly conversations: ConversationLookup,
     /** The service's own limit on a file (`AI_CHAT_MAX_ATTACHMENT_BYTES`). */
     private readonly maxBytes: number,
     private readonly quotas: AttachmentQuotas,
@@ -186,7 +179,7 @@ export class AttachmentService {
   private async target(accountId: string, input: UploadInput): Promise<{ botId: string; conversationId?: string; settings: AttachmentSettings }> {
     let botId = input.botId;
     if (input.conversationId) {
-      const conversation = await this.conversations.get(accountId, input.conversationId);
+      const conversation = await this.conversations.find(accountId, input.conversationId);
       const foreign = !conversation || (input.userId !== undefined && conversation.user_id !== input.userId) || (botId !== undefined && conversation.bot_id !== botId);
       if (foreign) throw notFound('conversation_id', 'conversation');
       if (!conversation.bot_id) throw new ServiceError('permission_denied', 'Attachments are sent in conversations with a bot.', { param: 'conversation_id' });

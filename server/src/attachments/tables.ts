@@ -2,7 +2,7 @@
  * The table of migration 017 (attachments), kept apart from `db/schema.ts` and joined with
  * `withAttachmentTables(db)` as the handoff tables are, so only attachment code knows its columns.
  */
-import type { ColumnType, Generated, Kysely } from 'kysely';
+import { sql, type ColumnType, type Generated, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
@@ -29,4 +29,15 @@ export type AttachmentDatabase = Database & { attachments: AttachmentsTable };
 
 export function withAttachmentTables(db: Kysely<Database>): Kysely<AttachmentDatabase> {
   return db as unknown as Kysely<AttachmentDatabase>;
+}
+
+/**
+ * The statement that gives `ids` to a message just written: its message and conversation, and
+ * the conversation's visitor as reader (an operator's file becomes readable by that visitor only
+ * now). Only files no message took yet change hands; `forMessage` checked them before.
+ */
+export function linkAttachments(accountId: string, messageId: string, conversationId: string, ids: readonly string[]): RawBuilder<unknown> {
+  return sql`update attachments set message_id = ${messageId}, conversation_id = ${conversationId},
+      user_id = coalesce(user_id, (select user_id from conversations where account_id = ${accountId} and id = ${conversationId}))
+    where account_id = ${accountId} and id = any(${ids}::text[]) and message_id is null`;
 }

@@ -59,7 +59,7 @@ export function chatRoutes(deps: Deps): Hono<AppEnv> {
       throw new ServiceError('validation_failed', 'Give conversation_id or user_id.', { param: 'conversation_id' });
     }
     const account = accountId(c);
-    if (query.conversation_id && !(await deps.conversations.get(account, query.conversation_id))) {
+    if (query.conversation_id && !(await deps.conversations.find(account, query.conversation_id))) {
       throw new ServiceError('resource_not_found', 'No conversation with that conversation_id exists.', { param: 'conversation_id' });
     }
     if (query.bot_id) await deps.bots.getRow(account, query.bot_id); // 404 for another account's bot

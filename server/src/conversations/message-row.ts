@@ -22,19 +22,7 @@ export function toMessage(row: MessageRow): Message {
     message.suggestions = row.suggestions ?? [];
     if (row.stopped) message.stopped = true;
   }
-  if (row.role === 'operator') message.author = operatorOf(row as MessageRow & OperatorColumns);
+  if (row.role === 'operator') message.author = { id: row.author_id ?? '', name: row.author_name ?? 'Operator', avatar_url: row.author_avatar_url };
   if (row.attachments?.length) message.attachments = row.attachments as Attachment[];
   return message;
 }
-
-/** The author columns of an operator message (migration 016, handoff/tables.ts). */
-interface OperatorColumns {
-  author_id: string | null;
-  author_name: string | null;
-  author_avatar_url: string | null;
-}
-
-function operatorOf(row: OperatorColumns): NonNullable<Message['author']> {
-  return { id: row.author_id ?? '', name: row.author_name ?? 'Operator', avatar_url: row.author_avatar_url };
-}
-

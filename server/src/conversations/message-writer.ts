@@ -1,19 +1,65 @@
 /**
- * The write path of chat turns (`ConversationStore.append`), with group commit: concurrent turns of
- * an account are stored by one statement (db/batcher.ts). Each turn still gets its own messages or
- * its own error: a statement that fails writes nothing, and its turns are then written one by one.
+ * The one INSERT path of messages: a bot's turn, a visitor's message a person answers, an
+ * operator's reply. Each write touches its conversation (or creates it), lets go of an expired
+ * Idempotency-Key, links the files the message sends, and inserts the messages, in one statement.
+ * Concurrent turns of an account share that statement (group commit, db/batcher.ts); each still
+ * gets its own messages or its own error: a statement that fails writes nothing, and its turns are
+ * then written one by one.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Message } from '../../../src/client/types.ts';
-import { linkAttachments } from '../attachments/service.ts';
+import { sql, type Kysely, type QueryExecutorProvider, type RawBuilder } from 'kysely';
+import type { Attachment, Citation, Entity, Message, OperatorProfile, ReplySource } from '../../../src/client/types.ts';
+import { linkAttachments } from '../attachments/tables.ts';
 import { Batcher, type BatchItem } from '../db/batcher.ts';
 import { json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
-import { IDEMPOTENCY_EXPIRED_BEFORE } from '../http/idempotency.ts';
+import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import { toMessage, type MessageRow } from './message-row.ts';
-import type { ConversationOwner, NewMessage } from './store.ts';
+
+export interface NewUserMessage {
+  role: 'user';
+  content: string;
+  /** The request's Idempotency-Key: at most one stored user message per key and account. */
+  idempotency?: IdempotencyTag;
+  /** Files it sends, checked (`AttachmentService.forMessage`); they join the message in the same statement. */
+  attachments?: Attachment[];
+}
+
+/** A bot's reply (a responder's, turns/responders/) as it is stored. */
+export interface NewAssistantMessage {
+  role: 'assistant';
+  content: string;
+  source: ReplySource;
+  intent: string | null;
+  confidence: number | null;
+  citations: Citation[];
+  suggestions: string[];
+  /** The entities the intent model found in the question (bot replies show them; replays too). */
+  entities?: Entity[];
+  /** The user stopped the reply while it streamed: `content` is what was sent before the stop. */
+  stopped?: boolean;
+  /** Time to produce the reply, for performance analytics. */
+  latencyMs: number;
+}
+
+/** A person's reply (human handoff), under the name visitors see. */
+export interface NewOperatorMessage {
+  role: 'operator';
+  content: string;
+  author: OperatorProfile;
+  attachments?: Attachment[];
+}
+
+export type NewMessage = NewUserMessage | NewAssistantMessage | NewOperatorMessage;
+
+/** Who a conversation belongs to, when `append` creates it together with the messages. */
+export interface ConversationOwner {
+  id: string;
+  botId?: string | null;
+  agentId?: string | null;
+  userId?: string | null;
+}
 
 /** The foreign keys of migration 007 from a conversation to its bot and agent. */
 const OWNER_KEYS: Record<string, [param: string, what: string]> = {
@@ -32,7 +78,7 @@ export function rethrowMissingOwner(error: unknown): never {
   throw error;
 }
 
-/** A turn waiting to be written by `ConversationStore.append`. */
+/** A turn waiting to be written by `append`. */
 interface PendingTurn {
   conversationId: string;
   messages: NewMessage[];
@@ -42,13 +88,17 @@ interface PendingTurn {
 /** A message as `insertMessages` sends it, named by the columns of `messages`. */
 type MessageRowInput = ReturnType<typeof messageRow>;
 
+/** The files a message sends, or null. */
+const filesOf = (m: NewMessage): Attachment[] | null => (m.role !== 'assistant' && m.attachments?.length ? m.attachments : null);
+
 function messageRow(m: NewMessage, conversationId: string) {
   const assistant = m.role === 'assistant' ? m : undefined;
   const keyed = m.role === 'user' ? m.idempotency : undefined;
+  const author = m.role === 'operator' ? m.author : undefined;
   return {
     id: newId('msg'),
     conversation_id: conversationId,
-    attachments: m.role === 'user' && m.attachments?.length ? m.attachments : null,
+    attachments: filesOf(m),
     role: m.role,
     content: m.content,
     source: assistant?.source ?? null,
@@ -61,12 +111,18 @@ function messageRow(m: NewMessage, conversationId: string) {
     stopped: assistant?.stopped ?? false,
     idempotency_key: keyed?.key ?? null,
     idempotency_request_hash: keyed?.requestHash ?? null,
+    author_id: author?.id ?? null,
+    author_name: author?.name ?? null,
+    author_avatar_url: author?.avatar_url ?? null,
   };
 }
 
 const inSeqOrder = (rows: MessageRow[]): Message[] => rows.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq))).map(toMessage);
 
-export class TurnWriter {
+/** Where a write runs: the service's connection, or a transaction that stores more with it. */
+type Executor = QueryExecutorProvider;
+
+export class MessageWriter {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
@@ -84,8 +140,16 @@ export class TurnWriter {
   async append(accountId: string, conversationId: string, messages: NewMessage[], options: { create?: ConversationOwner } = {}): Promise<Message[]> {
     if (options.create && options.create.id !== conversationId) throw new Error('append: create.id must be the conversation id');
     const turn: PendingTurn = { conversationId, messages, create: options.create };
-    if (messages.some((m) => m.role === 'user' && m.attachments?.length)) return this.appendAlone(accountId, turn);
+    if (messages.some(filesOf)) return this.appendAlone(this.db, accountId, turn);
     return this.turns.call(accountId, turn);
+  }
+
+  /**
+   * Appends messages to an existing conversation in one statement run by `trx`, alone (not batched):
+   * for a caller that stores more in the same transaction (handoff/service.ts stores the event).
+   */
+  async appendIn(trx: Executor, accountId: string, conversationId: string, messages: NewMessage[]): Promise<Message[]> {
+    return this.appendAlone(trx, accountId, { conversationId, messages });
   }
 
   private readonly turns = new Batcher<PendingTurn, Message[]>((accountId, items) => this.appendBatch(accountId, items));
@@ -98,7 +162,7 @@ export class TurnWriter {
    * alone, to get its own answer or its own error; so is a turn whose conversation is gone.
    */
   private async appendBatch(accountId: string, items: BatchItem<PendingTurn, Message[]>[]): Promise<void> {
-    const settleAlone = (item: BatchItem<PendingTurn, Message[]>) => this.appendAlone(accountId, item.input).then(item.resolve, item.reject);
+    const settleAlone = (item: BatchItem<PendingTurn, Message[]>) => this.appendAlone(this.db, accountId, item.input).then(item.resolve, item.reject);
     if (items.length === 1) return settleAlone(items[0]!);
     const seen = new Set<string>();
     const now: typeof items = [];
@@ -128,7 +192,7 @@ export class TurnWriter {
   }
 
   /** One turn in one statement (see `append`). */
-  private async appendAlone(accountId: string, turn: PendingTurn): Promise<Message[]> {
+  private async appendAlone(db: Executor, accountId: string, turn: PendingTurn): Promise<Message[]> {
     const { conversationId, messages, create: owner } = turn;
     // Touching first takes the row lock that makes concurrent appends to one conversation take turns,
     // so a turn's messages are adjacent in `seq` and "the reply after a user message" is its reply
@@ -140,11 +204,11 @@ export class TurnWriter {
     const links: ReturnType<typeof sql>[] = [];
     const rows = messages.map((m) => {
       const row = messageRow(m, conversationId);
-      const files = m.role === 'user' && m.attachments?.length ? m.attachments : null;
+      const files = filesOf(m);
       if (files) links.push(sql`, ${sql.raw(`linked${links.length}`)} as (${linkAttachments(accountId, row.id, conversationId, files.map((f) => f.id))} and exists (select 1 from conversation) returning 1)`);
       return row;
     });
-    const inserted = await this.insertMessages(accountId, sql`with conversation as (${conversation})`, sql.join(links, sql``), rows);
+    const inserted = await this.insertMessages(db, accountId, sql`with conversation as (${conversation})`, sql.join(links, sql``), rows);
     if (inserted.length === 0) throw notFound('conversation_id', 'conversation');
     return inSeqOrder(inserted);
   }
@@ -173,7 +237,7 @@ export class TurnWriter {
         select id, ${accountId}, bot_id, agent_id, user_id from turns where is_new returning id),
       conversation as (select id from touched union all select id from created)`;
     const rows = turns.flatMap(({ conversationId, messages }) => messages.map((m) => messageRow(m, conversationId)));
-    return this.insertMessages(accountId, conversation, sql``, rows);
+    return this.insertMessages(this.db, accountId, conversation, sql``, rows);
   }
 
   /**
@@ -181,7 +245,7 @@ export class TurnWriter {
    * rows travel as one JSON parameter, typed by the table itself (jsonb_populate_recordset), and are
    * inserted in their given order (`ordinality`), which is the order of `seq`.
    */
-  private async insertMessages(accountId: string, conversation: RawBuilder<unknown>, links: RawBuilder<unknown>, rows: MessageRowInput[]): Promise<MessageRow[]> {
+  private async insertMessages(db: Executor, accountId: string, conversation: RawBuilder<unknown>, links: RawBuilder<unknown>, rows: MessageRowInput[]): Promise<MessageRow[]> {
     const keys = rows.flatMap((row) => (row.idempotency_key ? [row.idempotency_key] : []));
     // An expired key is free again, like in `idempotency_keys`: its old message lets go of it. The
     // insert reads `freed` first (its count), so the key is released before the new row claims it.
@@ -196,16 +260,17 @@ export class TurnWriter {
     const inserted = await sql<MessageRow>`
       ${conversation}${freed}${links}
       insert into messages (id, account_id, conversation_id, role, content, source, intent, confidence, citations,
-                            suggestions, latency_ms, entities, stopped, idempotency_key, idempotency_request_hash, attachments)
+                            suggestions, latency_ms, entities, stopped, idempotency_key, idempotency_request_hash, attachments,
+                            author_id, author_name, author_avatar_url)
       select m.id, ${accountId}, conversation.id, m.role, m.content, m.source, m.intent, m.confidence, m.citations,
              m.suggestions, m.latency_ms, m.entities, coalesce(m.stopped, false), m.idempotency_key, m.idempotency_request_hash,
-             m.attachments
+             m.attachments, m.author_id, m.author_name, m.author_avatar_url
       from jsonb_populate_recordset(null::messages, ${json(rows)}::jsonb) with ordinality as m
       join conversation on conversation.id = m.conversation_id
       ${keys.length ? sql`where (select count(*) from freed) >= 0` : sql``}
       order by m.ordinality
       returning *`
-      .execute(this.db)
+      .execute(db)
       .catch(rethrowMissingOwner);
     return inserted.rows;
   }

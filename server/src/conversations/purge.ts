@@ -59,7 +59,7 @@ export async function forgetStoredAnswers(
 
 /** Deletes the conversations in `scope` with their messages; returns how many of each went. */
 export async function deleteConversations(trx: Transaction<Database>, accountId: string, scope: ConversationScope): Promise<Removed> {
-  // Locked first: a message being appended holds its conversation's row lock (`ConversationStore`),
+  // Locked first: a message being appended holds its conversation's row lock (`MessageWriter`),
   // so it either lands before this delete (and is counted with it) or finds the conversation gone.
   await conversationsIn(trx, accountId, scope).forUpdate().execute();
   const messages = await trx

@@ -13,10 +13,10 @@ export function conversationRoutes(deps: Deps): Hono<AppEnv> {
 
   router.get('/', async (c) => {
     const query = readQuery<ConversationListQuery & { limit: number }>(c, listConversationsQuerySchema);
-    return ok(c, await deps.conversationAdmin.list(accountId(c), query));
+    return ok(c, await deps.conversations.list(accountId(c), query));
   });
 
-  router.get('/:conversation_id', async (c) => ok(c, await deps.conversationAdmin.get(accountId(c), conversationId(c))));
-  router.delete('/:conversation_id', async (c) => ok(c, await deps.conversationAdmin.delete(accountId(c), conversationId(c))));
+  router.get('/:conversation_id', async (c) => ok(c, await deps.conversations.get(accountId(c), conversationId(c))));
+  router.delete('/:conversation_id', async (c) => ok(c, await deps.conversations.delete(accountId(c), conversationId(c))));
   return router;
 }

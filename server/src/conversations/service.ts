@@ -1,39 +1,27 @@
 /**
- * Conversations and their messages: the one place that writes them (bots and chat both use it) and
- * the history query. Every read and write is scoped by account id: no method takes an id alone.
+ * Conversations and their messages: the one service that stores them (chat turns, bot messages and
+ * handoff all write through its `MessageWriter`), the transcript (`history`), and the conversation
+ * as a resource (the filtered list of list.ts, one conversation, its delete). Every read and write
+ * is scoped by account id: no method takes an id alone.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Attachment, Entity, Message, Page } from '../../../src/client/types.ts';
+import type { Conversation, ConversationListQuery, Deletion, Entity, Message, Page } from '../../../src/client/types.ts';
+import { recordDeletion } from '../analytics/deletions.ts';
 import { accountRowKey, Batcher, parseAccountRowKey } from '../db/batcher.ts';
 import type { ConversationsTable, Database } from '../db/schema.ts';
-import { ServiceError } from '../http/errors.ts';
+import { notFound, ServiceError } from '../http/errors.ts';
 import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
 import { decodeSeqCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
+import { listConversations, selectConversations, toConversation } from './list.ts';
 import { toMessage } from './message-row.ts';
-import type { ResponderReply } from '../turns/responders/responder.ts';
-import { rethrowMissingOwner, TurnWriter } from './turn-writer.ts';
+import { MessageWriter, rethrowMissingOwner, type ConversationOwner, type NewMessage } from './message-writer.ts';
+import { deleteConversations, forgetStoredAnswers } from './purge.ts';
 
 /** The partial unique index of migration 004 on `messages (account_id, idempotency_key)`. */
 const KEYED_MESSAGE_INDEX = 'messages_account_idempotency';
 
 export type ConversationRow = Selectable<ConversationsTable>;
-
-export interface NewUserMessage {
-  role: 'user';
-  content: string;
-  /** The request's Idempotency-Key: at most one stored user message per key and account. */
-  idempotency?: IdempotencyTag;
-  /** Files it sends, checked (`AttachmentService.forMessage`); they join the message in the same statement. */
-  attachments?: Attachment[];
-}
-
-/** A responder's reply as it is stored. */
-export interface NewAssistantMessage extends ResponderReply {
-  role: 'assistant';
-  /** Time to produce the reply, for performance analytics. */
-  latencyMs: number;
-}
 
 /** A turn stored under an Idempotency-Key: its user message, the reply after it, and the reply's entities. */
 export interface KeyedTurn {
@@ -45,21 +33,11 @@ export interface KeyedTurn {
   held?: true;
 }
 
-/** Who a conversation belongs to, when `append` creates it together with the messages. */
-export interface ConversationOwner {
-  id: string;
-  botId?: string | null;
-  agentId?: string | null;
-  userId?: string | null;
-}
-
 /** True when a keyed insert lost to another request with the same Idempotency-Key. */
 export function isKeyedTurnConflict(error: unknown): boolean {
   const pgError = error as { code?: string; constraint?: string };
   return pgError.code === '23505' && pgError.constraint === KEYED_MESSAGE_INDEX;
 }
-
-export type NewMessage = NewUserMessage | NewAssistantMessage;
 
 export interface HistoryFilter {
   conversationId?: string;
@@ -69,11 +47,12 @@ export interface HistoryFilter {
   cursor?: string;
 }
 
-export class ConversationStore {
-  private readonly writer: TurnWriter;
+export class ConversationService {
+  /** The one INSERT path of messages; handoff writes through it inside its own transactions. */
+  readonly writer: MessageWriter;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.writer = new TurnWriter(db);
+    this.writer = new MessageWriter(db);
   }
 
   /** `id` may be chosen ahead (chat announces it before the reply exists). */
@@ -91,7 +70,8 @@ export class ConversationStore {
       .executeTakeFirstOrThrow();
   }
 
-  async get(accountId: string, conversationId: string): Promise<ConversationRow | undefined> {
+  /** The conversation's row, or undefined when it is not this account's. */
+  async find(accountId: string, conversationId: string): Promise<ConversationRow | undefined> {
     return this.db
       .selectFrom('conversations')
       .selectAll()
@@ -152,7 +132,7 @@ export class ConversationStore {
 
   /**
    * Appends messages in order and touches the conversation (or creates it, with `create`), in one
-   * statement shared with the account's concurrent turns (`turn-writer.ts`). A keyed user message
+   * statement shared with the account's concurrent turns (message-writer.ts). A keyed user message
    * that another request already stored throws a unique violation (`isKeyedTurnConflict`) and
    * nothing of this call is written. A conversation deleted meanwhile, or a bot or agent deleted
    * before its conversation is created, answers 404.
@@ -215,5 +195,28 @@ export class ConversationStore {
     }
     const rows = await query.orderBy('m.seq', 'asc').limit(filter.limit + 1).execute();
     return toPage(rows, filter.limit, toMessage, (row) => ({ seq: row.seq }));
+  }
+
+  /** The list of `GET /v1/conversations`, newest first (list.ts). */
+  list(accountId: string, query: ConversationListQuery & { limit: number }): Promise<Page<Conversation>> {
+    return listConversations(this.db, accountId, query);
+  }
+
+  /** The conversation as the API answers it; 404 when it is not this account's. */
+  async get(accountId: string, conversationId: string): Promise<Conversation> {
+    const row = await selectConversations(this.db, accountId).where('id', '=', conversationId).executeTakeFirst();
+    if (!row) throw notFound('conversation_id', 'conversation');
+    return toConversation(row);
+  }
+
+  /** Deletes the conversation with its messages, and counts the deletion. 404 when it is not this account's. */
+  async delete(accountId: string, conversationId: string): Promise<Deletion> {
+    return this.db.transaction().execute(async (trx) => {
+      await forgetStoredAnswers(trx, accountId, conversationId);
+      const removed = await deleteConversations(trx, accountId, { conversationId });
+      if (removed.conversations === 0) throw notFound('conversation_id', 'conversation');
+      await recordDeletion(trx, accountId, 'conversation', removed);
+      return { id: conversationId, deleted: true, ...removed };
+    });
   }
 }

@@ -1,5 +1,6 @@
 /** Kysely table types: the database as the services see it. JSON columns hold parsed values. */
 import type { ColumnType, Generated } from 'kysely';
+import type { HandoffStatus } from '../../../src/client/types.ts';
 
 /** timestamptz: read as Date, written as Date or ISO string. */
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -105,6 +106,12 @@ export interface ConversationsTable {
   user_id: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
+  /** Who answers it (migration 016): the bot, a person asked for, a person, or nobody (closed); see conversations/status.ts. */
+  status: ColumnType<HandoffStatus, HandoffStatus | undefined, HandoffStatus>;
+  /** Since when a person is asked for; kept while one has it. */
+  waiting_since: NullableTimestamp;
+  /** The dashboard user who has it (`with_person`). */
+  operator_id: OptionalText;
 }
 
 export interface MessagesTable {
@@ -134,6 +141,10 @@ export interface MessagesTable {
   stopped: Generated<boolean>;
   /** The files sent with it (migration 017): `Attachment[]`; null: none. */
   attachments: ColumnType<unknown[] | null, string | null | undefined, string | null>;
+  /** The operator who wrote an `operator` message (migration 016), as visitors saw them then. */
+  author_id: OptionalText;
+  author_name: OptionalText;
+  author_avatar_url: OptionalText;
   created_at: Generated<Date>;
 }
 

@@ -9,25 +9,19 @@
  * that reconnects with `Last-Event-ID` reads from the store what it missed, and nothing twice.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Attachment, HandoffAvailability, HandoffState, HandoffStatus, Message, OfflineMessage, OfflineMessageRequest, OperatorProfile } from '../../../src/client/types.ts';
-import { linkAttachments, type AttachmentService } from '../attachments/service.ts';
-import { toMessage } from '../chat/message-row.ts';
+import type { Attachment, HandoffAvailability, HandoffState, Message, OfflineMessage, OfflineMessageRequest, OperatorProfile } from '../../../src/client/types.ts';
+import type { AttachmentService } from '../attachments/service.ts';
+import type { MessageWriter, NewMessage } from '../conversations/message-writer.ts';
+import type { ConversationRow } from '../conversations/service.ts';
+import { statusesBefore, type ConversationStatus } from '../conversations/status.ts';
 import { iso, json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound, ServiceError } from '../http/errors.ts';
-import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
+import type { IdempotencyTag } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import { accountTopic, conversationTopic, type BusEvent, type HandoffBus } from './bus.ts';
 import type { HandoffSettingsService } from './settings.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
-
-/** Which statuses each status may be changed to. `closed` is final: a new message starts a new conversation. */
-const TRANSITIONS: Record<HandoffStatus, HandoffStatus[]> = {
-  bot: ['waiting'],
-  waiting: ['with_person', 'bot', 'closed'],
-  with_person: ['bot', 'closed'],
-  closed: [],
-};
 
 /** Who may see a conversation: the visitor's own (`userId`, and `botId` when a token is bound to one). */
 export interface Visitor {
@@ -41,13 +35,16 @@ export interface Operator {
   accountId: string;
 }
 
-type ConversationRow = { id: string; account_id: string; bot_id: string | null; user_id: string | null; status: HandoffStatus; waiting_since: Date | null; operator_id: string | null };
+/** The columns of a conversation its handoff reads. */
+type HandoffRow = Pick<ConversationRow, 'id' | 'account_id' | 'bot_id' | 'user_id' | 'status' | 'waiting_since' | 'operator_id'>;
 
 export class HandoffService {
   readonly db: Kysely<HandoffDatabase>;
 
   constructor(
     db: Kysely<Database>,
+    /** The one INSERT path of messages (conversations/message-writer.ts). */
+    private readonly messages: Pick<MessageWriter, 'appendIn'>,
     readonly bus: HandoffBus,
     readonly settings: HandoffSettingsService,
     /** Files an operator sends; without it a reply naming files is refused. */
@@ -57,7 +54,7 @@ export class HandoffService {
   }
 
   /** The conversation as `visitor` may see it; 404 for anyone else's (ids cannot be probed). */
-  async conversation(accountId: string, conversationId: string, visitor: Visitor = {}): Promise<ConversationRow> {
+  async conversation(accountId: string, conversationId: string, visitor: Visitor = {}): Promise<HandoffRow> {
     const row = await this.db
       .selectFrom('conversations')
       .select(['id', 'account_id', 'bot_id', 'user_id', 'status', 'waiting_since', 'operator_id'])
@@ -91,8 +88,8 @@ export class HandoffService {
    * `operatorId`: the operator taking it (`with_person`); `onlyOperator`: the change is refused unless
    * this operator holds the conversation (an operator's close).
    */
-  async transition(accountId: string, conversationId: string, to: HandoffStatus, options: { operatorId?: string; onlyOperator?: string } = {}): Promise<HandoffState> {
-    const from = (Object.keys(TRANSITIONS) as HandoffStatus[]).filter((status) => TRANSITIONS[status].includes(to));
+  async transition(accountId: string, conversationId: string, to: ConversationStatus, options: { operatorId?: string; onlyOperator?: string } = {}): Promise<HandoffState> {
+    const from = statusesBefore(to);
     // Read before the transaction: PGlite has one connection, which the transaction holds.
     const botId = (await this.conversation(accountId, conversationId)).bot_id;
     const availability = await this.settings.availability(accountId, botId);
@@ -118,7 +115,7 @@ export class HandoffService {
   }
 
   /** Why a transition matched no row: 404, or 409 with what the status is now. */
-  private async refusal(trx: Transaction<HandoffDatabase>, accountId: string, conversationId: string, to: HandoffStatus): Promise<ServiceError> {
+  private async refusal(trx: Transaction<HandoffDatabase>, accountId: string, conversationId: string, to: ConversationStatus): Promise<ServiceError> {
     const current = await trx.selectFrom('conversations').select(['status', 'operator_id']).where('account_id', '=', accountId).where('id', '=', conversationId).executeTakeFirst();
     if (!current) return notFound('conversation_id', 'conversation');
     const why =
@@ -215,7 +212,7 @@ export class HandoffService {
   }
 
   /** `known`: what the caller has read already (inside a transaction: its connection, and availability read before it). */
-  async stateOf(row: ConversationRow, known: { db?: Kysely<HandoffDatabase>; availability?: HandoffAvailability } = {}): Promise<HandoffState> {
+  async stateOf(row: HandoffRow, known: { db?: Kysely<HandoffDatabase>; availability?: HandoffAvailability } = {}): Promise<HandoffState> {
     const availability = known.availability ?? (await this.settings.availability(row.account_id, row.bot_id));
     const operator = row.operator_id ? await profileIn(known.db ?? this.db, row.operator_id) : null;
     const involved = row.status === 'waiting' || row.status === 'with_person';
@@ -229,57 +226,15 @@ export class HandoffService {
   }
 
   /**
-   * Stores a message written while a person is involved, with its event. A visitor's message keeps
-   * its Idempotency-Key, as a bot turn's does (`ConversationStore.append`): a retry finds it
-   * (`findKeyedTurn`, held) instead of storing it twice; one running alongside hits the unique key.
+   * Stores a message written while a person is involved, with its event, through the one message
+   * writer. A visitor's message keeps its Idempotency-Key, as a bot turn's does: a retry finds it
+   * (`ConversationService.findKeyedTurn`, held) instead of storing it twice; one running alongside
+   * hits the unique key.
    */
-  private async storeMessage(
-    accountId: string,
-    conversationId: string,
-    input: { role: 'user' | 'operator'; content: string; author?: OperatorProfile; idempotency?: IdempotencyTag; attachments?: Attachment[] },
-  ): Promise<Message> {
+  private async storeMessage(accountId: string, conversationId: string, input: Exclude<NewMessage, { role: 'assistant' }>): Promise<Message> {
     const { message, event } = await this.db.transaction().execute(async (trx) => {
-      const touched = await trx.updateTable('conversations').set({ updated_at: sql`now()` }).where('account_id', '=', accountId).where('id', '=', conversationId).returning('id').executeTakeFirst();
-      if (!touched) throw notFound('conversation_id', 'conversation');
-      const key = input.idempotency?.key;
-      if (key) {
-        // an expired key is free again: its old message lets go of it
-        await trx
-          .updateTable('messages')
-          .set({ idempotency_key: null, idempotency_request_hash: null })
-          .where('account_id', '=', accountId)
-          .where('idempotency_key', '=', key)
-          .where('created_at', '<', IDEMPOTENCY_EXPIRED_BEFORE)
-          .execute();
-      }
-      const id = newId('msg');
-      const files = input.attachments?.length ? input.attachments : null;
-      const row = await trx
-        .insertInto('messages')
-        .values({
-          id,
-          attachments: files && json(files),
-          account_id: accountId,
-          conversation_id: conversationId,
-          role: input.role,
-          content: input.content,
-          source: null,
-          intent: null,
-          confidence: null,
-          citations: null,
-          suggestions: null,
-          latency_ms: null,
-          author_id: input.author?.id ?? null,
-          author_name: input.author?.name ?? null,
-          author_avatar_url: input.author?.avatar_url ?? null,
-          idempotency_key: key ?? null,
-          idempotency_request_hash: input.idempotency?.requestHash ?? null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (files) await linkAttachments(accountId, id, conversationId, files.map((f) => f.id)).execute(trx);
-      const message = toMessage(row);
-      return { message, event: await this.storeEvent(trx, accountId, conversationId, 'message', message) };
+      const [message] = await this.messages.appendIn(trx, accountId, conversationId, [input]);
+      return { message: message!, event: await this.storeEvent(trx, accountId, conversationId, 'message', message) };
     });
     this.publish(accountId, conversationId, event);
     return message;

@@ -1,16 +1,14 @@
 /**
  * Table types of migration 016 (human handoff), kept apart from `db/schema.ts` and joined with
  * `withHandoffTables(db)` (as `db/dashboard-schema.ts` does for the dashboard's tables), so only the
- * handoff code knows these columns.
+ * handoff code knows these tables. The columns it added to conversations and messages (status,
+ * author) belong to those tables, in `db/schema.ts`.
  */
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { DashboardDatabase } from '../db/dashboard-schema.ts';
 import type { Database, Json } from '../db/schema.ts';
 
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
-
-export type HandoffStatus = 'bot' | 'waiting' | 'with_person' | 'closed';
 
 export interface HandoffEventsTable {
   seq: Generated<string>;
@@ -48,13 +46,7 @@ export interface OperatorPresenceTable {
   seen_at: Generated<Date>;
 }
 
-export type HandoffDatabase = Omit<DashboardDatabase, 'conversations' | 'messages' | 'users'> & {
-  conversations: Database['conversations'] & {
-    status: ColumnType<HandoffStatus, HandoffStatus | undefined, HandoffStatus>;
-    waiting_since: NullableTimestamp;
-    operator_id: OptionalText;
-  };
-  messages: Database['messages'] & { author_id: OptionalText; author_name: OptionalText; author_avatar_url: OptionalText };
+export type HandoffDatabase = Omit<DashboardDatabase, 'users'> & {
   users: DashboardDatabase['users'] & { display_name: OptionalText; avatar_url: OptionalText };
   handoff_events: HandoffEventsTable;
   bot_handoff: BotHandoffTable;

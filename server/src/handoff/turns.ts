@@ -10,7 +10,8 @@
  *   a person is unavailable (so the widget can offer to leave an email). Every reply of a bot with
  *   handoff on carries the state.
  */
-import type { Attachment, HandoffState, HandoffStatus, Message, OpeningHours } from '../../../src/client/types.ts';
+import type { Attachment, HandoffState, Message, OpeningHours } from '../../../src/client/types.ts';
+import { withPerson, type ConversationStatus } from '../conversations/status.ts';
 import { ServiceError } from '../http/errors.ts';
 import type { IdempotencyTag } from '../http/idempotency.ts';
 import type { HandoffService } from './service.ts';
@@ -20,15 +21,9 @@ export type TurnHandoff = HandoffState & { held?: true };
 export class HandoffTurns {
   constructor(private readonly handoff: HandoffService) {}
 
-  /** The status of a conversation row read by the pipeline (`bot` for rows of older writers). */
-  statusOf(conversation: object | undefined): HandoffStatus {
-    return ((conversation as { status?: HandoffStatus } | undefined)?.status ?? 'bot');
-  }
-
   /** True when a person is involved, so the bot must not answer. */
-  holds(conversation: object | undefined): boolean {
-    const status = this.statusOf(conversation);
-    return status === 'waiting' || status === 'with_person';
+  holds(conversation: { status: ConversationStatus } | undefined): boolean {
+    return conversation !== undefined && withPerson(conversation.status);
   }
 
   /** 409 for a turn that names a closed conversation. */

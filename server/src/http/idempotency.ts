@@ -21,7 +21,7 @@ import { accountId, type AppContext, type AppEnv } from './context.ts';
 import { ServiceError } from './errors.ts';
 
 const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
-/** How long a key is remembered (also by keyed message writes, see `ConversationStore`). */
+/** How long a key is remembered (also by keyed message writes, see `conversations/message-writer.ts`). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 const TTL_HOURS = IDEMPOTENCY_TTL_HOURS;
 /** In SQL: the moment before which a key (and a message keyed by it) has expired. */

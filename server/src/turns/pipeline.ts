@@ -23,7 +23,7 @@ import { BuiltinResponder } from './responders/builtin.ts';
 import { LlmResponder } from './responders/llm-responder.ts';
 import type { Responder, ResponderInput, ResponderReply } from './responders/responder.ts';
 import type { KnowledgeSearch } from './responders/retrieval.ts';
-import { isKeyedTurnConflict, type ConversationRow, type ConversationStore, type KeyedTurn } from '../chat/store.ts';
+import { isKeyedTurnConflict, type ConversationRow, type ConversationService, type KeyedTurn } from '../conversations/service.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
 import type { IdempotencyTag } from '../http/idempotency.ts';
@@ -35,7 +35,7 @@ import type { NluEngine } from '../nlu/index.ts';
 export interface TurnDeps {
   db: Kysely<Database>;
   nlu: NluEngine;
-  conversations: ConversationStore;
+  conversations: ConversationService;
   bots: BotService;
   agents: AgentService;
   knowledge?: KnowledgeSearch;
@@ -167,7 +167,7 @@ export class TurnPipeline {
     if (stored) return { conversationId: stored.reply.conversation_id, replay: await this.replayOf(accountId, stored) };
     let conversation = await this.conversationOf(accountId, request);
     const handoff = this.deps.handoffTurns;
-    if (handoff && conversation && handoff.statusOf(conversation) === 'closed') {
+    if (handoff && conversation?.status === 'closed') {
       if (!request.openConversation) throw handoff.refuseClosed();
       conversation = undefined; // the bot endpoint's open conversation ended: this message starts a new one
     }
@@ -331,7 +331,7 @@ export class TurnPipeline {
       return this.deps.conversations.openForBotUser(accountId, request.bot_id, request.user_id);
     }
     if (!request.conversation_id) return undefined;
-    const conversation = await this.deps.conversations.get(accountId, request.conversation_id);
+    const conversation = await this.deps.conversations.find(accountId, request.conversation_id);
     if (!conversation) throw notFound('conversation_id', 'conversation');
     if (request.user_id && conversation.user_id !== request.user_id) throw notFound('conversation_id', 'conversation');
     return conversation;

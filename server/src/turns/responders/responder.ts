@@ -4,22 +4,13 @@
  * and `llm` (the configured OpenAI-compatible model, grounded with the same passages).
  * Both stream: `delta` events whose texts concatenate to the reply, then one `done`.
  */
-import type { Attachment, ChatMessage, Citation, Entity, KnowledgeScope, ReplySource, TrainingData } from '../../../../src/client/types.ts';
+import type { Attachment, ChatMessage, KnowledgeScope, TrainingData } from '../../../../src/client/types.ts';
+import type { NewAssistantMessage } from '../../conversations/message-writer.ts';
 import type { LlmProvider } from '../../llm/index.ts';
 import type { TrainedModel } from '../../nlu/index.ts';
 
-export interface ResponderReply {
-  content: string;
-  source: ReplySource;
-  intent: string | null;
-  confidence: number | null;
-  citations: Citation[];
-  suggestions: string[];
-  /** The entities the intent model found in the question (bot replies show them; replays too). */
-  entities?: Entity[];
-  /** The user stopped the reply while it streamed: `content` is what was sent before the stop. */
-  stopped?: boolean;
-}
+/** The reply a responder produces: the assistant message it stores, before it is timed. */
+export type ResponderReply = Omit<NewAssistantMessage, 'role' | 'latencyMs'>;
 
 export type ResponderEvent = { type: 'delta'; text: string } | { type: 'done'; reply: ResponderReply };
 
