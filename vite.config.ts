@@ -15,7 +15,7 @@ export default defineConfig(({ mode }) => {
   const all = mode === 'iife-all';
   const iife = mode === 'iife' || all;
   return {
-    // the all-in-one file keeps addons.ts: its dynamic imports are bundled in (an IIFE cannot split)
+    // the all-in-one file keeps catalog.ts: its dynamic imports are bundled in (an IIFE cannot split)
     plugins: iife && !all ? [minifyStyles, iifeAddons] : [minifyStyles],
     build: {
       target: 'es2022',
@@ -75,25 +75,25 @@ const minifyStyles = minifyTemplateLiterals({
   },
 });
 
-const ADDONS_MODULE = fileURLToPath(new URL('src/widget/addons/addons.ts', import.meta.url));
+const CATALOG_MODULE = fileURLToPath(new URL('src/widget/addons/catalog.ts', import.meta.url));
 
 /**
- * The IIFE cannot split code, so its optional parts (src/widget/addons/addons.ts) are files of their own
- * beside it, which `addons-iife.ts` loads by `<script>`: it takes the place of `addons.ts` here.
+ * The IIFE cannot split code, so its optional parts (src/widget/addons/catalog.ts) are files of their own
+ * beside it, which `catalog-iife.ts` fetches by `<script>`: it takes the place of `catalog.ts` here.
  */
 const iifeAddons: Plugin = {
   name: 'ai-chat-iife-addons',
   enforce: 'pre',
   async resolveId(source, importer, options) {
     const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-    if (resolved?.id !== ADDONS_MODULE) return resolved;
-    return fileURLToPath(new URL('src/widget/addons/addons-iife.ts', import.meta.url));
+    if (resolved?.id !== CATALOG_MODULE) return resolved;
+    return fileURLToPath(new URL('src/widget/addons/catalog-iife.ts', import.meta.url));
   },
 };
 
 /**
  * One add-on of the IIFE: `dist/ai-chat-widget.<name>.js`, a classic script that puts `module` (what
- * `addons.ts` imports for `name`) into `aiChatWidgetAddons[name]`, where `addons-iife.ts` finds it.
+ * `catalog.ts` imports for `name`) into `aiChatWidgetAddons[name]`, where `catalog-iife.ts` finds it.
  */
 function addon(name: string, module: string): UserConfig {
   const entry = 'virtual:ai-chat-addon';
@@ -115,7 +115,7 @@ function addon(name: string, module: string): UserConfig {
       emptyOutDir: false,
       sourcemap: true,
       lib: { entry, name: 'aiChatWidgetAddon', formats: ['iife'], fileName: () => `ai-chat-widget.${name}.js` },
-      // the widget's own copy of lit (addons-iife.ts shares it): one lit on the page, and a small add-on
+      // the widget's own copy of lit (catalog-iife.ts shares it): one lit on the page, and a small add-on
       rollupOptions: { external: ['lit'], output: { globals: { lit: 'aiChatWidgetAddons.lit' } } },
     },
   };

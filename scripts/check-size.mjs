@@ -22,7 +22,7 @@ for (const [file, max] of Object.entries(budgets)) {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${file}: ${raw} B raw, ${gz} B gzip, ${br} B brotli (budget ${max} B gzip)`);
 }
 
-// The IIFE's add-ons (src/widget/addons.ts): loaded beside it only by pages that need them; listed, not budgeted.
+// The IIFE's add-ons (src/widget/addons/catalog.ts): loaded beside it only by pages that need them; listed, not budgeted.
 for (const name of readdirSync('dist').filter((f) => /^ai-chat-widget\.[a-z-]+\.js$/.test(f) && !f.endsWith('.iife.js'))) {
   const { raw, gz } = sizes(readFileSync(join('dist', name)));
   console.log(`     dist/${name} (add-on): ${raw} B raw, ${gz} B gzip`);

@@ -12,4 +12,5 @@ export * from './widget/core/events.js';
 export { renderMarkdown, safeHref, type MarkdownOptions } from './widget/markdown/markdown.js';
 export type { Highlighter, HighlightToken } from './widget/markdown/code-block.js';
 export type { StorageMode } from './widget/conversation/storage.js';
-export { loadStrings, resolveStrings, type WidgetStrings } from './widget/locales/strings.js';
+export { loadStrings } from './widget/locales/load-strings.js';
+export { resolveStrings, type WidgetStrings } from './widget/locales/strings.js';

@@ -4,9 +4,14 @@
  * instance. Several instances (or Workers isolates) need a shared store, e.g. one over Redis or KV.
  */
 import { ProxyError } from './errors.js';
-import type { RateLimitRule } from './options.js';
 
 /** Counts hits per key in fixed windows. */
+export interface RateLimitRule {
+  /** Requests allowed per window. */
+  points: number;
+  windowSeconds: number;
+}
+
 export interface RateLimitStore {
   /**
    * Adds one hit to `key` in the window of `windowSeconds` that contains now, and answers the count

@@ -2,7 +2,9 @@
  * Options of `createProxy()` and their validation. Mistakes in the host's configuration throw at
  * start-up (a `TypeError`/`RangeError`), never on the first visitor's request.
  */
-import type { RateLimitStore } from './limits.js';
+import type { RateLimitRule, RateLimitStore } from './limits.js';
+
+export type { RateLimitRule };
 
 /** What a token allows. Every token carries all three unless `authorize` narrows them. */
 export type ProxyScope = 'chat:write' | 'chat:read' | 'bot:message';
@@ -21,12 +23,6 @@ export interface ProxyIdentity {
   scopes?: ProxyScope[];
   /** Extra claims put into the token (registered claims such as `sub` or `exp` cannot be overridden). */
   claims?: Record<string, unknown>;
-}
-
-export interface RateLimitRule {
-  /** Requests allowed per window. */
-  points: number;
-  windowSeconds: number;
 }
 
 export interface ProxyRateLimitOptions {

@@ -1,11 +1,12 @@
 /// <reference types="node" />
 // Every built-in locale is complete, and `strings` overrides any key in any locale. The tables other
-// than English are add-ons (src/widget/addons/addons.ts), loaded here as a page in that language loads them.
+// than English are add-ons (src/widget/addons/catalog.ts), loaded here as a page in that language loads them.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { attachmentStrings } from '../../src/widget/addons/attachments.js';
 import { handoffStrings } from '../../src/widget/addons/handoff.js';
-import { LANGUAGES, en, loadStrings, resolveStrings, stringsLoading, type WidgetStrings } from '../../src/widget/locales/strings.js';
+import { loadStrings, stringsLoading } from '../../src/widget/locales/load-strings.js';
+import { LANGUAGES, en, resolveStrings, type WidgetStrings } from '../../src/widget/locales/strings.js';
 
 /** What the widget shows: English's handoff and attachment strings come with their add-ons (handoff.ts, attachments.ts), under the table. */
 const shown = (strings: WidgetStrings): WidgetStrings => ({ ...handoffStrings, ...attachmentStrings, ...strings });

@@ -4,7 +4,8 @@
 // UI says what happened in the user's language, and nothing stays "sending".
 import { expect } from '@open-wc/testing';
 import type { AiChatWidget } from '../../src/element.js';
-import { loadStrings, resolveStrings } from '../../src/widget/locales/strings.js';
+import { loadStrings } from '../../src/widget/locales/load-strings.js';
+import { resolveStrings } from '../../src/widget/locales/strings.js';
 import {
   $,
   baseUrl,

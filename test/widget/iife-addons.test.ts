@@ -1,4 +1,4 @@
-// The one-<script> build (dist/ai-chat-widget.iife.js) and its add-ons (src/widget/addons/addons.ts): each
+// The one-<script> build (dist/ai-chat-widget.iife.js) and its add-ons (src/widget/addons/catalog.ts): each
 // page is a same-origin iframe that loads the built file by a <script> tag, as a website does, and
 // talks to the real service. A page gets the add-ons it needs, and only those.
 import { expect } from '@open-wc/testing';

@@ -5,7 +5,7 @@
  * the host says it does (the `attachments` attribute), or here, when a message to show carries
  * files. A bot without attachments loads nothing and costs no request.
  */
-import { AddonPart } from './addon-part.js';
+import { AddonPart } from './loader.js';
 import type { Attachments, AttachmentsChat, AttachmentsHost } from './attachments.js';
 import type { TranscriptMessage } from '../core/events.js';
 import type { WidgetStrings } from '../locales/strings.js';

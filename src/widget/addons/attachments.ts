@@ -2,7 +2,7 @@
  * Attachments in the widget (issue #14): the attach button, drag and drop onto the panel, paste into
  * the input, the tray of files on their way (preview, size, upload progress, remove), and the files
  * of messages in the transcript (images as thumbnails, other files as chips that download). An
- * add-on (addons.ts) that `AttachmentsLoader` loads only for a bot that takes files, a host that
+ * add-on (catalog.ts) that `AttachmentsLoader` loads only for a bot that takes files, a host that
  * says it does, or a message to show that carries some.
  *
  * Each file is checked here before any request (type, size, count against the bot's limits) and

@@ -1,6 +1,6 @@
 /**
  * The short form after a thumbs down under an answer (message-actions.ts): a reason from the
- * service's list and free text, Send or Cancel. An add-on (addons.ts), loaded at the first thumbs
+ * service's list and free text, Send or Cancel. An add-on (catalog.ts), loaded at the first thumbs
  * down of the page: most visitors never open it.
  */
 import { html, type TemplateResult } from 'lit';

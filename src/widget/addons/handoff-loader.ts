@@ -6,7 +6,7 @@
  */
 import { nothing } from 'lit';
 import type { HandoffState } from '../../client/types.js';
-import { AddonPart } from './addon-part.js';
+import { AddonPart } from './loader.js';
 import type { Handoff, HandoffChat, HandoffHost, HandoffOffer } from './handoff.js';
 import type { WidgetStrings } from '../locales/strings.js';
 

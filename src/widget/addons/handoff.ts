@@ -1,7 +1,7 @@
 /**
  * Human handoff in the widget (docs/handoff.md): "Talk to a person", the banner that says who answers
  * ("Waiting for a person…", "Anna joined"), operator messages and typing as they happen, the visitor's
- * typing for the operator, and the email form while nobody can answer. An add-on (addons.ts) that
+ * typing for the operator, and the email form while nobody can answer. An add-on (catalog.ts) that
  * `HandoffLoader` loads only for a bot whose handoff is on, or once a reply says the bot handed off.
  *
  * It follows the conversation's events stream only while a person is involved (`waiting`,

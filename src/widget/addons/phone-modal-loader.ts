@@ -1,5 +1,5 @@
 import type { ReactiveController } from 'lit';
-import { loadAddon } from './addons.js';
+import { AddonPart } from './loader.js';
 import type { ModalHost, PhoneModal } from './phone-modal.js';
 
 /** The width below which the launcher's panel fills the screen (the same as in the styles). */
@@ -10,44 +10,41 @@ export const PHONE_QUERY = '(max-width: 480px)';
  * once on a phone, on a desktop only if a window narrows that far. Until it has loaded, the panel is
  * the ordinary one; a panel already open when it arrives becomes modal then, as when a window narrows.
  */
-export class PhoneModalLoader implements ReactiveController {
-  private modal?: PhoneModal;
+export class PhoneModalLoader extends AddonPart<'phone', PhoneModal> implements ReactiveController {
   private media?: MediaQueryList;
 
   constructor(private readonly host: ModalHost) {
+    super('phone', ({ PhoneModal }) => new PhoneModal(host, PHONE_QUERY)); // it follows the host from here on
     host.addController(this);
   }
 
-  /** Whether the panel is showing as a full-screen modal now. */
-  get active(): boolean {
-    return this.modal?.active ?? false;
+  /** Whether the panel is showing as a full-screen modal now (`undefined`: not before the add-on). */
+  get active(): boolean | undefined {
+    return this.part?.active;
   }
 
   /** Keeps Tab inside the modal panel (see `PhoneModal.handleKeydown`). */
   handleKeydown(event: KeyboardEvent): void {
-    this.modal?.handleKeydown(event);
+    this.part?.handleKeydown(event);
   }
 
   hostConnected(): void {
-    if (this.modal || typeof matchMedia !== 'function') return;
+    if (this.part || typeof matchMedia !== 'function') return;
     this.media = matchMedia(PHONE_QUERY);
-    this.media.addEventListener('change', this.load);
-    this.load();
+    this.media.addEventListener('change', this.need);
+    this.need();
   }
 
   hostDisconnected(): void {
-    this.media?.removeEventListener('change', this.load);
+    this.media?.removeEventListener('change', this.need);
   }
 
-  private readonly load = (): void => {
+  private readonly need = (): void => {
     if (!this.media?.matches) return;
-    this.media.removeEventListener('change', this.load);
-    loadAddon('phone').then(
-      ({ PhoneModal }) => {
-        this.modal ??= new PhoneModal(this.host); // it follows the host from here on
-        this.host.requestUpdate();
-      },
-      () => this.media?.addEventListener('change', this.load), // try again at the next narrowing
-    );
+    this.media.removeEventListener('change', this.need);
+    void this.load().then((modal) => {
+      if (modal) this.host.requestUpdate();
+      else this.media?.addEventListener('change', this.need); // try again at the next narrowing
+    });
   };
 }

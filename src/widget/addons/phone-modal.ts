@@ -1,6 +1,5 @@
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { InstanceStyle } from '../chrome/instance-style.js';
-import { PHONE_QUERY } from './phone-modal-loader.js';
 
 /** What the modal needs of the element. */
 export interface ModalHost extends ReactiveElement {
@@ -23,7 +22,7 @@ const viewport = (): VisualViewport | null => globalThis.visualViewport ?? null;
  * `aria-modal`, Tab and Shift+Tab cycle inside it (focus that lands on the page behind comes back),
  * the page behind does not scroll, and the panel follows the visual viewport, so an on-screen
  * keyboard that shrinks the viewport never covers the input or the newest message. Escape and the
- * return of focus to the launcher are the element's, as on a desktop. An add-on (addons.ts), loaded
+ * return of focus to the launcher are the element's, as on a desktop. An add-on (catalog.ts), loaded
  * by `PhoneModalLoader` once the viewport is phone-sized.
  */
 export class PhoneModal implements ReactiveController {
@@ -31,7 +30,11 @@ export class PhoneModal implements ReactiveController {
   private narrow = false;
   private readonly style: InstanceStyle;
 
-  constructor(private readonly host: ModalHost) {
+  /** `query`: the media query of a phone-sized viewport (`PHONE_QUERY` of the widget). */
+  constructor(
+    private readonly host: ModalHost,
+    private readonly query: string,
+  ) {
     this.style = new InstanceStyle(host);
     host.addController(this);
   }
@@ -43,7 +46,7 @@ export class PhoneModal implements ReactiveController {
 
   hostConnected(): void {
     if (typeof matchMedia !== 'function') return;
-    this.media = matchMedia(PHONE_QUERY);
+    this.media = matchMedia(this.query);
     this.narrow = this.media.matches;
     this.media.addEventListener('change', this.onMediaChange);
   }

@@ -13,7 +13,7 @@ import { isAbortError, isRateLimitError } from '../../client/index.js';
 import type { Attachment, AttachmentSettings } from '../../client/types.js';
 import { identityKey, type ChatConfig, type ChatHost } from './chat-config.js';
 export type { ChatConfig, ChatHost } from './chat-config.js';
-import { loadAddon } from '../addons/addons.js';
+import { loadAddon } from '../addons/loader.js';
 import { ClientProvider } from '../connection/client-provider.js';
 import { Connectivity } from '../connection/connectivity.js';
 import { OfflineError, randomId, toErrorDetail } from './error-detail.js';

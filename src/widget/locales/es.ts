@@ -1,4 +1,4 @@
-/** The widget's strings in Spanish: loaded only by pages in that language (addons.ts). */
+/** The widget's strings in Spanish: loaded only by pages in that language (catalog.ts). */
 import type { WidgetStrings } from './strings.js';
 
 const es: WidgetStrings = {

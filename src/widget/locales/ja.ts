@@ -1,4 +1,4 @@
-/** The widget's strings in Japanese: loaded only by pages in that language (addons.ts). */
+/** The widget's strings in Japanese: loaded only by pages in that language (catalog.ts). */
 import type { WidgetStrings } from './strings.js';
 
 const ja: WidgetStrings = {

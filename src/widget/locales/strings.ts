@@ -2,9 +2,9 @@
  * UI strings of `<ai-chat-widget>`. `en` is complete and is the fallback for every key; the widget
  * picks a table by its `lang` (or the nearest ancestor's), and its `strings` property overrides any
  * key. `{n}` in `rateLimited` is replaced by the seconds left. The other languages' tables are
- * add-ons (`locales/*.ts`, loaded by `stringsLoading`): a page in English never downloads them.
+ * add-ons (`locales/*.ts`, loaded by `stringsLoading` in load-strings.ts): a page in English never
+ * downloads them. This module imports nothing, so the add-ons can use it without an import circle.
  */
-import { loadAddon } from '../addons/addons.js';
 
 /**
  * The strings of human handoff (docs/handoff.md). English for these is in the handoff add-on
@@ -197,11 +197,11 @@ export const en: WidgetStrings = {
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'ar', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** The tables at hand: English, and each other language once its add-on has loaded. */
-const tables: Partial<Record<string, WidgetStrings>> = { en };
-const loading = new Map<string, Promise<void>>();
+/** The tables at hand: English, and each other language once its add-on has loaded (load-strings.ts). */
+export const tables: Partial<Record<string, WidgetStrings>> = { en };
 
-const primary = (lang: string) => lang.toLowerCase().split('-')[0];
+/** `de-AT` → `de`. */
+export const primary = (lang: string) => lang.toLowerCase().split('-')[0];
 
 /**
  * The strings for a BCP 47 language tag (`de-AT` falls back to `de`, unknown tags to `en`), with
@@ -210,30 +210,4 @@ const primary = (lang: string) => lang.toLowerCase().split('-')[0];
  */
 export function resolveStrings(lang: string, overrides?: Partial<WidgetStrings>): WidgetStrings {
   return { ...en, ...tables[primary(lang)], ...overrides };
-}
-
-/**
- * Loads the table of `lang` if it is a built-in language not at hand yet: a promise that settles
- * once it is (or once loading failed: English then stands in). `null`
- * when there is nothing to wait for.
- */
-export function stringsLoading(lang: string): Promise<void> | null {
-  const key = primary(lang);
-  if (tables[key] || !(LANGUAGES as readonly string[]).includes(key)) return null;
-  let pending = loading.get(key);
-  if (!pending) {
-    pending = loadAddon(key as Exclude<Language, 'en'>).then(
-      (table) => void (tables[key] = table.default),
-      // English stands in (the one-`<script>` build's loader names the missing file in the console)
-      () => void (tables[key] = en),
-    );
-    loading.set(key, pending);
-  }
-  return pending;
-}
-
-/** The strings for `lang` (see `resolveStrings`), once its table has loaded. */
-export async function loadStrings(lang: string, overrides?: Partial<WidgetStrings>): Promise<WidgetStrings> {
-  await stringsLoading(lang);
-  return resolveStrings(lang, overrides);
 }

@@ -5,7 +5,6 @@
  * injection from bot text.
  */
 import { html, type TemplateResult } from 'lit';
-import type { MarkdownOptions } from './markdown.js';
 import { en } from '../locales/strings.js';
 
 /** A piece of highlighted code; its `type` (`keyword`, `string`…) makes it the parts `token` and `token-keyword`. */
@@ -60,6 +59,14 @@ export async function copy(event: Event, code: string, copied: string): Promise<
   setTimeout(() => (status.textContent = ''), 2000);
 }
 
-export function renderCode(code: string, lang: string, { strings = en, highlight }: MarkdownOptions): TemplateResult {
+/** What a code block needs of the markdown options (`MarkdownOptions`). */
+export interface CodeOptions {
+  /** The labels the block shows; English without. */
+  strings?: { copy: string; copied: string };
+  /** Colours the code (the element's `highlight` property). */
+  highlight?: Highlighter;
+}
+
+export function renderCode(code: string, lang: string, { strings = en, highlight }: CodeOptions): TemplateResult {
   return html`<div part="code-block" class="code"><div class="bar"><span>${lang}</span><button part="copy-button" type="button" @click=${(e: Event) => copy(e, code, strings.copied)}>${strings.copy}</button><span role="status"></span></div><pre><code>${highlighted(code, lang, highlight)}</code></pre></div>`;
 }

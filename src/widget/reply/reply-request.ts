@@ -5,7 +5,7 @@
  * does to the transcript.
  */
 import type { ApiResult, BotReply, ChatReply, Citation, HandoffState, Message, RequestOptions, TurnStreamEvent } from '../../client/index.js';
-import { loadAddon, type Addon } from '../addons/addons.js';
+import { loadAddon, type Addon } from '../addons/loader.js';
 import type { ChatConfig } from '../core/chat-config.js';
 import type { TranscriptMessage } from '../core/events.js';
 import { chatMessages, fromServer, toSources } from '../conversation/transcript.js';

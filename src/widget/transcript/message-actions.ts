@@ -12,7 +12,7 @@
  * the rating survives a reload with the stored conversation.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { loadAddon, type Addon } from '../addons/addons.js';
+import { loadAddon, type Addon } from '../addons/loader.js';
 import { copy } from '../markdown/code-block.js';
 import { toErrorDetail } from '../core/error-detail.js';
 import { AiChatErrorEvent, AiChatFeedbackEvent, type MessageFeedback, type TranscriptMessage } from '../core/events.js';
