@@ -278,6 +278,9 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/bots/{bot_id}/quality', `/v1/bots/${ids.bot}/quality`, {}, 200);
     const untrained = await check('/v1/bots', '/v1/bots', { body: { name: 'Untrained' } }, 201);
     await check('/v1/bots/{bot_id}/quality', `/v1/bots/${untrained.body.data.id}/quality`, {}, 409);
+    await check('/v1/bots/{bot_id}/classify', `/v1/bots/${ids.bot}/classify`, { body: { text: 'hello' } }, 200);
+    await check('/v1/bots/{bot_id}/classify', `/v1/bots/${ids.bot}/classify`, { body: { text: '' } }, 400);
+    await check('/v1/bots/{bot_id}/classify', `/v1/bots/${untrained.body.data.id}/classify`, { body: { text: 'hello' } }, 409);
   });
 
   it('chat, streamed chat and history', async () => {

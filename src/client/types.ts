@@ -277,6 +277,25 @@ export interface IntentQuality {
   suspect_examples: { intent: string; example: string; predicted: string; confidence: number }[];
 }
 
+/** `POST /bots/{id}/classify`: the owner tries a question on the bot's model. */
+export interface ClassifyRequest {
+  /** 1–4,000 characters. */
+  text: string;
+}
+
+/**
+ * `POST /bots/{id}/classify`: how the bot's model reads a question, without answering it: no
+ * conversation is stored and analytics do not count it.
+ */
+export interface IntentClassification {
+  /** The three most probable intents (fewer if the bot has fewer), most first; `confidence` is a calibrated probability (0–1). */
+  intents: { name: string; confidence: number }[];
+  /** True when a turn with this text would get no intent answer: below `threshold`, or no content word of the best intent's examples. */
+  fallback: boolean;
+  /** The threshold in force: `training.fallback.threshold`, else the calibrated one. */
+  threshold: number;
+}
+
 export interface WebsiteChannel {
   type: 'website';
   /**

@@ -1,13 +1,13 @@
-/** `/v1/bots`: create, list, read, update (retrains), its model's quality report, and send a message to a bot. */
+/** `/v1/bots`: create, list, read, update (retrains), its model's quality report and "try it", and send a message to a bot. */
 import { Hono } from 'hono';
-import type { CreateBotRequest, UpdateBotRequest } from '../../../src/client/types.ts';
+import type { ClassifyRequest, CreateBotRequest, UpdateBotRequest } from '../../../src/client/types.ts';
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import type { Deps } from '../services.ts';
 import { answerBotMessage } from './messages.ts';
-import { createBotSchema, listBotsQuerySchema, updateBotSchema } from './schema.ts';
+import { classifyRequestSchema, createBotSchema, listBotsQuerySchema, updateBotSchema } from './schema.ts';
 
 export function botRoutes(deps: Deps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
@@ -41,6 +41,12 @@ export function botRoutes(deps: Deps): Hono<AppEnv> {
   router.get('/:bot_id/quality', async (c) => {
     const botId = pathId(c, 'bot_id', 'bot', 'bot');
     return ok(c, await deps.bots.quality(accountId(c), botId));
+  });
+
+  router.post('/:bot_id/classify', async (c) => {
+    const botId = pathId(c, 'bot_id', 'bot', 'bot');
+    const { text } = await readJson<ClassifyRequest>(c, classifyRequestSchema);
+    return ok(c, await deps.bots.classify(accountId(c), botId, text));
   });
 
   router.post('/:bot_id/messages', idempotent(deps.db), async (c) => {

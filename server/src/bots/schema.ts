@@ -228,3 +228,28 @@ export const intentQualitySchema: JsonSchema = {
     },
   },
 };
+
+/** `POST /v1/bots/{id}/classify`: a question to try on the bot's model. */
+export const classifyRequestSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['text'],
+  properties: { text: { type: 'string', minLength: 1, maxLength: 4000, description: 'The question, 1–4,000 characters.' } },
+};
+
+/** `IntentClassification`: the answer of `POST /v1/bots/{id}/classify`. */
+export const intentClassificationSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['intents', 'fallback', 'threshold'],
+  properties: {
+    intents: {
+      type: 'array',
+      maxItems: 3,
+      description: 'The most probable intents, most first; `confidence` is a calibrated probability.',
+      items: { type: 'object', additionalProperties: false, required: ['name', 'confidence'], properties: { name: { type: 'string' }, confidence: share } },
+    },
+    fallback: { type: 'boolean', description: 'True when a message with this text would get no intent answer (the fallback, or knowledge).' },
+    threshold: { ...share, description: 'The threshold in force: `training.fallback.threshold`, else the calibrated one.' },
+  },
+};

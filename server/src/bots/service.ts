@@ -9,6 +9,7 @@ import type {
   Channel,
   CreateBotRequest,
   Deletion,
+  IntentClassification,
   IntentQuality,
   KnowledgeScope,
   Page,
@@ -24,7 +25,7 @@ import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import { attachmentSettingsOf, changedSettings } from '../attachments/settings.ts';
-import { checkTraining, NluTrainingError, type ModelVersion, type NluEngine } from '../nlu/index.ts';
+import { checkTraining, NluTrainingError, resolveThreshold, type ModelVersion, type NluEngine } from '../nlu/index.ts';
 
 /** A bot's row without its model (megabytes of JSON). */
 export type BotRow = Omit<Selectable<BotsTable>, 'nlu_model' | 'training_fallback'>;
@@ -96,6 +97,8 @@ function trainingFailure(error: unknown): ServiceError {
   }
   return new ServiceError('internal_error', 'Training failed unexpectedly.', { cause: error });
 }
+
+const noModelYet = () => new ServiceError('conflict', 'This bot has no trained model yet; train it (PUT with training) first.', { param: 'bot_id' });
 
 export class BotService {
   constructor(
@@ -226,8 +229,28 @@ export class BotService {
   async quality(accountId: string, botId: string): Promise<IntentQuality> {
     const row = await this.getRow(accountId, botId);
     const quality = row.status === 'ready' ? this.nlu.quality(await this.model(accountId, botId)) : null;
-    if (!quality) throw new ServiceError('conflict', 'This bot has no trained model yet; train it (PUT with training) first.', { param: 'bot_id' });
+    if (!quality) throw noModelYet();
     return quality;
+  }
+
+  /**
+   * How the bot's model reads `text` (the owner's "try it"): the three most probable intents and
+   * whether a turn would fall back, decided as `answerWithIntent` decides. Only the model is read
+   * (through the same cache as turns): no conversation is stored, no analytics count it. 409
+   * while the bot has no model.
+   */
+  async classify(accountId: string, botId: string, text: string): Promise<IntentClassification> {
+    const row = await this.getRow(accountId, botId);
+    if (row.status !== 'ready') throw noModelYet();
+    const key = modelKeyOf(row);
+    const { answers, ...parsed } = await this.nlu.parseVersion(() => this.modelVersion(accountId, botId, key), text, key, 3);
+    const threshold = resolveThreshold(answers, parsed.threshold);
+    const intent = parsed.intent ? answers.intents.find((i) => i.name === parsed.intent) : undefined;
+    return {
+      intents: (parsed.ranking ?? []).map((r) => ({ name: r.intent, confidence: r.confidence })),
+      fallback: !intent?.responses.length || parsed.score < threshold,
+      threshold,
+    };
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import type { Entity, IntentQuality, TrainingData } from '../../../src/client/types.ts';
 import { answerDataOf, type AnswerData, type ModelVersion } from './answer-data.ts';
-import { classify, type StoredClassifier } from './classifier/model.ts';
+import { classify, rankIntents, type StoredClassifier } from './classifier/model.ts';
 import { JobWorker, JobWorkerError } from './job-worker.ts';
 import { entityFinder, reduceEdges, type NerEdge, type PatternMatcher } from './regex-entities.ts';
 import {
@@ -52,6 +52,12 @@ export interface NluParseResult {
   /** The model's own fallback threshold, calibrated at training (see classifier/quality.ts). */
   threshold: number;
   entities: Entity[];
+  /**
+   * The `top` most probable intents, most first, with their calibrated probabilities, when asked
+   * (`parseVersion`'s `top`): the model's ranking, before the content-word guard that may make
+   * `intent` null.
+   */
+  ranking?: { intent: string; confidence: number }[];
 }
 
 export interface ParseOptions {
@@ -72,7 +78,7 @@ export interface NluEngine {
    * training it was trained on (cached with the loaded model): `read` is called only when the
    * cache lacks them, so a turn reads neither the model nor the training examples.
    */
-  parseVersion(read: () => Promise<ModelVersion>, text: string, cacheKey: string): Promise<NluParseResult & { answers: AnswerData }>;
+  parseVersion(read: () => Promise<ModelVersion>, text: string, cacheKey: string, top?: number): Promise<NluParseResult & { answers: AnswerData }>;
   /**
    * Drops every loaded model cached for `ownerId` (keys `${ownerId}:…`), e.g. of a deleted bot or
    * agent, so its model does not stay in memory. Returns how many were dropped.
@@ -81,6 +87,8 @@ export interface NluEngine {
   /** Stops the training and pattern workers; pending trainings reject. */
   close(): Promise<void>;
 }
+
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 /** A model from before an upgrade parses as no intent (the fallback) until its retraining is done. */
 const noModel = (): NluParseResult => ({ intent: null, score: 0, threshold: 1, entities: [] });
@@ -194,19 +202,21 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
     return loadModel(stored);
   };
 
-  async function parseLoaded(loaded: LoadedModel, text: string): Promise<NluParseResult> {
+  async function parseLoaded(loaded: LoadedModel, text: string, top = 0): Promise<NluParseResult> {
     const find = entityFinder(loaded.regexes, matchPatterns, onPatternError, loaded.findLists);
     const edges = reduceEdges(await find(text));
     const entities = toEntities(edges);
     const { classifier } = loaded;
-    const result = classify(classifier, substituteEdges(text, edges));
+    const substituted = substituteEdges(text, edges);
+    const result = classify(classifier, substituted);
     const intent = classifier.intents[result.best]!;
+    const ranking = top > 0 ? { ranking: rankIntents(classifier, substituted, top).map((r) => ({ intent: classifier.intents[r.intent]!, confidence: round4(r.probability) })) } : {};
     // A mention of an entity the intent's examples name is evidence enough; otherwise some content
     // word must be the intent's own.
     const named = loaded.named.get(intent);
     const known = edges.some((e) => named?.has(e.entity)) || knownToIntent(classifier, loaded.language, text, result.best);
-    if (!known) return { intent: null, score: 0, threshold: classifier.threshold, entities };
-    return { intent, score: Math.round(result.probability * 10_000) / 10_000, threshold: classifier.threshold, entities };
+    if (!known) return { intent: null, score: 0, threshold: classifier.threshold, entities, ...ranking };
+    return { intent, score: round4(result.probability), threshold: classifier.threshold, entities, ...ranking };
   }
 
   return {
@@ -245,7 +255,7 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
       return parseLoaded(loaded, text);
     },
 
-    async parseVersion(read, text, key) {
+    async parseVersion(read, text, key, top = 0) {
       let loaded = cache.get(key);
       if (!loaded?.answers) {
         const version = await read();
@@ -254,7 +264,7 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
         loaded = withAnswers(loaded ?? load(version.model), answers);
         cache.set(key, loaded);
       }
-      return { ...(await parseLoaded(loaded, text)), answers: loaded.answers! };
+      return { ...(await parseLoaded(loaded, text, top)), answers: loaded.answers! };
     },
 
     forget: (ownerId) => cache.deleteOwner(ownerId),

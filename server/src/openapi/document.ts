@@ -5,7 +5,7 @@
  */
 import { pageQuerySchema, trainQuerySchema } from '../agents/schema.ts';
 import { performanceQuerySchema, topicsQuerySchema, usageQuerySchema } from '../analytics/schema.ts';
-import { intentQualitySchema, listBotsQuerySchema } from '../bots/schema.ts';
+import { intentClassificationSchema, intentQualitySchema, listBotsQuerySchema } from '../bots/schema.ts';
 import { historyQuerySchema } from '../chat/schema.ts';
 import { listConversationsQuerySchema } from '../conversations/schema.ts';
 import { feedbackPaths } from '../feedback/openapi.ts';
@@ -156,6 +156,19 @@ function paths(): Record<string, Record<string, unknown>> {
           'k-fold cross-validation on the bot\'s own examples at its last training: accuracy per intent, the most confused pairs of intents, examples that look mislabelled, and the calibrated fallback threshold. 409 while the bot has no trained model.',
         pathIds: [BOT],
         success: [{ status: 200, data: intentQualitySchema, description: 'The quality report.' }],
+        errors: ['Conflict'],
+      }),
+    },
+    '/v1/bots/{bot_id}/classify': {
+      post: operation({
+        operationId: 'classifyBotText',
+        tag: 'Bots',
+        summary: "Try a question on a bot's model",
+        description:
+          'The three most probable intents for the text with their calibrated confidence, and whether a message with it would fall back at the threshold in force. Nothing is stored and analytics do not count it. 409 while the bot has no trained model.',
+        pathIds: [BOT],
+        body: 'ClassifyRequest',
+        success: [{ status: 200, data: intentClassificationSchema, description: 'How the model reads the text.' }],
         errors: ['Conflict'],
       }),
     },

@@ -2,7 +2,7 @@
 import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
 import { streamTurn, type TurnStreamEvent } from '../turn-stream.js';
-import type { Bot, BotMessageRequest, BotReply, CreateBotRequest, Deletion, IntentQuality, Page, PageQuery, UpdateBotRequest } from '../types.js';
+import type { Bot, BotMessageRequest, BotReply, ClassifyRequest, CreateBotRequest, Deletion, IntentClassification, IntentQuality, Page, PageQuery, UpdateBotRequest } from '../types.js';
 
 /** One event of {@link BotsResource.streamMessage}. An SSE `error` frame is thrown as an `ApiError` instead. */
 export type BotStreamEvent = TurnStreamEvent<BotReply>;
@@ -63,6 +63,14 @@ export class BotsResource extends BotRepliesResource {
    */
   quality(botId: string, options?: RequestOptions): Promise<ApiResult<IntentQuality>> {
     return this.core.request({ method: 'GET', path: `/bots/${segment(botId, 'botId')}/quality` }, options);
+  }
+
+  /**
+   * `POST /bots/{id}/classify`: the three most probable intents for `text` and whether the bot
+   * would fall back; stores no conversation and counts in no analytics.
+   */
+  classify(botId: string, body: ClassifyRequest, options?: RequestOptions): Promise<ApiResult<IntentClassification>> {
+    return this.core.request({ method: 'POST', path: `/bots/${segment(botId, 'botId')}/classify`, body }, options);
   }
 
   /** `DELETE /bots/{id}`: the bot goes with every conversation started with it (messages included). */

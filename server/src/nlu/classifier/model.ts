@@ -3,7 +3,7 @@
  * message, and its stored form (JSON with base64 typed arrays, as jsonb keeps it).
  */
 import { extract } from './features.ts';
-import { logits, type LinearModel } from './linear.ts';
+import { logits, softmax, type LinearModel } from './linear.ts';
 import { vectorize, type Vocabulary } from './vectorizer.ts';
 
 export interface Classifier {
@@ -33,6 +33,19 @@ export function classify(model: Classifier, text: string, scratch = new Float64A
   let sum = 0;
   for (let c = 0; c < scores.length; c++) sum += Math.exp((scores[c]! - scores[best]!) / model.temperature);
   return { best, probability: 1 / sum, known: x.known };
+}
+
+/**
+ * The `k` most probable intents, most first, with their calibrated probabilities (the first one's
+ * is `classify`'s). For the owner's "try it" (`POST /v1/bots/{id}/classify`), not for turns: it
+ * scores the message again rather than slow every turn down with a sort.
+ */
+export function rankIntents(model: Classifier, text: string, k: number): { intent: number; probability: number }[] {
+  const scores = new Float64Array(model.intents.length);
+  classify(model, text, scores); // leaves the logits in `scores`
+  const p = softmax(scores, model.temperature);
+  const top = Array.from(p.keys()).sort((a, b) => p[b]! - p[a]! || a - b);
+  return top.slice(0, k).map((c) => ({ intent: c, probability: p[c]! }));
 }
 
 /** Bytes the loaded classifier holds (typed arrays and intent names): what the model cache counts. */
