@@ -28,19 +28,42 @@ for (const name of readdirSync('dist').filter((f) => /^ai-chat-widget\.[a-z-]+\.
   console.log(`     dist/${name} (add-on): ${raw} B raw, ${gz} B gzip`);
 }
 
-// The dashboard (issue budget): every script and style sheet it can load, pages and the chart
-// library included, each file gzipped on its own as the service would send it.
-const DASHBOARD = 'dist/dashboard/assets';
+// The dashboard (issue budget): its initial load, what the browser fetches before the first page
+// renders — the entry module, every chunk it imports statically, and their style sheets — followed
+// through Vite's build manifest. Pages and the parts they load with `import()` come later, on
+// demand: listed with their total, not budgeted. Each file gzipped on its own, as the service sends it.
+const DASHBOARD = 'dist/dashboard';
 const DASHBOARD_MAX = 120 * KB;
-const files = readdirSync(DASHBOARD).filter((name) => /\.(js|css)$/.test(name));
-const total = { raw: 0, gz: 0, br: 0 };
-for (const name of files) {
-  const size = sizes(readFileSync(join(DASHBOARD, name)));
-  for (const key of Object.keys(total)) total[key] += size[key];
-}
-const dashboardOk = files.length > 0 && total.gz <= DASHBOARD_MAX;
+const manifest = JSON.parse(readFileSync(join(DASHBOARD, '.vite/manifest.json'), 'utf8'));
+const initial = new Set();
+const visit = (key) => {
+  const chunk = manifest[key];
+  if (!chunk || initial.has(chunk.file)) return;
+  initial.add(chunk.file);
+  for (const css of chunk.css ?? []) initial.add(css);
+  for (const imported of chunk.imports ?? []) visit(imported);
+};
+for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
+const assets = readdirSync(join(DASHBOARD, 'assets')).filter((name) => /\.(js|css)$/.test(name)).map((name) => `assets/${name}`);
+const measure = (files) => {
+  const total = { raw: 0, gz: 0, br: 0 };
+  for (const file of files) {
+    const size = sizes(readFileSync(join(DASHBOARD, file)));
+    for (const key of Object.keys(total)) total[key] += size[key];
+  }
+  return total;
+};
+const first = measure(initial);
+const dashboardOk = initial.size > 0 && first.gz <= DASHBOARD_MAX;
 failed ||= !dashboardOk;
 console.log(
-  `${dashboardOk ? 'ok  ' : 'FAIL'} ${DASHBOARD}/*.{js,css} (${files.length} files): ${total.raw} B raw, ${total.gz} B gzip, ${total.br} B brotli (budget ${DASHBOARD_MAX} B gzip)`,
+  `${dashboardOk ? 'ok  ' : 'FAIL'} ${DASHBOARD} initial load (${initial.size} files: ${[...initial].join(', ')}): ${first.raw} B raw, ${first.gz} B gzip, ${first.br} B brotli (budget ${DASHBOARD_MAX} B gzip)`,
 );
+const lazy = assets.filter((file) => !initial.has(file));
+for (const file of lazy) {
+  const { raw, gz } = sizes(readFileSync(join(DASHBOARD, file)));
+  console.log(`     ${DASHBOARD}/${file} (loaded on demand): ${raw} B raw, ${gz} B gzip`);
+}
+const later = measure(lazy);
+console.log(`     ${DASHBOARD} loaded on demand (${lazy.length} files, not budgeted): ${later.raw} B raw, ${later.gz} B gzip, ${later.br} B brotli`);
 if (failed) process.exit(1);
