@@ -2,6 +2,7 @@
 import type { RateLimitPlan } from './accounts/service.ts';
 import { resolveAttachmentQuotas, type AttachmentQuotas } from './attachments/quotas.ts';
 import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.ts';
+import { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './embeddings/options.ts';
 import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type ImportOptions } from './knowledge/import/options.ts';
 import { publicHost } from './http/allowed-hosts.ts';
 import type { LogLevel } from './logger.ts';
@@ -50,6 +51,8 @@ export interface ServiceOptions {
   hostNames?: string[];
   /** The OpenAI-compatible provider (`AI_CHAT_LLM_BASE_URL`, `_API_KEY`, `_MODEL`, `_TIMEOUT_MS`). */
   llm?: LlmOptions;
+  /** An OpenAI-compatible embeddings endpoint for semantic knowledge search and intents (`AI_CHAT_EMBEDDINGS_*`, docs/embeddings.md). */
+  embeddings?: EmbeddingsOptions;
   /** Dashboard sign-up policy (`AI_CHAT_SIGNUP`: open, invite, closed) and sign-in limits. */
   dashboard?: DashboardOptions;
   /** Knowledge imports: private hosts, upload and page sizes, page count, timeout (`AI_CHAT_IMPORT_*`). */
@@ -60,8 +63,8 @@ export interface ServiceOptions {
   attachmentQuotas?: Partial<AttachmentQuotas>;
 }
 
-export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'imports' | 'attachmentQuotas'>> &
-  Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm'> & { imports: ImportConfig; attachmentQuotas: AttachmentQuotas };
+export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings' | 'imports' | 'attachmentQuotas'>> &
+  Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings'> & { imports: ImportConfig; attachmentQuotas: AttachmentQuotas };
 
 const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'info', 'debug'];
 
@@ -110,6 +113,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
           images: env.AI_CHAT_LLM_IMAGES === 'true' || env.AI_CHAT_LLM_IMAGES === '1',
         }
       : undefined,
+    embeddings: embeddingsOptionsFromEnv(env),
   };
 }
 
@@ -129,6 +133,7 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     publicUrls: (options.publicUrls ?? []).filter((url) => publicHost(url)),
     hostNames: options.hostNames ?? [],
     llm: options.llm,
+    embeddings: options.embeddings,
     dashboard: options.dashboard ?? {},
     imports: resolveImportConfig(options.imports),
     maxAttachmentBytes: options.maxAttachmentBytes ?? 10 * 1024 * 1024,

@@ -17,6 +17,7 @@ import { KnowledgeService } from './knowledge/service.ts';
 import { ImportJobs } from './knowledge/import/jobs.ts';
 import { KnowledgeImports } from './knowledge/import/service.ts';
 import { createLlmProvider, type LlmProvider } from './llm/index.ts';
+import { openSemanticKnowledge } from './embeddings/semantic.ts';
 import type { Logger } from './logger.ts';
 import { BotService } from './bots/service.ts';
 import { TurnPipeline } from './turns/pipeline.ts';
@@ -106,7 +107,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
       (error: unknown) => core.logger.error('models not retrained after an upgrade', { error: String(error) }),
     );
   const services: Omit<Services, 'turns'> = {
-    knowledge: new KnowledgeService(core.db),
+    knowledge: new KnowledgeService(core.db, await openSemanticKnowledge(core.db, core.config.embeddings, core.logger)),
     nlu,
     conversations,
     bots,
@@ -136,5 +137,6 @@ export async function closeServices(services: Services): Promise<void> {
   await services.nluUpgrade.stop();
   await services.trainingJobs.close(); // let running jobs record their outcome before the NLU stops
   await services.importJobs.close();
+  await services.knowledge.semantic?.close();
   await services.nlu.close();
 }

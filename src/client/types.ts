@@ -64,6 +64,7 @@ export type ErrorCode =
   | 'upstream_error'
   | 'upstream_timeout'
   | 'service_unavailable'
+  | 'embeddings_unavailable'
   | 'internal_error';
 
 /** The HTTP status each error code is answered with. */
@@ -116,6 +117,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   upstream_error: 502,
   upstream_timeout: 504,
   service_unavailable: 503,
+  /** The embeddings endpoint failed; only background work and logs see it (search falls back to lexical). */
+  embeddings_unavailable: 503,
   internal_error: 500,
 };
 

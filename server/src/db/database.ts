@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { runMigrations } from './migrate.ts';
@@ -35,7 +36,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   } else {
     if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-    pglite = new PGlite(options.dataDir);
+    // pgvector for semantic knowledge search (migration 021), loaded whether or not embeddings are configured.
+    pglite = new PGlite(options.dataDir, { extensions: { vector } });
     await pglite.waitReady;
     pool = new pg.Pool(createPgConfig(pglite));
   }

@@ -206,6 +206,14 @@ export class KnowledgeIndex {
     }
   }
 
+  /** The entry as a hit with no lexical score or relevance, from its first passage: an entry found by meaning alone (fusion.ts). */
+  entryHit(id: string): KnowledgeHit | null {
+    const record = this.entries.get(id);
+    const first = record?.passages[0];
+    if (!record || first === undefined) return null;
+    return this.hit({ entry: record, score: 0, passage: this.passages[first]! }, new Map(), 0);
+  }
+
   /** How likely the hit answers the query (relevance.ts); `runnerUp`: the best score of another text. */
   private relevance({ entry, passage, score }: RankedEntry, query: WeightedTerm[], runnerUp: number): number {
     if (query.length === 0) return 0;

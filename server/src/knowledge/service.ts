@@ -20,6 +20,8 @@ import { iso, json } from '../db/json.ts';
 import { notFound } from '../http/errors.ts';
 import { createdKey, newestFirstPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
+import type { SemanticKnowledge } from '../embeddings/semantic.ts';
+import { fuse } from './fusion.ts';
 import { IndexCache, recordChange, recordChanges } from './index-cache.ts';
 import type { SearchOptions } from './search-index.ts';
 
@@ -47,12 +49,16 @@ export class KnowledgeService {
   /** Each searched account's index (public for tests: `indexes.builds`). */
   readonly indexes: IndexCache;
 
-  constructor(private readonly db: Kysely<Database>) {
+  /** `semantic`: embedding similarity joins the ranking (fusion.ts); null: lexical only. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly semantic: SemanticKnowledge | null = null,
+  ) {
     this.indexes = new IndexCache(db);
   }
 
   async create(accountId: string, input: CreateKnowledgeRequest): Promise<KnowledgeEntry> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.embedAfter(this.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('knowledge_entries')
         .values({
@@ -68,7 +74,7 @@ export class KnowledgeService {
         .executeTakeFirstOrThrow();
       await recordChange(trx, accountId, row.id);
       return toEntry(row);
-    });
+    }));
   }
 
   async get(accountId: string, entryId: string): Promise<KnowledgeEntry> {
@@ -93,7 +99,7 @@ export class KnowledgeService {
 
   /** A partial update; `version` increments even when a field is set to its current value. */
   async update(accountId: string, entryId: string, input: UpdateKnowledgeRequest): Promise<KnowledgeEntry> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.embedAfter(this.db.transaction().execute(async (trx) => {
       const row = await trx
         .updateTable('knowledge_entries')
         .set((eb) => ({
@@ -112,7 +118,14 @@ export class KnowledgeService {
       if (!row) throw notFound('entry_id', 'knowledge entry');
       await recordChange(trx, accountId, row.id);
       return toEntry(row);
-    });
+    }));
+  }
+
+  /** Once the write committed, its entry is embedded in the background (when embeddings are on). */
+  private async embedAfter<T>(write: Promise<T>): Promise<T> {
+    const result = await write;
+    this.semantic?.kick();
+    return result;
   }
 
   /**
@@ -131,10 +144,14 @@ export class KnowledgeService {
    * Ranked hits, one per entry (its best ~800-character passage), typo-tolerant, prefix-matching
    * and stemmed per language, titles boosted. `score` is the BM25+ score of the best passage
    * (higher is better, unbounded; one exact content term in a short passage scores a few points).
+   * With embeddings, entries close in meaning join in and add to it (fusion.ts).
    */
   async search(accountId: string, options: KnowledgeSearchOptions): Promise<KnowledgeHit[]> {
     const index = await this.indexes.current(accountId);
-    return index.search(options);
+    const lexical = index.search(options);
+    if (this.semantic?.status !== 'ready') return lexical;
+    const similar = await this.semantic.similar(accountId, options);
+    return fuse(lexical, similar, (id) => index.entryHit(id), options.limit, this.semantic.minSimilarity);
   }
 }
 
