@@ -1,5 +1,5 @@
 /** Service configuration: explicit options win, then environment variables, then defaults. */
-import type { RateLimitPlan } from './accounts/service.ts';
+import type { RateLimitPlan } from './rate-limit/limiter.ts';
 import { resolveAttachmentQuotas, type AttachmentQuotas } from './attachments/quotas.ts';
 import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.ts';
 import { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './embeddings/options.ts';

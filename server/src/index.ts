@@ -5,7 +5,7 @@
 import { networkInterfaces } from 'node:os';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { AccountService, type AuthenticatedKey, type RateLimitPlan } from './accounts/service.ts';
+import { AccountService, type AuthenticatedKey } from './accounts/service.ts';
 import { UsageRecorder } from './analytics/recorder.ts';
 import { createApp } from './app.ts';
 import { AllowedHosts, isLoopbackName } from './http/allowed-hosts.ts';
@@ -16,7 +16,7 @@ import { openDatabase } from './db/database.ts';
 import type { AppEnv } from './http/context.ts';
 import { KeyCache } from './keys/cache.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { RateLimits } from './rate-limit/limiter.ts';
+import { RateLimits, type RateLimitPlan } from './rate-limit/limiter.ts';
 import { closeServices, createServices, type CoreDeps, type Deps } from './services.ts';
 import { seedDemoContent } from './seed.ts';
 

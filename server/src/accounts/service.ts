@@ -12,11 +12,7 @@ import { newId } from '../ids.ts';
 import { SharedRead } from '../db/batcher.ts';
 import { KeyCache } from '../keys/cache.ts';
 import { createLogger } from '../logger.ts';
-
-export interface RateLimitPlan {
-  points: number;
-  durationSeconds: number;
-}
+import type { RateLimitPlan } from '../rate-limit/limiter.ts';
 
 export interface Account {
   id: string;

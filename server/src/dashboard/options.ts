@@ -1,5 +1,5 @@
 /** Settings of the dashboard surface (`ServiceOptions.dashboard`). */
-import type { RateLimitPlan } from '../accounts/service.ts';
+import type { RateLimitPlan } from '../rate-limit/limiter.ts';
 import { DEFAULT_DASHBOARD_DIST } from './page.ts';
 
 /**

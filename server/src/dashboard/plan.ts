@@ -1,6 +1,6 @@
 /** The account's plan as the dashboard shows it: its request limit and this window's use. */
-import type { AccountService, RateLimitPlan } from '../accounts/service.ts';
-import type { RateLimits } from '../rate-limit/limiter.ts';
+import type { AccountService } from '../accounts/service.ts';
+import type { RateLimitPlan, RateLimits } from '../rate-limit/limiter.ts';
 import type { Plan } from '../../../src/dashboard/types.ts';
 
 /** The JSON shape, shared with the dashboard. */

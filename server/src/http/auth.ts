@@ -12,9 +12,9 @@
  *   budget of the account's plan size of its own, beside the keys'.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { AccountService, RateLimitPlan } from '../accounts/service.ts';
+import type { AccountService } from '../accounts/service.ts';
 import type { KeyScope } from '../db/dashboard-schema.ts';
-import type { RateLimits } from '../rate-limit/limiter.ts';
+import type { RateLimitPlan, RateLimits } from '../rate-limit/limiter.ts';
 import { csrfTokenRefusal, sessionToken } from '../sessions/middleware.ts';
 import type { SessionService } from '../sessions/service.ts';
 import { CALLER_HEADER } from '../chat/routes.ts';

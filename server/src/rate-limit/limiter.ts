@@ -5,7 +5,12 @@
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitInfo } from '../../../src/client/types.ts';
-import type { RateLimitPlan } from '../accounts/service.ts';
+
+/** A budget: `points` requests per `durationSeconds` window (an account's, or the service default). */
+export interface RateLimitPlan {
+  points: number;
+  durationSeconds: number;
+}
 
 export interface ConsumeResult {
   allowed: boolean;

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { RateLimitPlan } from '../accounts/service.ts';
+import type { RateLimitPlan } from '../rate-limit/limiter.ts';
 import { addressGroup, clientAddress } from '../http/client-ip.ts';
 import type { AppContext, AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
