@@ -11,6 +11,8 @@ import { agentRoutes } from './agents/routes.ts';
 import { attachmentRoutes, isAttachmentUploadPath } from './attachments/routes.ts';
 import { analyticsRoutes } from './analytics/routes.ts';
 import { botRoutes } from './bots/routes.ts';
+import { botChannelRoutes } from './channels/routes.ts';
+import { channelWebhookRoutes } from './channels/webhooks.ts';
 import { chatRoutes } from './chat/routes.ts';
 import { dashboardHeaders, dashboardRoutes } from './dashboard/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
@@ -82,6 +84,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/', openapiRoutes(deps));
   v1.route('/bots', botRoutes(deps));
   v1.route('/bots', botHandoffRoutes(deps));
+  v1.route('/bots', botChannelRoutes(deps));
   v1.route('/chat', chatRoutes(deps));
   v1.route('/conversations', conversationRoutes(deps));
   v1.route('/conversations', conversationHandoffRoutes(deps));
@@ -97,6 +100,10 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   const attachmentBytes = Math.max(deps.config.maxBodyBytes, deps.config.maxAttachmentBytes);
   const maxBodyBytes = (path: string) =>
     isUploadPath(path) ? uploadBytes : isAttachmentUploadPath(path) ? attachmentBytes : deps.config.maxBodyBytes;
+
+  // The platforms' webhooks, before the gate: they carry no key and are not the account's API use
+  // (channels/webhooks.ts bounds them itself: a body cap and a budget per channel).
+  app.route('/v1/channels', channelWebhookRoutes(deps));
 
   const authenticated = gate(gateDeps, { requireAuth: true });
   const anonymous = gate(gateDeps, { requireAuth: false });

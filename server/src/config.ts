@@ -1,6 +1,7 @@
 /** Service configuration: explicit options win, then environment variables, then defaults. */
 import type { RateLimitPlan } from './rate-limit/limiter.ts';
 import { resolveAttachmentQuotas, type AttachmentQuotas } from './attachments/quotas.ts';
+import { channelOptionsFromEnv, type ChannelOptions } from './channels/options.ts';
 import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.ts';
 import { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './embeddings/options.ts';
 import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type ImportOptions } from './knowledge/import/options.ts';
@@ -61,6 +62,8 @@ export interface ServiceOptions {
   maxAttachmentBytes?: number;
   /** Bytes of unsent uploads per visitor, address and bot, of all files per account, and how long unsent ones are kept (`AI_CHAT_UPLOAD_*`, `AI_CHAT_STORAGE_QUOTA_BYTES`). */
   attachmentQuotas?: Partial<AttachmentQuotas>;
+  /** Messaging platforms: API URLs, the credentials key, webhook limits (`AI_CHAT_TELEGRAM_API_URL`, `AI_CHAT_SECRETS_KEY`…; channels/options.ts). */
+  channels?: ChannelOptions;
 }
 
 export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings' | 'imports' | 'attachmentQuotas'>> &
@@ -96,6 +99,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     publicUrls: list(env.AI_CHAT_PUBLIC_URL),
     dashboard: { signup: signupPolicyFromEnv(env.AI_CHAT_SIGNUP) },
     imports: importOptionsFromEnv(env),
+    channels: channelOptionsFromEnv(env),
     maxAttachmentBytes: int(env.AI_CHAT_MAX_ATTACHMENT_BYTES),
     attachmentQuotas: {
       pendingBytesPerVisitor: int(env.AI_CHAT_UPLOAD_QUOTA_VISITOR_BYTES),
@@ -138,5 +142,6 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     imports: resolveImportConfig(options.imports),
     maxAttachmentBytes: options.maxAttachmentBytes ?? 10 * 1024 * 1024,
     attachmentQuotas: resolveAttachmentQuotas(options.attachmentQuotas),
+    channels: options.channels ?? {},
   };
 }

@@ -21,6 +21,9 @@ import { openSemanticKnowledge } from './embeddings/semantic.ts';
 import type { Logger } from './logger.ts';
 import { BotService } from './bots/service.ts';
 import { TurnPipeline } from './turns/pipeline.ts';
+import { resolveChannelConfig } from './channels/options.ts';
+import { queueOperatorReplies } from './channels/outbox.ts';
+import { ChannelService } from './channels/service.ts';
 import { ConversationService } from './conversations/service.ts';
 import { FeedbackService } from './feedback/service.ts';
 import type { HandoffBus } from './handoff/bus.ts';
@@ -72,6 +75,8 @@ export interface Services {
   inbox: InboxService;
   /** Files sent with messages: upload, read, and the check before a message takes them. */
   attachments: AttachmentService;
+  /** Messaging platforms (channels/): connections, webhooks, the inbound queue and the outbox. */
+  channels: ChannelService;
   /** Retraining of the models an NLU upgrade left outdated, in the background; `stop()` ends it. */
   nluUpgrade: { stop(): Promise<void>; done: Promise<void> };
 }
@@ -96,7 +101,9 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const bots = new BotService(core.db, nlu, core.logger, core.config.maxAttachmentBytes);
   const conversations = new ConversationService(core.db);
   const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes, core.config.attachmentQuotas);
-  const handoff = new HandoffService(core.db, conversations.writer, core.handoffBus, new HandoffSettingsService(core.db, bots), attachments);
+  // A bot on messaging platforms; an operator's reply to a platform conversation is queued for it.
+  const channels = new ChannelService({ db: core.db, logger: core.logger, config: resolveChannelConfig(core.config.channels), bots, singleProcess, turns: () => turns });
+  const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots), attachments);
   // Models an NLU upgrade left outdated answer with the fallback until retrained here, bots first.
   const upgrade = new AbortController();
   const retraining = bots
@@ -106,7 +113,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
       () => {},
       (error: unknown) => core.logger.error('models not retrained after an upgrade', { error: String(error) }),
     );
-  const services: Omit<Services, 'turns'> = {
+  const services: Omit<Services, 'turns' | 'channels'> = {
     knowledge: new KnowledgeService(core.db, await openSemanticKnowledge(core.db, core.config.embeddings, core.logger)),
     nlu,
     conversations,
@@ -129,11 +136,14 @@ export async function createServices(core: CoreDeps): Promise<Services> {
       },
     },
   };
-  return { ...services, turns: new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff), llmImages: core.config.llm?.images }) };
+  const turns = new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff), llmImages: core.config.llm?.images });
+  await channels.start();
+  return { ...services, turns, channels };
 }
 
 /** Stops background work (training workers, timers) before the database closes. */
 export async function closeServices(services: Services): Promise<void> {
+  await services.channels.close(); // its running turns finish before the services they use stop
   await services.nluUpgrade.stop();
   await services.trainingJobs.close(); // let running jobs record their outcome before the NLU stops
   await services.importJobs.close();

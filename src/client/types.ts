@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'invalid_api_key'
   | 'invalid_token'
   | 'token_expired'
+  | 'invalid_signature'
   | 'permission_denied'
   | 'insufficient_scope'
   | 'origin_not_allowed'
@@ -56,6 +57,7 @@ export type ErrorCode =
   | 'request_in_progress'
   | 'invalid_status_transition'
   | 'handoff_unavailable'
+  | 'secrets_key_missing'
   | 'upload_quota_exceeded'
   | 'payload_too_large'
   | 'storage_quota_exceeded'
@@ -73,6 +75,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_api_key: 401,
   invalid_token: 401,
   token_expired: 401,
+  /** Channels: a platform's webhook delivery whose signature or secret token is not the channel's. */
+  invalid_signature: 401,
   permission_denied: 403,
   /** A read-only API key used for anything but GET or HEAD. */
   insufficient_scope: 403,
@@ -107,6 +111,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_status_transition: 409,
   /** Handoff: a person cannot be asked for now (handoff off, outside hours, nobody online). */
   handoff_unavailable: 409,
+  /** Channels: credentials cannot be stored or read: the service has no `AI_CHAT_SECRETS_KEY` (or not the key that sealed them). */
+  secrets_key_missing: 503,
   /** Attachments: unsent uploads of this visitor, client address or bot hold their byte quota. */
   upload_quota_exceeded: 409,
   payload_too_large: 413,

@@ -31,6 +31,7 @@ import { chatMessageSchema, chatRequestSchema } from '../chat/schema.ts';
 import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
 import { feedbackComponents } from '../feedback/schema.ts';
 import { handoffComponents } from '../handoff/schema.ts';
+import { channelComponents } from '../channels/schema.ts';
 import { attachmentComponents } from '../attachments/schema.ts';
 import { knowledgeImportComponents } from '../knowledge/import/schema.ts';
 import type { JsonSchema } from '../http/validate.ts';
@@ -297,6 +298,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   TopicsReport: topicsReportSchema,
   ...feedbackComponents,
   ...handoffComponents,
+  ...channelComponents,
   ...knowledgeImportComponents,
   ...attachmentComponents,
 };
@@ -335,7 +337,7 @@ export const errorResponses: Record<
     description:
       '`invalid_json` (also a body that is not UTF-8), `json_too_deep` (nested deeper than 64 levels), `invalid_cursor` (a cursor this API did not hand out), `validation_failed` or `unknown_parameter`.',
   },
-  Unauthorized: { status: 401, description: '`authentication_required` or `invalid_api_key`.' },
+  Unauthorized: { status: 401, description: '`authentication_required` or `invalid_api_key`; on channel webhooks `invalid_signature`.' },
   Forbidden: {
     status: 403,
     description: '`origin_not_allowed`: the browser origin is not in the bot\'s website channel; or `insufficient_scope`: a read-only API key on anything but GET.',
@@ -352,7 +354,7 @@ export const errorResponses: Record<
   InternalError: { status: 500, description: '`internal_error`; quote the request id.' },
   ServiceUnavailable: {
     status: 503,
-    description: '`service_unavailable`: a needed part is not configured or not available right now (e.g. no LLM, training failed to run, shutting down).',
+    description: '`service_unavailable`: a needed part is not configured or not available right now (e.g. no LLM, training failed to run, shutting down); `secrets_key_missing`: channel credentials cannot be stored or read without `AI_CHAT_SECRETS_KEY`.',
   },
   UpstreamError: {
     status: 502,

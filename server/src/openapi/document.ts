@@ -10,6 +10,7 @@ import { historyQuerySchema } from '../chat/schema.ts';
 import { listConversationsQuerySchema } from '../conversations/schema.ts';
 import { feedbackPaths } from '../feedback/openapi.ts';
 import { handoffPaths } from '../handoff/openapi.ts';
+import { channelPaths } from '../channels/openapi.ts';
 import { attachmentPaths } from '../attachments/openapi.ts';
 import { knowledgeImportPaths } from '../knowledge/import/openapi.ts';
 import { listKnowledgeQuerySchema, searchKnowledgeQuerySchema } from '../knowledge/schema.ts';
@@ -379,6 +380,7 @@ function paths(): Record<string, Record<string, unknown>> {
     },
     ...feedbackPaths(),
     ...handoffPaths(),
+    ...channelPaths(),
     ...attachmentPaths(),
   };
 }
@@ -403,7 +405,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: ['Chat', 'Attachments', 'Bots', 'AI Agents', 'Knowledge Base', 'Analytics', 'Meta'].map((name) => ({ name })),
+    tags: ['Chat', 'Attachments', 'Bots', 'Channels', 'AI Agents', 'Knowledge Base', 'Analytics', 'Meta'].map((name) => ({ name })),
     paths: paths(),
     components: {
       schemas: componentSchemas,

@@ -1,0 +1,128 @@
+/**
+ * The durable inbound queue. A webhook stores each verified event (`record`) and is acknowledged;
+ * a worker of any instance claims it (`FOR UPDATE SKIP LOCKED`, with a lease a dead worker's claim
+ * outlives), runs it through the turn pipeline as the widget's messages are (intents, knowledge,
+ * LLM, handoff, analytics), and queues the reply in the outbox in the transaction that marks the
+ * event done. Only the oldest pending event of a chat can be claimed, so a chat's messages are
+ * answered in order. The turn is keyed by the event (an Idempotency-Key of the pipeline): a worker
+ * that died after storing the turn leaves an event that, claimed again, finds that turn instead of
+ * answering twice.
+ */
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { json } from '../db/json.ts';
+import { ServiceError } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import type { StoredTurn, TurnPipeline } from '../turns/pipeline.ts';
+import type { InboundEvent } from './adapter.ts';
+import { backoffMs, replyOf, type Outbox } from './outbox.ts';
+import { cutChars } from './payload.ts';
+import type { ChannelRow, ChannelStore } from './store.ts';
+
+/** Tries of one event before it is given up (`failed`). */
+const MAX_ATTEMPTS = 5;
+/** How long a claim holds (a turn with an LLM may take a while); then another worker may take it. */
+const LEASE_MS = 5 * 60_000;
+/** Events processed at once by one instance (one per chat). */
+const BATCH = 8;
+/** The bot endpoint's limit on a message (bots/schema.ts). */
+const MAX_TEXT = 4000;
+
+interface ClaimedEvent {
+  id: string;
+  channel_id: string;
+  external_id: string;
+  chat: string;
+  event: InboundEvent;
+  attempts: number;
+}
+
+export class InboundQueue {
+  constructor(
+    private readonly store: ChannelStore,
+    /** The pipeline, built after the services it needs (handoff's writer queues through the outbox). */
+    private readonly turns: () => TurnPipeline,
+    private readonly outbox: Outbox,
+    private readonly now: () => number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Stores a delivery's events; a replayed one is stored once (unique channel + external id). The number new. */
+  async record(channel: Pick<ChannelRow, 'id'>, events: InboundEvent[]): Promise<number> {
+    if (!events.length) return 0;
+    const rows = events.map((event) => ({ channel_id: channel.id, external_id: event.externalMessageId, chat: event.externalConversationId, event: json(event) }));
+    const inserted = await this.store.db
+      .insertInto('channel_inbound')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['channel_id', 'external_id']).doNothing())
+      .returning('id')
+      .execute();
+    await this.store.mark(channel.id, { received: new Date(this.now()) });
+    return inserted.length;
+  }
+
+  /** Claims the head event of each chat that is ready and processes them; the number claimed. */
+  async runOnce(): Promise<number> {
+    const now = new Date(this.now());
+    const claimed = await sql<ClaimedEvent>`
+      update channel_inbound set locked_until = ${new Date(now.getTime() + LEASE_MS)}, attempts = attempts + 1
+      where id in (
+        select i.id from channel_inbound i
+        where i.status = 'pending' and (i.locked_until is null or i.locked_until < ${now}) and (i.next_attempt_at is null or i.next_attempt_at <= ${now})
+          and not exists (select 1 from channel_inbound j where j.channel_id = i.channel_id and j.chat = i.chat and j.status = 'pending' and j.id < i.id)
+        order by i.id limit ${BATCH}
+        for update skip locked)
+      returning id, channel_id, external_id, chat, event, attempts`.execute(this.store.db);
+    await Promise.all(claimed.rows.map((row) => this.process(row)));
+    return claimed.rows.length;
+  }
+
+  private async process(row: ClaimedEvent): Promise<void> {
+    const channel = await this.store.db.selectFrom('channels').select(['id', 'account_id', 'bot_id', 'type']).where('id', '=', row.channel_id).executeTakeFirst();
+    if (!channel) return; // deleted: its events went with it
+    try {
+      const turn = await this.answer(channel, row);
+      await this.store.db.transaction().execute(async (trx) => {
+        const conversationId = turn.user.conversation_id;
+        await trx
+          .insertInto('channel_conversations')
+          .values({ conversation_id: conversationId, channel_id: channel.id, chat: row.chat })
+          .onConflict((oc) => oc.column('conversation_id').doUpdateSet({ channel_id: channel.id, chat: row.chat }))
+          .execute();
+        // A held turn (a person has the conversation) has no reply: the operator answers from the inbox.
+        if (turn.reply.role === 'assistant') await this.outbox.enqueue(trx, { channelId: channel.id, chat: row.chat, messageId: turn.reply.id, reply: replyOf(turn.reply) });
+        await trx.updateTable('channel_inbound').set({ status: 'done', locked_until: null, last_error: null }).where('id', '=', row.id).execute();
+      });
+    } catch (error) {
+      await this.failed(row, error);
+    }
+  }
+
+  /** The event as a turn of the bot endpoint: the chat's user, its open conversation with the bot. */
+  private async answer(channel: { id: string; account_id: string; bot_id: string; type: string }, row: ClaimedEvent): Promise<StoredTurn> {
+    const text = cutChars(row.event.text, MAX_TEXT);
+    const idempotency = { key: `channel:${channel.id}:${row.external_id}`.slice(0, 255), requestHash: createHash('sha256').update(text).digest('hex') };
+    const prepared = await this.turns().prepare(
+      channel.account_id,
+      { messages: [{ role: 'user', content: text }], bot_id: channel.bot_id, user_id: cutChars(`${channel.type}:${row.chat}`, 128), openConversation: true },
+      { idempotency },
+    );
+    let stored: StoredTurn | undefined;
+    for await (const event of this.turns().run(prepared, new AbortController().signal)) if (event.type === 'done') stored = event.turn;
+    if (!stored) throw new Error('the turn ended without a stored reply');
+    return stored;
+  }
+
+  /** A refusal of the turn (its bot is gone, the message is invalid) is final; anything else is retried. */
+  private async failed(row: ClaimedEvent, error: unknown): Promise<void> {
+    const final = (error instanceof ServiceError && error.status < 500) || row.attempts >= MAX_ATTEMPTS;
+    const text = error instanceof ServiceError ? error.message : 'the message could not be answered';
+    this.logger.error('a channel message was not answered', { inbound_id: row.id, final, error: error instanceof Error ? error.message : String(error) });
+    await this.store.db
+      .updateTable('channel_inbound')
+      .set(final ? { status: 'failed', locked_until: null, last_error: text } : { locked_until: null, next_attempt_at: new Date(this.now() + backoffMs(row.attempts)), last_error: text })
+      .where('id', '=', row.id)
+      .execute();
+    if (final) await this.store.mark(row.channel_id, { error: { text: `A message was not answered: ${text}`, at: new Date(this.now()) } });
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * `/v1/bots/{bot_id}/channels/{telegram|whatsapp}`: connect (PUT), read (GET), disconnect (DELETE)
+ * a bot's channel on a platform. Answers never carry a credential, only which are set.
+ */
+import { Hono } from 'hono';
+import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { pathId, readJson, type JsonSchema } from '../http/validate.ts';
+import type { Deps } from '../services.ts';
+import type { ChannelType } from './adapter.ts';
+import { telegramChannelInputSchema, whatsappChannelInputSchema } from './schema.ts';
+
+const INPUTS: Record<ChannelType, JsonSchema> = { telegram: telegramChannelInputSchema, whatsapp: whatsappChannelInputSchema };
+
+/** The service's public URL when configured, else the one this request reached it at. */
+export function baseUrlOf(c: AppContext, deps: Deps): string {
+  return deps.config.publicUrls[0] ?? new URL(c.req.url).origin;
+}
+
+export function botChannelRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const botId = (c: AppContext) => pathId(c, 'bot_id', 'bot', 'bot');
+  for (const type of Object.keys(INPUTS) as ChannelType[]) {
+    const path = `/:bot_id/channels/${type}`;
+    router.get(path, async (c) => ok(c, await deps.channels.read(accountId(c), botId(c), type, baseUrlOf(c, deps))));
+    router.put(path, async (c) => {
+      const id = botId(c);
+      const input = await readJson<Record<string, string>>(c, INPUTS[type]);
+      return ok(c, await deps.channels.connect(accountId(c), id, type, input, baseUrlOf(c, deps)));
+    });
+    router.delete(path, async (c) => {
+      const id = await deps.channels.disconnect(accountId(c), botId(c), type);
+      return ok(c, { id, deleted: true });
+    });
+  }
+  return router;
+}

@@ -1,0 +1,81 @@
+/**
+ * JSON Schemas of the channel routes: the routes validate with them and the OpenAPI document
+ * embeds the same objects (components: `channelComponents`).
+ */
+import type { JsonSchema } from '../http/validate.ts';
+
+const dateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
+
+export const telegramChannelInputSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['bot_token'],
+  properties: {
+    bot_token: { type: 'string', pattern: '^[0-9]{1,20}:[A-Za-z0-9_-]{20,100}$', writeOnly: true, description: 'The token @BotFather gave the bot. Stored encrypted, never returned.' },
+  },
+};
+
+export const whatsappChannelInputSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'All four on the first save; later, only what changes (the rest is kept).',
+  properties: {
+    phone_number_id: { type: 'string', pattern: '^[0-9]{1,30}$', description: "The business phone number's id (WhatsApp → API Setup)." },
+    access_token: { type: 'string', minLength: 1, maxLength: 2048, pattern: '^[\\x21-\\x7e]+$', writeOnly: true, description: "A system user's permanent access token. Stored encrypted, never returned." },
+    app_secret: { type: 'string', minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9]+$', writeOnly: true, description: "The Meta app's secret (App settings → Basic): signs every delivery. Stored encrypted, never returned." },
+    verify_token: { type: 'string', minLength: 8, maxLength: 256, pattern: '^[\\x21-\\x7e]+$', writeOnly: true, description: 'Any string you choose and paste into the webhook setup in Meta\'s console. Stored encrypted, never returned.' },
+  },
+};
+
+export const channelSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'bot_id', 'type', 'webhook_url', 'settings', 'secrets_set', 'health', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string' },
+    bot_id: { type: 'string' },
+    type: { enum: ['telegram', 'whatsapp'] },
+    webhook_url: { type: 'string', description: 'Where the platform delivers messages. Telegram: registered by the service (`setWebhook`). WhatsApp: paste it into the app\'s webhook setup.' },
+    settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'What the platform needs that is no secret (WhatsApp: `phone_number_id`).' },
+    secrets_set: { type: 'object', additionalProperties: { type: 'boolean' }, description: 'Which credentials are stored. The credentials themselves are never returned.' },
+    health: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['last_received_at', 'last_sent_at', 'last_error', 'last_error_at'],
+      properties: { last_received_at: dateTime, last_sent_at: dateTime, last_error: { type: ['string', 'null'] }, last_error_at: dateTime },
+    },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const webhookReceiptSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['received'],
+  properties: { received: { type: 'integer', minimum: 0, description: 'Messages newly stored (a replayed delivery: 0).' } },
+};
+
+export const whatsappHandshakeQuerySchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    'hub.mode': { type: 'string', maxLength: 32 },
+    'hub.verify_token': { type: 'string', maxLength: 256 },
+    'hub.challenge': { type: 'string', maxLength: 256 },
+  },
+};
+
+export const channelDeletionSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'deleted'],
+  properties: { id: { type: 'string' }, deleted: { const: true } },
+};
+
+export const channelComponents = {
+  TelegramChannelInput: telegramChannelInputSchema,
+  WhatsAppChannelInput: whatsappChannelInputSchema,
+  ChannelConnection: channelSchema,
+  ChannelDeletion: channelDeletionSchema,
+  WebhookReceipt: webhookReceiptSchema,
+};

@@ -1,0 +1,200 @@
+/**
+ * Channels: a bot answering on messaging platforms. Connecting stores the platform's credentials
+ * sealed and registers the webhook where the platform has an API for it; a webhook delivery is
+ * verified, stored and acknowledged (`receive`); the worker turns stored events into turns and
+ * sends the outbox, on every instance, woken by new work and by a timer for work other instances
+ * stored and retries that came due.
+ */
+import type { Kysely } from 'kysely';
+import type { BotService } from '../bots/service.ts';
+import type { Database } from '../db/schema.ts';
+import { invalid, notFound, ServiceError } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import type { TurnPipeline } from '../turns/pipeline.ts';
+import type { ChannelType } from './adapter.ts';
+import { createAdapters } from './adapters.ts';
+import { InboundQueue } from './inbound.ts';
+import type { ChannelConfig } from './options.ts';
+import { Outbox } from './outbox.ts';
+import { SecretBox } from './secrets.ts';
+import { ChannelStore, webhookUrlOf, type ChannelView } from './store.ts';
+import { TelegramAdapter } from './telegram/adapter.ts';
+
+export interface ChannelDeps {
+  db: Kysely<Database>;
+  logger: Logger;
+  config: ChannelConfig;
+  /** The turn pipeline, read when the first event is answered (it is built after this service). */
+  turns: () => TurnPipeline;
+  bots: BotService;
+  /** No other process uses the database (embedded PGlite): every `sending` row at start was interrupted. */
+  singleProcess: boolean;
+}
+
+/** A row `sending` this long after its request's time limit belongs to a dead process. */
+const STALE_SENDING_MS = 60_000;
+/** Polls between checks for rows dead processes left `sending`. */
+const RECOVER_EVERY = 30;
+
+export class ChannelService {
+  readonly adapters;
+  readonly store: ChannelStore;
+  readonly outbox: Outbox;
+  readonly inbound: InboundQueue;
+  private readonly box: SecretBox;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+  private polls = 0;
+
+  constructor(private readonly deps: ChannelDeps) {
+    const { config, logger } = deps;
+    this.adapters = createAdapters(config);
+    this.box = new SecretBox(config.secretsKey, config.previousSecretsKeys);
+    this.store = new ChannelStore(deps.db, this.box);
+    this.outbox = new Outbox(this.store, this.adapters, config.now, logger);
+    this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, config.now, logger);
+  }
+
+  get config(): ChannelConfig {
+    return this.deps.config;
+  }
+
+  /** Recovers interrupted sends, seals credentials of an old key again, and starts the worker. */
+  async start(): Promise<void> {
+    await this.recover(this.deps.singleProcess);
+    await this.store.reseal(this.deps.logger);
+    this.timer = setInterval(() => {
+      if (++this.polls % RECOVER_EVERY === 0) void this.recover(false).catch(() => {});
+      this.kick();
+    }, this.deps.config.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Wakes the worker (new events or replies); a run already going runs once more. */
+  kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.work().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Resolves once no event or reply is ready now (tests move the clock, then drain). */
+  async drain(): Promise<void> {
+    for (;;) {
+      await this.running;
+      if (!(await this.step())) return;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    this.outbox.close();
+    await this.running;
+  }
+
+  // --- connecting ------------------------------------------------------------------------------
+
+  async read(accountId: string, botId: string, type: ChannelType, baseUrl: string): Promise<ChannelView> {
+    await this.deps.bots.getRow(accountId, botId);
+    return this.store.view(await this.store.get(accountId, botId, type), this.adapters[type], baseUrl);
+  }
+
+  /**
+   * Creates or updates the bot's channel: credentials merged with the stored ones (a WhatsApp
+   * update may send only what changes), sealed, and the webhook registered (Telegram) before the
+   * row is written, so a token the platform refuses is never stored.
+   */
+  async connect(accountId: string, botId: string, type: ChannelType, input: Record<string, string>, baseUrl: string): Promise<ChannelView> {
+    await this.deps.bots.getRow(accountId, botId);
+    const adapter = this.adapters[type];
+    const existing = await this.store.find(accountId, botId, type);
+    const id = existing?.id ?? this.store.newId();
+    const before = existing ? this.store.access(existing) : { settings: {}, secrets: {} };
+    const pick = (fields: readonly string[]) => Object.fromEntries(fields.filter((field) => input[field] !== undefined).map((field) => [field, input[field]!]));
+    const settings = { ...before.settings, ...pick(adapter.settingFields) };
+    const secrets = { ...before.secrets, ...pick(adapter.secretFields) };
+    const missing = [...adapter.settingFields.filter((f) => !settings[f]), ...adapter.secretFields.filter((f) => !secrets[f])];
+    if (missing.length) throw invalid(missing[0]!, `A new ${type} channel needs ${missing.join(', ')}.`);
+    this.box.seal({}, id); // refuses (secrets_key_missing) before the platform is called
+    const webhookUrl = webhookUrlOf(baseUrl, type, id);
+    if (adapter instanceof TelegramAdapter) {
+      secrets.webhook_secret = TelegramAdapter.newWebhookSecret();
+      await adapter.connect({ id, settings, secrets }, webhookUrl);
+    }
+    const row = await this.store.save(accountId, botId, type, id, settings, secrets);
+    return this.store.view(row, adapter, baseUrl);
+  }
+
+  /** Deletes the channel; the platform's webhook is removed first where it has an API for it (best effort). */
+  async disconnect(accountId: string, botId: string, type: ChannelType): Promise<string> {
+    await this.deps.bots.getRow(accountId, botId);
+    const row = await this.store.get(accountId, botId, type);
+    const adapter = this.adapters[type];
+    try {
+      await adapter.disconnect?.(this.store.access(row));
+    } catch (error) {
+      this.deps.logger.error('the platform kept its webhook; deliveries to a removed channel answer 404', { channel_id: row.id, error: error instanceof Error ? error.message : String(error) });
+    }
+    await this.store.remove(accountId, row);
+    return row.id;
+  }
+
+  // --- webhooks --------------------------------------------------------------------------------
+
+  /** A delivery: verified before anything is parsed, its events stored, the worker woken. */
+  async receive(type: ChannelType, channelId: string, rawBody: Uint8Array, headers: Headers): Promise<number> {
+    const row = await this.store.byId(channelId, type);
+    if (!row) throw notFound('channel_id', 'channel');
+    const adapter = this.adapters[type];
+    if (!adapter.verify(rawBody, headers, this.store.access(row))) {
+      throw new ServiceError('invalid_signature', 'The delivery is not signed by the platform with this channel\'s secret.');
+    }
+    const delivery = adapter.parse(rawBody);
+    for (const status of delivery.statuses) await this.outbox.delivered(row.id, status.externalMessageId, status.status, status.error);
+    const received = await this.inbound.record(row, delivery.events);
+    if (received) this.kick();
+    return received;
+  }
+
+  /** WhatsApp's GET verification: the challenge to echo; 403 when it is not our verify token. */
+  async handshake(channelId: string, query: Record<string, string | undefined>): Promise<string> {
+    const row = await this.store.byId(channelId, 'whatsapp');
+    if (!row) throw notFound('channel_id', 'channel');
+    const challenge = this.adapters.whatsapp.handshake(query, this.store.access(row));
+    if (challenge === undefined) throw new ServiceError('permission_denied', 'hub.mode must be subscribe and hub.verify_token this channel\'s verify token.', { param: 'hub.verify_token' });
+    return challenge;
+  }
+
+  // --- the worker ------------------------------------------------------------------------------
+
+  private async work(): Promise<void> {
+    try {
+      while (!this.closed && (await this.step()));
+    } catch (error) {
+      if (!this.closed) this.deps.logger.error('channel worker stopped until its next wake-up', { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** One pass: events, then replies (those events queued included). True when anything was claimed. */
+  private async step(): Promise<boolean> {
+    const events = await this.inbound.runOnce();
+    const replies = await this.outbox.runOnce();
+    return events + replies > 0;
+  }
+
+  private recover(singleProcess: boolean): Promise<number> {
+    return this.outbox.recover({ singleProcess, staleMs: this.deps.config.requestTimeoutMs + STALE_SENDING_MS });
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Channel rows: one per bot and platform, credentials sealed (secrets.ts). Reads for the API give
+ * only which credentials are set; only the worker and the webhook check open them.
+ */
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { iso, json } from '../db/json.ts';
+import type { Database } from '../db/schema.ts';
+import { notFound } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import type { Logger } from '../logger.ts';
+import type { ChannelAccess, ChannelAdapter, ChannelType } from './adapter.ts';
+import type { SecretBox } from './secrets.ts';
+import { withChannelTables, type ChannelDatabase, type ChannelsTable } from './tables.ts';
+
+export type ChannelRow = Selectable<ChannelsTable>;
+
+/** A channel as the API answers it: never a credential, only whether each is set. */
+export interface ChannelView {
+  id: string;
+  bot_id: string;
+  type: ChannelType;
+  /** The URL the platform delivers to (WhatsApp: paste it into Meta's console; Telegram: registered by the service). */
+  webhook_url: string;
+  settings: Record<string, string>;
+  secrets_set: Record<string, boolean>;
+  health: { last_received_at: string | null; last_sent_at: string | null; last_error: string | null; last_error_at: string | null };
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where the platform delivers a channel's messages (webhooks.ts). */
+export function webhookUrlOf(baseUrl: string, type: ChannelType, channelId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/v1/channels/${type}/${channelId}`;
+}
+
+export class ChannelStore {
+  readonly db: Kysely<ChannelDatabase>;
+
+  constructor(
+    db: Kysely<Database>,
+    private readonly box: SecretBox,
+  ) {
+    this.db = withChannelTables(db);
+  }
+
+  async find(accountId: string, botId: string, type: ChannelType): Promise<ChannelRow | undefined> {
+    return this.db.selectFrom('channels').selectAll().where('account_id', '=', accountId).where('bot_id', '=', botId).where('type', '=', type).executeTakeFirst();
+  }
+
+  async get(accountId: string, botId: string, type: ChannelType): Promise<ChannelRow> {
+    const row = await this.find(accountId, botId, type);
+    if (!row) throw notFound('type', 'channel');
+    return row;
+  }
+
+  /** The channel a webhook names; undefined for an unknown id or another platform's. */
+  byId(channelId: string, type: ChannelType): Promise<ChannelRow | undefined> {
+    return this.db.selectFrom('channels').selectAll().where('id', '=', channelId).where('type', '=', type).executeTakeFirst();
+  }
+
+  /** Credentials opened: for the platform, never for an answer. */
+  access(row: Pick<ChannelRow, 'id' | 'settings' | 'secrets'>): ChannelAccess {
+    return { id: row.id, settings: row.settings, secrets: this.box.open(row.secrets, row.id) };
+  }
+
+  /** The id a new channel will have (the webhook URL names it before the row exists). */
+  newId(): string {
+    return newId('chn');
+  }
+
+  /** Creates or replaces the bot's channel of `type`, credentials sealed under the current key. */
+  async save(accountId: string, botId: string, type: ChannelType, id: string, settings: Record<string, string>, secrets: Record<string, string>): Promise<ChannelRow> {
+    const sealed = json(this.box.seal(secrets, id));
+    return this.db
+      .insertInto('channels')
+      .values({ id, account_id: accountId, bot_id: botId, type, settings: json(settings), secrets: sealed })
+      .onConflict((oc) => oc.columns(['bot_id', 'type']).doUpdateSet({ settings: json(settings), secrets: sealed, updated_at: sql`now()`, last_error: null, last_error_at: null }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async remove(accountId: string, row: ChannelRow): Promise<void> {
+    await this.db.deleteFrom('channels').where('account_id', '=', accountId).where('id', '=', row.id).execute();
+  }
+
+  /** Health: a delivery came, a reply went, or one failed for good (`error`: never a credential). */
+  async mark(channelId: string, what: { received?: Date; sent?: Date; error?: { text: string; at: Date } }): Promise<void> {
+    await this.db
+      .updateTable('channels')
+      .set({
+        ...(what.received && { last_received_at: what.received }),
+        ...(what.sent && { last_sent_at: what.sent }),
+        ...(what.error && { last_error: what.error.text, last_error_at: what.error.at }),
+      })
+      .where('id', '=', channelId)
+      .execute();
+  }
+
+  view(row: ChannelRow, adapter: ChannelAdapter, baseUrl: string): ChannelView {
+    const secrets = this.safeOpen(row);
+    return {
+      id: row.id,
+      bot_id: row.bot_id,
+      type: row.type,
+      webhook_url: webhookUrlOf(baseUrl, row.type, row.id),
+      settings: Object.fromEntries(adapter.settingFields.map((field) => [field, row.settings[field] ?? ''])),
+      secrets_set: Object.fromEntries(adapter.secretFields.map((field) => [field, Boolean(secrets?.[field])])),
+      health: { last_received_at: iso(row.last_received_at), last_sent_at: iso(row.last_sent_at), last_error: row.last_error, last_error_at: iso(row.last_error_at) },
+      created_at: iso(row.created_at),
+      updated_at: iso(row.updated_at),
+    };
+  }
+
+  /** Seals every row again under the current key (after a rotation); rows of unknown keys are left. */
+  async reseal(logger: Logger): Promise<number> {
+    if (!this.box.currentKeyId) return 0;
+    const rows = await this.db.selectFrom('channels').select(['id', 'secrets']).where(sql<boolean>`secrets->>'key_id' <> ${this.box.currentKeyId}`).execute();
+    let resealed = 0;
+    for (const row of rows) {
+      if (!this.box.stale(row.secrets)) continue;
+      const secrets = json(this.box.seal(this.box.open(row.secrets, row.id), row.id));
+      await this.db.updateTable('channels').set({ secrets }).where('id', '=', row.id).where(sql<boolean>`secrets->>'key_id' = ${row.secrets.key_id}`).execute();
+      resealed++;
+    }
+    if (rows.length > resealed) logger.error('channel credentials sealed by a key that is not configured cannot be read', { channels: rows.length - resealed });
+    return resealed;
+  }
+
+  /** Which credentials a row holds, or null when they cannot be opened (its key is gone). */
+  private safeOpen(row: ChannelRow): Record<string, string> | null {
+    try {
+      return this.box.open(row.secrets, row.id);
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Telegram Bot API (https://core.telegram.org/bots/api). The webhook is registered with
+ * `setWebhook` and a `secret_token` this service generates; Telegram sends it back in
+ * `X-Telegram-Bot-Api-Secret-Token` on every update. `update_id` is each delivery's id. Replies go
+ * through `sendMessage`, quick replies as an inline keyboard whose button press comes back as a
+ * `callback_query` carrying the button's text.
+ */
+import { randomBytes } from 'node:crypto';
+import { ServiceError } from '../../http/errors.ts';
+import type { ChannelAccess, ChannelAdapter, InboundEvent, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
+import { arr, cutBytes, cutChars, obj, parseBody, str } from '../payload.ts';
+import { postJson } from '../platform-http.ts';
+import { sameSecret } from '../signature.ts';
+
+export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+/** Media kinds a message may carry (read in a later version; the caption is the text meanwhile). */
+const MEDIA = ['photo', 'document', 'audio', 'voice', 'video', 'sticker'];
+
+export class TelegramAdapter implements ChannelAdapter {
+  readonly type = 'telegram' as const;
+  /** sendMessage text is 1–4096 characters; callback_data 1–64 bytes. */
+  readonly limits = { maxTextChars: 4096, maxQuickReplies: 10, maxQuickReplyChars: 64 };
+  readonly secretFields = ['bot_token'] as const;
+  readonly settingFields = [] as const;
+
+  constructor(private readonly options: { apiUrl: string; timeoutMs: number }) {}
+
+  /** The secret Telegram sends back on every update: 1–256 of `A-Za-z0-9_-`. */
+  static newWebhookSecret(): string {
+    return randomBytes(32).toString('base64url');
+  }
+
+  verify(_rawBody: Uint8Array, headers: Headers, channel: ChannelAccess): boolean {
+    const expected = channel.secrets.webhook_secret;
+    return expected !== undefined && sameSecret(headers.get(SECRET_HEADER) ?? undefined, expected);
+  }
+
+  parse(rawBody: Uint8Array): ParsedDelivery {
+    const update = obj(parseBody(rawBody));
+    const updateId = str(update?.update_id);
+    if (!update || updateId === undefined) throw new ServiceError('validation_failed', 'A Telegram update has an update_id.', { param: 'update_id' });
+    const event = messageEvent(updateId, obj(update.message)) ?? callbackEvent(updateId, obj(update.callback_query));
+    return { events: event ? [event] : [], statuses: [] };
+  }
+
+  async send(channel: ChannelAccess, chat: string, reply: OutboundReply, signal: AbortSignal): Promise<SendResult> {
+    const keyboard = reply.quickReplies.slice(0, this.limits.maxQuickReplies).map((text) => [{ text: cutChars(text, 64), callback_data: cutBytes(text, this.limits.maxQuickReplyChars) }]);
+    const body = {
+      chat_id: chat,
+      text: cutChars(reply.text || '…', this.limits.maxTextChars),
+      ...(keyboard.length && { reply_markup: { inline_keyboard: keyboard } }),
+    };
+    const outcome = await this.call(channel, 'sendMessage', body, signal);
+    if (outcome.ok) return { ok: true, externalId: outcome.result };
+    return outcome;
+  }
+
+  async connect(channel: ChannelAccess, webhookUrl: string): Promise<void> {
+    const body = { url: webhookUrl, secret_token: channel.secrets.webhook_secret, allowed_updates: ['message', 'callback_query'] };
+    const outcome = await this.call(channel, 'setWebhook', body, AbortSignal.timeout(this.options.timeoutMs));
+    if (!outcome.ok) throw new ServiceError('upstream_error', `Telegram did not set the webhook: ${outcome.error}.`, { param: 'bot_token' });
+  }
+
+  async disconnect(channel: ChannelAccess): Promise<void> {
+    const outcome = await this.call(channel, 'deleteWebhook', {}, AbortSignal.timeout(this.options.timeoutMs));
+    if (!outcome.ok) throw new ServiceError('upstream_error', `Telegram did not delete the webhook: ${outcome.error}.`);
+  }
+
+  /** One Bot API method; `{ok: false, error_code, description, parameters: {retry_after}}` read as the outcome. */
+  private async call(channel: ChannelAccess, method: string, body: unknown, signal: AbortSignal): Promise<{ ok: true; result: string } | Extract<SendResult, { ok: false }>> {
+    const token = channel.secrets.bot_token ?? '';
+    const outcome = await postJson(`${this.options.apiUrl}/bot${token}/${method}`, body, { signal, timeoutMs: this.options.timeoutMs });
+    const answer = obj(outcome.answer?.body);
+    if (outcome.ok && answer?.ok === true) return { ok: true, result: str(obj(answer.result)?.message_id) ?? 'true' };
+    const retryAfter = Number(obj(answer?.parameters)?.retry_after ?? outcome.answer?.retryAfterSeconds);
+    const description = typeof answer?.description === 'string' ? cutChars(answer.description, 200) : outcome.ok ? 'an answer that is not ok' : outcome.error;
+    return {
+      ok: false,
+      retryable: outcome.ok ? false : outcome.retryable,
+      ...(!outcome.ok && outcome.uncertain && { uncertain: true as const }),
+      error: description.replaceAll(token, '***'),
+      ...(Number.isFinite(retryAfter) && retryAfter >= 0 && { retryAfterMs: retryAfter * 1000 }),
+    };
+  }
+}
+
+function messageEvent(updateId: string, message: Record<string, unknown> | undefined): InboundEvent | undefined {
+  const chat = str(obj(message?.chat)?.id);
+  if (!message || chat === undefined) return undefined;
+  const from = obj(message.from);
+  const files = MEDIA.filter((kind) => message[kind] !== undefined).map((kind) => ({ kind, id: str(obj(arr(message[kind]).at(-1) ?? message[kind])?.file_id) ?? '' }));
+  const text = str(message.text) ?? str(message.caption) ?? '';
+  if (!text.trim()) return undefined; // media alone: not answered until media is read (docs/channels.md)
+  return { externalMessageId: updateId, externalConversationId: chat, user: { id: str(from?.id) ?? chat, name: str(from?.first_name) }, text, files };
+}
+
+function callbackEvent(updateId: string, query: Record<string, unknown> | undefined): InboundEvent | undefined {
+  const chat = str(obj(obj(query?.message)?.chat)?.id);
+  const data = str(query?.data);
+  if (!query || chat === undefined || !data?.trim()) return undefined;
+  const from = obj(query.from);
+  return { externalMessageId: updateId, externalConversationId: chat, user: { id: str(from?.id) ?? chat, name: str(from?.first_name) }, text: data, files: [] };
+}

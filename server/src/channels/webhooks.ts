@@ -1,0 +1,47 @@
+/**
+ * The platforms' webhooks: `/v1/channels/{telegram|whatsapp}/{channel_id}`. Public (the platform
+ * has no API key) and outside the account's API budget, but bounded: a body cap, and a budget per
+ * channel id (checked before the channel is read, so a flood of one id costs no database reads).
+ * A delivery is verified, stored and acknowledged at once; the bot answers from the queue.
+ */
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from '../http/body-limit.ts';
+import type { AppContext, AppEnv } from '../http/context.ts';
+import { ok } from '../http/envelope.ts';
+import { ServiceError } from '../http/errors.ts';
+import { pathId, readQuery } from '../http/validate.ts';
+import type { Deps } from '../services.ts';
+import type { ChannelType } from './adapter.ts';
+import { whatsappHandshakeQuerySchema } from './schema.ts';
+
+export function channelWebhookRoutes(deps: Deps): Hono<AppEnv> {
+  const router = new Hono<AppEnv>();
+  const { maxWebhookBytes, webhookRatePerMinute } = deps.channels.config;
+  const plan = { points: webhookRatePerMinute, durationSeconds: 60 };
+  const channelId = (c: AppContext) => pathId(c, 'channel_id', 'chn', 'channel');
+
+  /** One budget per channel: a flood on one channel leaves the others (and the API) alone. */
+  const limited: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const key = `chn:${channelId(c)}`;
+    const result = await deps.rateLimits.consume(key, plan);
+    if (!result.allowed) {
+      throw new ServiceError('rate_limited', 'Too many deliveries to this channel; retry later.', {
+        headers: { 'Retry-After': String(result.retryAfterSeconds) },
+      });
+    }
+    await next();
+  };
+
+  for (const type of ['telegram', 'whatsapp'] as ChannelType[]) {
+    router.post(`/${type}/:channel_id`, limited, bodyLimit(maxWebhookBytes), async (c) => {
+      const received = await deps.channels.receive(type, channelId(c), new Uint8Array(await c.req.arrayBuffer()), c.req.raw.headers);
+      return ok(c, { received });
+    });
+  }
+  router.get('/whatsapp/:channel_id', limited, async (c) => {
+    const query = readQuery<Record<string, string | undefined>>(c, whatsappHandshakeQuerySchema);
+    const challenge = await deps.channels.handshake(channelId(c), query);
+    return c.text(challenge, 200, { 'Cache-Control': 'no-store' });
+  });
+  return router;
+}

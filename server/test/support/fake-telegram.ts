@@ -1,0 +1,53 @@
+/**
+ * fake-telegram: a FAKE Telegram Bot API on a loopback port, shaped as documented
+ * (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` answers `{ok: true, result}`
+ * or `{ok: false, error_code, description, parameters?: {retry_after}}`. It knows one bot token,
+ * remembers the webhook `setWebhook` registered (so a test delivers updates with its secret token,
+ * as Telegram would), and numbers the messages it takes.
+ */
+import { FakePlatform, type FakeAnswer, type FakeRequest } from './fake-platform.ts';
+
+export const FAKE_TELEGRAM_TOKEN = '123456789:AAFakeTelegramTokenForTests_0123456789';
+
+export class FakeTelegram extends FakePlatform {
+  /** What the last `setWebhook` registered; null after `deleteWebhook`. */
+  webhook: { url: string; secret_token: string } | null = null;
+  private messageId = 0;
+
+  constructor(readonly token = FAKE_TELEGRAM_TOKEN) {
+    super((request) => this.method(request));
+  }
+
+  /** A `429 Too Many Requests` answer as Telegram sends it. */
+  static tooManyRequests(retryAfter: number): FakeAnswer {
+    return { status: 429, body: { ok: false, error_code: 429, description: `Too Many Requests: retry after ${retryAfter}`, parameters: { retry_after: retryAfter } } };
+  }
+
+  /** The `sendMessage` calls received (a failed or held one too). */
+  sent(): FakeRequest[] {
+    return this.calls('/sendMessage');
+  }
+
+  private method(request: FakeRequest): FakeAnswer {
+    const [, bot, method] = request.path.split('/');
+    if (bot !== `bot${this.token}`) return { status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } };
+    if (method === 'setWebhook') {
+      this.webhook = { url: request.body.url, secret_token: request.body.secret_token };
+      return { status: 200, body: { ok: true, result: true, description: 'Webhook was set' } };
+    }
+    if (method === 'deleteWebhook') {
+      this.webhook = null;
+      return { status: 200, body: { ok: true, result: true, description: 'Webhook was deleted' } };
+    }
+    if (method === 'sendMessage') {
+      const { chat_id, text } = request.body;
+      if (!text) return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message text is empty' } };
+      return { status: 200, body: { ok: true, result: { message_id: ++this.messageId, chat: { id: Number(chat_id), type: 'private' }, date: 1_700_000_000, text } } };
+    }
+    return { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } };
+  }
+}
+
+export async function startFakeTelegram(): Promise<FakeTelegram> {
+  return new FakeTelegram().listen();
+}
