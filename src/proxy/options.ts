@@ -76,6 +76,12 @@ export interface ProxyOptions {
   audience?: string;
   /** Called with unexpected errors (a throwing `authorize`, a bug); the client only sees `internal_error`. */
   onError?: (error: unknown, request: Request) => void;
+  /**
+   * The clock of token lifetimes, in epoch milliseconds: when a minted token expires, whether a
+   * token has expired, how long its events stream may last. Default `Date.now`; a test advances its
+   * own instead of waiting for a token to expire.
+   */
+  now?: () => number;
 }
 
 export interface ResolvedOptions {
@@ -103,6 +109,7 @@ export interface ResolvedOptions {
   issuer: string;
   audience: string;
   onError: ProxyOptions['onError'];
+  now: () => number;
 }
 
 const MIN_SECRET_BYTES = 32;
@@ -200,5 +207,6 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     issuer: options.issuer ?? 'ai-chat-widget-proxy',
     audience: options.audience ?? 'ai-chat-widget',
     onError: options.onError,
+    now: options.now ?? Date.now,
   };
 }

@@ -85,11 +85,11 @@ function handoffScope(grant: TokenGrant): Record<string, string> {
  * The query of the events stream: resume point passed on, `max_seconds` capped at the token's
  * remaining lifetime, so a stream never outlives its token (the client reconnects with a renewed one).
  */
-function eventsQuery(grant: TokenGrant, search: URLSearchParams): URLSearchParams {
+function eventsQuery(grant: TokenGrant, search: URLSearchParams, now: () => number): URLSearchParams {
   const query = new URLSearchParams(handoffScope(grant));
   const lastEventId = search.get('last_event_id');
   if (lastEventId !== null) query.set('last_event_id', lastEventId);
-  const remaining = Math.max(1, Math.min(3600, grant.expiresAt - Math.floor(Date.now() / 1000)));
+  const remaining = Math.max(1, Math.min(3600, grant.expiresAt - Math.floor(now() / 1000)));
   const asked = Number(search.get('max_seconds'));
   query.set('max_seconds', String(Number.isInteger(asked) && asked >= 1 ? Math.min(asked, remaining) : remaining));
   return query;
@@ -113,9 +113,10 @@ export function botProfile(bot: Record<string, unknown>): Record<string, unknown
 
 /**
  * Decides whether `method path` (the part from `/v1` on, already URL-normalised) may be forwarded
- * for `grant`, and how. Throws `permission_denied` for anything off the allowlist.
+ * for `grant`, and how. Throws `permission_denied` for anything off the allowlist. `now`: the
+ * proxy's clock (`ProxyOptions.now`), for an events stream's cap at the token's lifetime.
  */
-export function planForward(method: string, path: string, search: URLSearchParams, grant: TokenGrant): ForwardPlan {
+export function planForward(method: string, path: string, search: URLSearchParams, grant: TokenGrant, now: () => number = Date.now): ForwardPlan {
   if (method === 'POST' && path === '/v1/chat') {
     requireScope(grant, 'chat:write');
     return {
@@ -167,7 +168,7 @@ export function planForward(method: string, path: string, search: URLSearchParam
     const scope = handoffScope(grant);
     if (method === 'GET' && (route === 'handoff' || route === 'events')) {
       requireScope(grant, 'chat:read');
-      const query = route === 'events' ? eventsQuery(grant, search) : new URLSearchParams(scope);
+      const query = route === 'events' ? eventsQuery(grant, search, now) : new URLSearchParams(scope);
       return { path: upstream, query, hasBody: false, rewriteBody: (body) => body };
     }
     if (method === 'POST' && route !== 'events') {

@@ -43,7 +43,7 @@ const API_METHODS = 'GET, POST, DELETE, OPTIONS';
 
 export function createProxy(options: ProxyOptions): Proxy {
   const resolved = resolveOptions(options);
-  const tokens = new TokenService(resolved.secrets, resolved.issuer, resolved.audience, resolved.tokenTtlSeconds);
+  const tokens = new TokenService(resolved.secrets, resolved.issuer, resolved.audience, resolved.tokenTtlSeconds, resolved.now);
   const limiter = new RateLimiter(resolved.store ?? new MemoryRateLimitStore());
   const base = resolved.basePath;
   const fetchCall = viaFetch(resolved.fetch);
@@ -80,7 +80,7 @@ export function createProxy(options: ProxyOptions): Proxy {
       if (grant.origin && verdict.origin && grant.origin !== verdict.origin) {
         throw new ProxyError('origin_not_allowed', 'This token was issued for another origin.');
       }
-      const plan = planForward(request.method, path!, url.searchParams, grant);
+      const plan = planForward(request.method, path!, url.searchParams, grant, resolved.now);
       const limit = await limiter.consume([[`sub:${grant.userId}`, resolved.perToken], ipRule]);
       let body: string | Uint8Array<ArrayBuffer> | null = null;
       if (plan.hasBody === 'file') body = await readFile(request, resolved.maxUploadBytes);

@@ -82,6 +82,8 @@ export class TokenService {
     private readonly issuer: string,
     private readonly audience: string,
     private readonly maxLifetimeSeconds: number = MAX_TOKEN_TTL_SECONDS,
+    /** The clock, epoch ms (`ProxyOptions.now`). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   private loadKeys(): Promise<Key[]> {
@@ -92,7 +94,7 @@ export class TokenService {
   /** Signs a token; answers it with its expiry (epoch seconds). */
   async mint(request: MintRequest): Promise<{ token: string; expiresAt: number; tokenId: string }> {
     const [signing] = await this.loadKeys();
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor(this.now() / 1000);
     const expiresAt = now + request.ttlSeconds;
     const tokenId = crypto.randomUUID();
     const extra = Object.fromEntries(Object.entries(request.claims ?? {}).filter(([name]) => !RESERVED.has(name)));
@@ -116,7 +118,7 @@ export class TokenService {
   async verify(token: string): Promise<TokenGrant> {
     const known = this.verified.get(token);
     // Same string, same signature: only the clock can have changed the verdict since.
-    if (known && known.expiresAt + CLOCK_TOLERANCE_SECONDS > Date.now() / 1000) return known;
+    if (known && known.expiresAt + CLOCK_TOLERANCE_SECONDS > this.now() / 1000) return known;
     if (known) this.verified.delete(token); // expired: the full check below answers token_expired
     const grant = await this.verifyFully(token);
     this.verified.set(token, grant);
@@ -140,6 +142,7 @@ export class TokenService {
           issuer: this.issuer,
           audience: this.audience,
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          currentDate: new Date(this.now()),
           requiredClaims: ['sub', 'exp', 'iat', 'jti'],
           // also refuses an `iat` in the future (beyond the tolerance)
           maxTokenAge: this.maxLifetimeSeconds,

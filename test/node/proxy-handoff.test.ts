@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// The handoff events stream through the token proxy never outlives its token (issue #14): with a
+// The handoff events stream through the token proxy never outlives its token (human handoff): with a
 // 2-second token and no max_seconds asked, the proxy caps the stream at the token's remaining
 // lifetime, so it ends by itself; the expired token is then refused, and a renewed token for the
 // same user resumes by last_event_id with the event that happened in between. Against the REAL service.
@@ -13,12 +13,14 @@ let accountId: string;
 let apiKey: string;
 let botId: string;
 let host: HostedProxy;
+/** How far the proxy's clock (`now`) is ahead of the real one: the test moves it instead of waiting. */
+let ahead = 0;
 
 before(async () => {
   service = await startService();
   ({ accountId, apiKey } = await service.service.createAccount({ name: 'handoff via proxy' }));
   botId = await createBot(service.url, apiKey);
-  host = await hostProxy({ apiKey, upstream: service.url, botId, tokenTtlSeconds: 2 });
+  host = await hostProxy({ apiKey, upstream: service.url, botId, tokenTtlSeconds: 2, now: () => Date.now() + ahead });
 });
 after(async () => {
   await host?.close();
@@ -51,7 +53,7 @@ describe('handoff events through the proxy', () => {
     await deps.handoff.transition(accountId, conversationId, 'waiting');
 
     // past the 2 s lifetime and the proxy's 5 s clock-skew tolerance: the old token is refused now
-    await new Promise((r) => setTimeout(r, 6000));
+    ahead += 8000;
     const stale = await fetch(`${host.url}/v1/conversations/${conversationId}/events`, { headers: { authorization: `Bearer ${token}`, origin: SHOP } });
     assert.equal(stale.status, 401);
     assert.equal(((await stale.json()) as { error: { code: string } }).error.code, 'token_expired');
