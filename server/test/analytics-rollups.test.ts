@@ -1,4 +1,4 @@
-// The analytics rollups of migration 008 (issue #12): after any mix of stored traffic and deletes,
+// The analytics rollups of migration 008: after any mix of stored traffic and deletes,
 // every report read through the rollups equals the same report computed from the raw rows alone,
 // for ranges down to the millisecond. Property test (fast-check) over random traffic.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Attachments (issue #14): what an upload is, judged by its bytes, and how a stored file is served.
+// Attachments: what an upload is, judged by its bytes, and how a stored file is served.
 // Hostile files each get a verdict here: an SVG with script, an HTML page named like an image, a
 // polyglot (a GIF that is also a script), a mislabeled file, archives (a zip bomb is never opened,
 // and refused as a type), an image whose header claims gigapixels. Random bytes and names are fuzzed.

@@ -1,4 +1,4 @@
-// Attachments on the real service (issue #14): a bot's limits (off by default; types, size, count),
+// Attachments on the real service: a bot's limits (off by default; types, size, count),
 // upload judged by the bytes (hostile files refused or served inert), who may read a file (its
 // visitor, the account, nobody else), files sent with bot messages, /v1/chat and held messages, an
 // operator's files in the inbox, the built-in responder's note and images to a model that takes them.

@@ -1,4 +1,4 @@
-// Feedback through the token proxy (issue #13 item 3): a widget token rates only answers its own user
+// Feedback through the token proxy: a widget token rates only answers its own user
 // got from its own bot, and takes its feedback back with DELETE. End to end, as `npm start` mounts it:
 // the demo proxy on the real service on a loopback port, tokens minted at /proxy/token.
 import assert from 'node:assert/strict';

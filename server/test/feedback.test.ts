@@ -1,4 +1,4 @@
-// Feedback on answers (issue #13 item 3): POST /v1/messages/{id}/feedback is idempotent per message
+// Feedback on answers: POST /v1/messages/{id}/feedback is idempotent per message
 // and rater and changeable, DELETE takes it back, only the conversation's own user may rate its
 // assistant messages, and GET /v1/analytics/feedback counts it per bucket, bot and agent, with the
 // answers most downvoted. All over the real service and a real database.

@@ -1,4 +1,4 @@
-// Human handoff across two instances of the service on one PostgreSQL and one Redis (issue #14): an
+// Human handoff across two instances of the service on one PostgreSQL and one Redis: an
 // operator on one instance, the visitor's events stream on the other; the visitor's message heard by
 // the inbox on the other instance; and a reconnect to the other instance resumes by Last-Event-ID.
 // Needs AI_CHAT_TEST_DATABASE_URL and AI_CHAT_TEST_REDIS_URL (`source /tmp/testdb.env`).

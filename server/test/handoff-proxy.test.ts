@@ -1,4 +1,4 @@
-// Human handoff through the token proxy (issue #14), end to end as `npm start` mounts it: the demo
+// Human handoff through the token proxy, end to end as `npm start` mounts it: the demo
 // proxy on the real service on a loopback port. A widget token reaches its own conversation's handoff
 // state, asks for a person, leaves an offline message and reads the live events stream; another
 // visitor's token gets 404 for that conversation; the bot's handoff settings are projected to what the

@@ -1,4 +1,4 @@
-// Human handoff on the real service (issue #14): status transitions and their 409s, the atomic take,
+// Human handoff on the real service: status transitions and their 409s, the atomic take,
 // visitor messages held from the bot, operator replies with name and avatar, live delivery on the
 // visitor's and the inbox's SSE streams, resume by Last-Event-ID (nothing lost, nothing duplicated),
 // automatic handoff by intent and by fallbacks in a row, opening hours and offline messages.

@@ -1,4 +1,4 @@
-// Edges of the HTTP layer found by attacking the service (issue #10), each over a real loopback
+// Edges of the HTTP layer found by attacking the service, each over a real loopback
 // port: bodies with no length, unknown routes and methods, other API versions with a key, forged
 // cursors, bodies nested 100,000 deep, one tenant's CORS origins, and bytes that are not UTF-8.
 // Every answer is the JSON envelope with a stable code, never a 500.

@@ -1,4 +1,4 @@
-// The knowledge search index follows writes entry by entry (issue #15): an index updated write by
+// The knowledge search index follows writes entry by entry: an index updated write by
 // write answers like one built from scratch; a write — on this process or another sharing the
 // database — is searched at once without rebuilding; a cold build leaves the event loop free.
 import assert from 'node:assert/strict';

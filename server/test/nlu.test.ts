@@ -106,7 +106,7 @@ describe('training checks and templates', () => {
   });
 });
 
-/** Intents that never name their entities as `{entity}` in examples (issue #10, item 12). */
+/** Intents that never name their entities as `{entity}` in examples. */
 const orderTraining = {
   intents: [
     {

@@ -1,4 +1,4 @@
-// Issue #10 on the real service: a tenant's entity regex can never block it (ReDoS), patterns the
+// On the real service: a tenant's entity regex can never block it (ReDoS), patterns the
 // linear-time engine cannot run are refused at create/update, and entities are extracted from any
 // message on both endpoints that answer with intents.
 //
@@ -174,7 +174,7 @@ describe('patterns the linear-time engine cannot run', () => {
   }
 });
 
-describe('entities in any message (issue #10, item 12)', () => {
+describe('entities in any message', () => {
   const training = {
     intents: [
       {

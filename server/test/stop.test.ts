@@ -1,4 +1,4 @@
-// Stop (issue #13 item 4): a client that closes a turn's stream stops the answer. Over a real loopback
+// Stop: a client that closes a turn's stream stops the answer. Over a real loopback
 // port (the path a browser's abort takes), with fake-openai streaming slowly: the fake sees its
 // request aborted, and the turn is stored with the text sent before the stop, marked `stopped`,
 // which history shows and the OpenAPI document describes.

@@ -1,5 +1,5 @@
 // Two instances of the service on one PostgreSQL and one Redis, as a deployment behind a load
-// balancer runs them (issue #15): a client's requests land on either, and nothing may depend on
+// balancer runs them: a client's requests land on either, and nothing may depend on
 // which one. Rate limits are one budget (also covered sequentially by redis.test.ts), an
 // Idempotency-Key is one key, and a training job runs once. Knowledge writes searched across
 // instances: knowledge-incremental.test.ts. Needs AI_CHAT_TEST_DATABASE_URL and AI_CHAT_TEST_REDIS_URL.

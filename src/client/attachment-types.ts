@@ -1,5 +1,5 @@
 /**
- * Types of attachments (issue #14): files a visitor or an operator sends with a message, and a
+ * Types of attachments: files a visitor or an operator sends with a message, and a
  * bot's limits on them. Re-exported by `types.ts`.
  */
 

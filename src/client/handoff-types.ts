@@ -1,5 +1,5 @@
 /**
- * Types of human handoff (issue #14): a conversation's status, the bot's handoff settings, the
+ * Types of human handoff: a conversation's status, the bot's handoff settings, the
  * visitor's events stream and the operator inbox. Re-exported by `types.ts`.
  */
 

@@ -3,8 +3,8 @@
  * The Node adapter's way to the upstream: `node:http(s)` over one keep-alive agent. Node's global
  * `fetch` (undici) cost about two thirds of the proxy's own time per forwarded call — a web
  * `Request` and its clone for `redirect: 'manual'`, an `AbortSignal` chain, web streams for both
- * bodies, a `Response` whose bytes are then read back — most of the ~1 ms the proxy may add (issue
- * #15). Redirects are not followed (a 3xx is answered as it is, as `redirect: 'manual'` gives it).
+ * bodies, a `Response` whose bytes are then read back — most of the ~1 ms the proxy may add (its
+ * throughput budget). Redirects are not followed (a 3xx is answered as it is, as `redirect: 'manual'` gives it).
  * A JSON answer is read whole into one buffer; Server-Sent Events stream on.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';

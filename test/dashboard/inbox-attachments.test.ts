@@ -1,4 +1,4 @@
-// Files in the operator inbox (issue #14) against the real service in real Chromium: a visitor's
+// Files in the operator inbox against the real service in real Chromium: a visitor's
 // image and PDF appear in the transcript (the image really loads through the session's passthrough),
 // the operator attaches files (picked, dropped), sees them upload, removes one (the service then
 // has no such file), sends one without text, and a refused type shows the service's reason. The

@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// The widget rows of the bench carry the goals of issue #15: append at 1,000 ≤ 16 ms, and the JS heap
+// The widget rows of the bench carry the throughput goals: append at 1,000 ≤ 16 ms, and the JS heap
 // after the largest transcript at most deep-chat's (measured in the same run).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// One name per concept (issue #15): each of these names meant two different things in src/ and
+// One name per concept: each of these names meant two different things in src/ and
 // server/src. Now each is declared once, for one concept; a `@deprecated` alias kept for a renamed
 // public type does not count (it names the renamed concept, and says where the name went).
 import assert from 'node:assert/strict';

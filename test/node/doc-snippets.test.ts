@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// Every fenced snippet in README.md and docs/*.md is exercised (issue #11, item 8): a snippet nobody
+// Every fenced snippet in README.md and docs/*.md is exercised: a snippet nobody
 // runs goes stale (the README's createProxy once called an undefined `sessionUserId` and gave
 // logged-out visitors no token). Each snippet must be claimed below by a check, and each check must
 // still find its snippet, so a new or moved snippet fails here until someone says how it is tested.

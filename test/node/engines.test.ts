@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// The Node versions the package.json states are true (issue #11, item 10). `engines` is what a USER
+// The Node versions the package.json states are true. `engines` is what a USER
 // needs: every package installed with the published package must allow its lowest Node. `devEngines`
 // is what working in this repository needs: every package `npm install` puts here must allow that,
 // so npm prints no EBADENGINE. Checked against the lockfile, which is what `npm ci` installs.

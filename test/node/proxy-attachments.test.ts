@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// Attachments through the token proxy (issue #14), against the REAL service: a visitor uploads a
+// Attachments through the token proxy, against the REAL service: a visitor uploads a
 // file as the token's user and for the token's bot (whatever the query says), reads it back with
 // the service's inert file headers, sends it with a message; another visitor's token gets 404 for
 // it; the proxy's own upload limit answers 413 before anything goes upstream; a bot-bound token

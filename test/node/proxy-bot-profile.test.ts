@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// A widget token reads its own bot's public profile and nothing more (issue #11, item 7): the
+// A widget token reads its own bot's public profile and nothing more: the
 // widget shows the bot's quick replies through the token, while the bot's training data, channels
 // and description (the account's own work) and every other bot stay behind 403 permission_denied.
 // Against the REAL reference service.

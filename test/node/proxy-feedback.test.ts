@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// Feedback through a proxy on another origin than the shop's page (issue #13 item 3): the preflight
+// Feedback through a proxy on another origin than the shop's page: the preflight
 // allows DELETE, a token rates as its own user and bot whatever the body says, and takes it back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

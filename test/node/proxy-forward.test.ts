@@ -74,7 +74,7 @@ describe('proxy: forwarding', () => {
   });
 
   it('under toNodeHandler reaches the upstream over node:http, not the global fetch, unless given a fetch', async () => {
-    // Issue #15: undici's fetch was most of the proxy's own time per call. The spy passes every call on.
+    // undici's fetch was most of the proxy's own time per call. The spy passes every call on.
     const original = globalThis.fetch;
     const upstreamCalls: string[] = [];
     const spy: typeof fetch = (input, init) => {

@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// Stop through the token proxy (issue #13 item 4), the recommended deployment: a widget that closes
+// Stop through the token proxy, the recommended deployment: a widget that closes
 // a streamed turn's connection to the proxy stops the answer at the service. Against the REAL
 // reference service with fake-openai writing slowly: the fake sees its request aborted, and the
 // turn is stored with the text sent before the stop, marked `stopped`.

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 // `npm run screenshots` writes to an output folder git ignores, and rewrites the README's tracked
-// pictures only when asked (`-- --docs`) (issue #11, item 11). The rendering itself is tested in
+// pictures only when asked (`-- --docs`). The rendering itself is tested in
 // screenshots.test.ts.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -37,7 +37,7 @@ export function settleEvents(ms = 150): Promise<void> {
 const ALLOWED_TAGS = new Set([
   'div', 'section', 'header', 'h2', 'slot', 'button', 'svg', 'path', 'textarea', 'form', 'span',
   'p', 'br', 'strong', 'em', 'code', 'pre', 'ul', 'ol', 'li', 'a', 'time',
-  // the markdown of issue #13: quotes, rules, tables, task items (a disabled checkbox, checked below)
+  // the rich markdown: quotes, rules, tables, task items (a disabled checkbox, checked below)
   'blockquote', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'label', 'input',
 ]);
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);

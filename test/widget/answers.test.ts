@@ -1,4 +1,4 @@
-// What an answer shows (issue #13 items 1–2), from the real service: sources as numbered links that
+// What an answer shows, from the real service: sources as numbered links that
 // `[n]` markers in the text point to, and a bot's markdown answer with a table, headings, a task list
 // and a code block whose Copy button copies through the real clipboard.
 import { expect } from '@open-wc/testing';
@@ -43,7 +43,7 @@ async function click(target: Element): Promise<void> {
 
 const answer = (el: AiChatWidget) => $(el, '[part~="message-assistant"] [part~="bubble"]');
 
-describe('answers (issue #13 items 1–2)', () => {
+describe('answers', () => {
   beforeEach(clearWidgetStorage);
   afterEach(() => sendMouse({ type: 'move', position: [0, 0] }));
 

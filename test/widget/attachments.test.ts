@@ -1,4 +1,4 @@
-// Attachments in the widget (issue #14) against the real service in real Chromium: a PNG drawn on a
+// Attachments in the widget against the real service in real Chromium: a PNG drawn on a
 // canvas, attached through the file input, by drag and drop, and by paste; its preview and upload
 // progress in the tray; sent (also with no text) and stored with the message; shown in the
 // transcript from a blob: URL, also after a reload. Files the bot's limits refuse never leave the

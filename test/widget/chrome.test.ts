@@ -1,4 +1,4 @@
-// The widget's chrome of issue #13 items 4–6, in real Chromium against the real service: Stop (the
+// The widget's chrome (Stop, New conversation, the launcher's invite), in real Chromium against the real service: Stop (the
 // service stops and stores the part it sent, marked stopped), "New conversation" with an inline
 // confirmation, the bot's name and avatar (attributes and the bot's own settings), time labels per
 // group of messages, the launcher's unread badge and its teaser. Keyboard and axe for each.
@@ -33,7 +33,7 @@ async function storedTurn(apiKey: string, conversationId: string): Promise<Messa
 const streamed = (el: { messages: readonly TranscriptMessage[] }, text: string) =>
   waitFor(() => el.messages.find((m) => m.role === 'assistant' && m.content.includes(text)), 8000, `"${text}" streamed`);
 
-describe('chrome of the widget (issue #13 items 4–6)', () => {
+describe('chrome of the widget', () => {
   beforeEach(clearWidgetStorage);
 
   describe('Stop', () => {

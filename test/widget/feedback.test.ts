@@ -1,4 +1,4 @@
-// The action row under each answer (issue #13 items 3 and 5): Copy, thumbs up / down with aria-pressed,
+// The action row under each answer: Copy, thumbs up / down with aria-pressed,
 // the reason form after a thumbs down, the cancelable `ai-chat-feedback` event, `no-feedback`, and
 // the feedback reaching the real service: with a key (read back through the feedback report) and
 // through the real demo token proxy (read back as the visitor's own feedback). Keyboard and axe.

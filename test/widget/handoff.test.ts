@@ -1,4 +1,4 @@
-// Human handoff in the widget (issue #14) against the real service in real Chromium: the visitor's
+// Human handoff in the widget against the real service in real Chromium: the visitor's
 // widget and the operator's dashboard inbox page, each with its own live events stream, exchange
 // messages that arrive on the other side within 1 s; the banner, `ai-chat-handoff`, operator
 // typing and the visitor's typing; a stream cut again and again loses nothing and repeats nothing;

@@ -1,4 +1,4 @@
-// Knowledge imported from a web page, end to end (issue #13 item 7): the real service imports a page
+// Knowledge imported from a web page, end to end: the real service imports a page
 // of this dev server (its test service allows loopback imports), and the widget's answer from it
 // links the page under the section's title (document title › headings).
 import { expect } from '@open-wc/testing';

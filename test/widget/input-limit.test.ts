@@ -1,4 +1,4 @@
-// The message limit (issue #11, item 9): a paste longer than the service accepts is kept whole, not
+// The message limit: a paste longer than the service accepts is kept whole, not
 // cut at the textarea's maxlength; a counter shows the count and the limit before the limit is
 // reached; over the limit the text cannot be sent and the status line says why. The limit is the
 // real service's: 4,000 characters (code points) go through, 4,001 are refused.

@@ -1,4 +1,4 @@
-// Several launcher-mode widgets on one page (issue #11, item 6): they stand side by side from the
+// Several launcher-mode widgets on one page: they stand side by side from the
 // corner inward instead of exactly on top of each other, an open panel stays on screen and in
 // front, each talks to its own bot on the real service, and while the panel is open the launcher
 // shows a close icon and has a name of its own (not the header's "Close chat").

@@ -1,4 +1,4 @@
-// Inline mode must not shift the host page (issue #11, item 12: Lighthouse measured a Cumulative
+// Inline mode must not shift the host page (Lighthouse measured a Cumulative
 // Layout Shift of 0.619 on /inline.html). This file does NOT import the element up front: the page
 // holds <ai-chat-widget> before it is defined, as a page whose script loads late does, with the
 // README's ":not(:defined)" rule applied word for word. Defining the element, the first render,

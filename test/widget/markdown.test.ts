@@ -41,7 +41,7 @@ describe('markdown', () => {
       expect(parseBlocks('```\nline')).to.deep.equal([{ kind: 'code', text: 'line' }]);
     });
 
-    it('renders headings as headings below the panel title (issue #13: they were bold lines)', () => {
+    it('renders headings as headings below the panel title (they were bold lines before)', () => {
       expect(clean(md('## Title'))).to.equal('<p role="heading" aria-level="3">Title</p>');
     });
   });
@@ -162,7 +162,7 @@ describe('markdown', () => {
     });
   });
 
-  describe('direction controls (issue #10 item 11)', () => {
+  describe('direction controls', () => {
     it('shows a right-to-left override in link text instead of letting it reverse the name', () => {
       const a = md('[invoice\u202Efdp.exe](https://example.com/x)').querySelector('a')!;
       expect(a.getAttribute('href')).to.equal('https://example.com/x');

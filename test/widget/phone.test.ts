@@ -1,4 +1,4 @@
-// The launcher's panel on a phone (issue #11, item 5). At 375×667 the open panel fills the screen
+// The launcher's panel on a phone. At 375×667 the open panel fills the screen
 // and is a modal dialog: aria-modal, Tab and Shift+Tab stay inside, Escape closes and focus returns
 // to the launcher, and the page behind does not scroll. When an on-screen keyboard shrinks the
 // viewport to 360 px, the newest message and the input stay visible.

@@ -1,4 +1,4 @@
-// The markdown LLMs write (issue #13 item 2): tables, headings, quotes, nested and task lists, rules
+// The markdown LLMs write: tables, headings, quotes, nested and task lists, rules
 // and code blocks with a language label, a Copy button and a host's highlighter; still no raw HTML,
 // the same link allowlist, linear parsing, and incremental streaming for the new blocks.
 import { expect } from '@open-wc/testing';
@@ -32,7 +32,7 @@ function blockWorkPerChar(source: string): number {
 
 const TABLE = '| Plan | Price | Seats |\n|:-----|------:|:-----:|\n| Free | 0 € | 1 |\n| Team | 10 € | `a \\| b` |';
 
-describe('rich markdown (issue #13 item 2)', () => {
+describe('rich markdown', () => {
   describe('tables', () => {
     it('renders a GFM table with its header, alignments and an escaped pipe', () => {
       const div = md(`Compare:\n${TABLE}`);

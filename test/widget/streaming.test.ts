@@ -1,4 +1,4 @@
-// Streamed replies render incrementally (issue #11 item 2): a finished block is rendered once, only
+// Streamed replies render incrementally: a finished block is rendered once, only
 // the block still growing is parsed again, and deltas are applied once per frame. Asserted on work
 // counters and node identity, never on time; the final DOM must equal the one-shot render.
 import { expect } from '@open-wc/testing';

@@ -1,4 +1,4 @@
-// A long transcript (issue #15, widget): rows in blocks of 50 with content-visibility on the block,
+// A long transcript: rows in blocks of 50 with content-visibility on the block,
 // finished blocks frozen (plain DOM that no update visits, without Lit's per-row state). Asserted on
 // work done (rows rendered, DOM mutations) and on what the user sees and hears, never on time.
 import { expect } from '@open-wc/testing';

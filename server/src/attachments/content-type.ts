@@ -1,5 +1,5 @@
 /**
- * What an uploaded file is, judged by its bytes alone (issue #14, attachments). A file's name and
+ * What an uploaded file is, judged by its bytes alone (attachments). A file's name and
  * the type its uploader declared say nothing the service trusts: a "photo.png" that is an HTML page
  * is an HTML page. `sniff` names what the bytes are; only `ACCEPTED_TYPES` can be stored, and of
  * those a bot allows the ones its settings list. Markup (HTML, SVG, XML) is named so that it can be

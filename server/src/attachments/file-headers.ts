@@ -1,5 +1,5 @@
 /**
- * How a stored attachment is named and served (issue #14): whatever its bytes hold, a browser that
+ * How a stored attachment is named and served: whatever its bytes hold, a browser that
  * opens its URL runs nothing. Only raster images are shown inline; everything else downloads. Every
  * answer says `nosniff` (the browser keeps to the type given) and a sandboxing CSP (were the type
  * ever wrong, the document could run no script, load nothing, and has an opaque origin).

@@ -1,5 +1,5 @@
 /**
- * Attachments (issue #14): files stored in the database, uploaded before the message that sends
+ * Attachments: files stored in the database, uploaded before the message that sends
  * them. An upload is checked against its bot's settings (on, types, size), by its bytes, and
  * belongs to its uploader: the visitor (`user_id`) or the account itself (an operator, for one
  * conversation). A message takes it (`forMessage` checks, `linkAttachments` of tables.ts records, in the same

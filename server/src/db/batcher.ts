@@ -1,5 +1,5 @@
 /**
- * Group commit for the hot path (issue #15): concurrent calls that share a key run as one batch, so
+ * Group commit for the hot path: concurrent calls that share a key run as one batch, so
  * fifty turns arriving together cost the database one statement (one round trip, one plan, one run
  * of the rollup triggers, one commit) instead of fifty.
  *

@@ -1,6 +1,6 @@
 /**
- * `/attachments`: upload a file to send with a message, read one back, remove one not sent yet
- * (issue #14). Its own resource, so a widget bundle carries it only in its attachments add-on.
+ * `/attachments`: upload a file to send with a message, read one back, remove one not sent yet.
+ * Its own resource, so a widget bundle carries it only in its attachments add-on.
  *
  * Upload progress: `fetch` cannot report it, so `upload` with `onProgress` goes through
  * `XMLHttpRequest` in a browser (the client's own `fetch` everywhere else, and whenever the caller

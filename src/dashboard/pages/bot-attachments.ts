@@ -1,5 +1,5 @@
 /**
- * The bot editor's "Attachments" section (issue #14): whether visitors may attach files, which
+ * The bot editor's "Attachments" section: whether visitors may attach files, which
  * types, how large and how many. Its draft, its checks, its part of the request, and its fieldset
  * live here together so the bot editor stays one screen of code.
  *

@@ -1,5 +1,5 @@
 /**
- * Attachments (issue #14) are an add-on (attachments.ts): the attach button, the tray of files on
+ * Attachments are an add-on (attachments.ts): the attach button, the tray of files on
  * their way, drag and drop, paste, and the files shown in the transcript. What stays in the widget
  * is this: `ChatController` loads the add-on when the bot takes files (its profile says so), when
  * the host says it does (the `attachments` attribute), or here, when a message to show carries

@@ -1,5 +1,5 @@
 /**
- * Attachments in the widget (issue #14): the attach button, drag and drop onto the panel, paste into
+ * Attachments in the widget: the attach button, drag and drop onto the panel, paste into
  * the input, the tray of files on their way (preview, size, upload progress, remove), and the files
  * of messages in the transcript (images as thumbnails, other files as chips that download). An
  * add-on (catalog.ts) that `AttachmentsLoader` loads only for a bot that takes files, a host that

@@ -1,5 +1,5 @@
 /**
- * The widget's chrome around the conversation (issue #13 items 4–5): the Stop button, the header's
+ * The widget's chrome around the conversation: the Stop button, the header's
  * "New conversation" action with its inline confirmation, the bot's avatar, the note under a
  * stopped reply, and the time shown where a group of messages starts. Render helpers only; the
  * element owns the state.

@@ -1,5 +1,5 @@
 /**
- * A launcher that invites (issue #13 item 6): the unread badge (replies that arrived while the
+ * A launcher that invites: the unread badge (replies that arrived while the
  * panel was closed; cleared when it opens) and the optional teaser bubble (shown `teaser-delay` ms
  * after connecting, until opened or dismissed; a dismissal is remembered for the visitor in the
  * widget's storage, so it is not shown again). Both are said politely by one live region.

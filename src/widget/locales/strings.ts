@@ -38,7 +38,7 @@ export interface HandoffStrings {
 }
 
 /**
- * The strings of attachments (issue #14). English for these is in the attachments add-on
+ * The strings of attachments. English for these is in the attachments add-on
  * (attachments.ts), which a page loads only for a bot that takes files; the other languages'
  * tables carry them, as they carry `HandoffStrings`. `{name}`: a file's name; `{max}`: the largest
  * size a file may have ("5 MB"); `{n}`: the most files one message may carry.

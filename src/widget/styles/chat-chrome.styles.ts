@@ -1,7 +1,7 @@
 import { css } from 'lit';
 
 /**
- * The chrome of issue #13 items 4–6 (chat-chrome.ts, launcher-invite.ts): Stop, the stopped note,
+ * The chrome (chat-chrome.ts, launcher-invite.ts): Stop, the stopped note,
  * time labels, the header's avatar and "New conversation" confirmation, the unread badge and the
  * teaser. The confirmation and the teaser reuse the quick replies' pills (`.suggestions`). Uses
  * the private `--_*` properties of the main styles only.

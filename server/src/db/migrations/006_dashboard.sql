@@ -1,4 +1,4 @@
--- The dashboard (issue #12): people who sign in to an account, their server-side sessions, one-time
+-- The dashboard: people who sign in to an account, their server-side sessions, one-time
 -- invite links; and API keys that have a scope, an optional expiry and a last-use time.
 create table users (
   id text primary key,

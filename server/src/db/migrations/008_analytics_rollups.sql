@@ -1,4 +1,4 @@
--- Hourly rollups of the analytics reports (issue #12: every report p95 ≤ 100 ms with 1,000,000
+-- Hourly rollups of the analytics reports (every report p95 ≤ 100 ms with 1,000,000
 -- stored messages). A report reads whole hours of its range from these tables and only the partial
 -- hours at its two ends from the raw rows (`analytics/plan.ts`), so its answer is the same as the
 -- raw computation: the counts, the latency percentiles (a histogram of the exact integer

@@ -1,4 +1,4 @@
--- Knowledge imports (issue #13 item 7): documents and web pages turned into knowledge entries, one
+-- Knowledge imports: documents and web pages turned into knowledge entries, one
 -- entry per heading section, re-synced on demand.
 --
 -- An import is the source (uploaded files, one page and the same-host pages it links to, or a

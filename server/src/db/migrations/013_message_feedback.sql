@@ -1,4 +1,4 @@
--- Feedback on assistant answers (issue #13 item 3): a thumbs up or down, with an optional reason and
+-- Feedback on assistant answers: a thumbs up or down, with an optional reason and
 -- comment, one per message and rater. The rater is the conversation's own end user (user_id '' for a
 -- conversation without one), so giving it again replaces it, and DELETE takes it back.
 --

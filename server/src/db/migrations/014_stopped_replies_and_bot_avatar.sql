@@ -1,4 +1,4 @@
--- Issue #13 items 4–5. A reply the user stopped while it streamed is stored with the text that was
+-- Stop and the bot's avatar. A reply the user stopped while it streamed is stored with the text that was
 -- sent before the stop, marked `stopped`, so history shows it as the user saw it.
 alter table messages add column stopped boolean not null default false;
 -- A bot's avatar for the widget's header and its answers (http(s) or a data:image URL); null: none.

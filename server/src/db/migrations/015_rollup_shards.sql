@@ -1,4 +1,4 @@
--- Issue #15 (throughput on PostgreSQL): the analytics rollups of migration 008 are counters that
+-- Throughput on PostgreSQL: the analytics rollups of migration 008 are counters that
 -- every stored turn adds to in its own transaction, and a few of their rows are hot — one
 -- usage_rollups row per account and hour takes every conversation and message, the whole-account
 -- ('*') reply rows every reply. A row updated by one transaction is locked until that transaction

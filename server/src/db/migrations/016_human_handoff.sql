@@ -1,4 +1,4 @@
--- Issue #14, human handoff. A conversation has a status: `bot` (the bot answers), `waiting` (the
+-- Human handoff. A conversation has a status: `bot` (the bot answers), `waiting` (the
 -- visitor asked for a person), `with_person` (an operator took it), `closed` (ended). Transitions are
 -- checked by the service (handoff/transitions.ts); the check here keeps any other writer honest.
 alter table conversations add column status text not null default 'bot'

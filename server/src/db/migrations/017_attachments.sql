@@ -1,4 +1,4 @@
--- Issue #14, attachments. Files a visitor (or an operator) sends with a message, stored in the
+-- Attachments. Files a visitor (or an operator) sends with a message, stored in the
 -- database: one place to back up, delete with the conversation, and reach from every instance.
 -- `data` is bytea; a file is at most `AI_CHAT_MAX_ATTACHMENT_BYTES` (10 MiB by default).
 
