@@ -81,7 +81,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
 
   // One router holds every /v1 resource; it is mounted twice, each mount with its own credentials.
   const v1 = new Hono<AppEnv>();
-  v1.route('/', openapiRoutes(deps));
+  v1.route('/', openapiRoutes());
   v1.route('/bots', botRoutes(deps));
   v1.route('/bots', botHandoffRoutes(deps));
   v1.route('/bots', botChannelRoutes(deps));

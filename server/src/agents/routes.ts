@@ -1,17 +1,26 @@
 /** `/v1/agents`: CRUD, training (202 + a job to poll, or `?wait=true`) and the jobs of an agent. */
 import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import type { CreateAgentRequest, TrainAgentRequest, UpdateAgentRequest } from '../../../src/client/types.ts';
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
-import { DEFAULT_HOLDOUT } from './jobs.ts';
+import { DEFAULT_HOLDOUT, type TrainingJobs } from './jobs.ts';
+import type { AgentService } from './service.ts';
+import type { Database } from '../db/schema.ts';
 import { createAgentSchema, pageQuerySchema, trainAgentSchema, trainQuerySchema, updateAgentSchema } from './schema.ts';
+
+/** What these routes use of the service graph (services.ts builds it). */
+export interface AgentRouteDeps {
+  db: Kysely<Database>;
+  agents: AgentService;
+  trainingJobs: TrainingJobs;
+}
 
 type PageQuery = { limit: number; cursor?: string };
 
-export function agentRoutes(deps: Deps): Hono<AppEnv> {
+export function agentRoutes(deps: AgentRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const agentId = (c: AppContext) => pathId(c, 'agent_id', 'agt', 'agent');
 

@@ -5,11 +5,17 @@ import { ok } from '../http/envelope.ts';
 import { readQuery } from '../http/validate.ts';
 import { feedbackReportQuerySchema } from '../feedback/schema.ts';
 import type { FeedbackReportQuery } from '../feedback/report.ts';
-import type { Deps } from '../services.ts';
-import type { PerformanceQuery, TopicsQuery, UsageQuery } from './reports.ts';
+import type { AnalyticsReports, PerformanceQuery, TopicsQuery, UsageQuery } from './reports.ts';
+import type { FeedbackService } from '../feedback/service.ts';
 import { performanceQuerySchema, topicsQuerySchema, usageQuerySchema } from './schema.ts';
 
-export function analyticsRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface AnalyticsRouteDeps {
+  analytics: AnalyticsReports;
+  feedback: FeedbackService;
+}
+
+export function analyticsRoutes(deps: AnalyticsRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   router.get('/usage', async (c) => {
     const query = readQuery<UsageQuery>(c, usageQuerySchema);

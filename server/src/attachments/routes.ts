@@ -10,10 +10,16 @@ import { clientAddress } from '../http/client-ip.ts';
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { AttachmentService, FileReader } from './service.ts';
+import type { ServiceConfig } from '../config.ts';
 import { fileHeaders } from './file-headers.ts';
 import { readQuerySchema, uploadQuerySchema } from './schema.ts';
-import type { FileReader } from './service.ts';
+
+/** What these routes use of the service graph (services.ts builds it). */
+export interface AttachmentRouteDeps {
+  config: Pick<ServiceConfig, 'trustedProxies'>;
+  attachments: AttachmentService;
+}
 
 type ReadQuery = { user_id?: string; bot_id?: string };
 
@@ -24,7 +30,7 @@ export function isAttachmentUploadPath(path: string): boolean {
   return /\/v1\/attachments\/?$/.test(path);
 }
 
-export function attachmentRoutes(deps: Deps): Hono<AppEnv> {
+export function attachmentRoutes(deps: AttachmentRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const attachmentId = (c: AppContext) => pathId(c, 'attachment_id', 'att', 'attachment');
 

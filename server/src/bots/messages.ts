@@ -8,9 +8,8 @@ import type { BotMessageRequest, BotReply } from '../../../src/client/types.ts';
 import { accountId, type AppContext } from '../http/context.ts';
 import { idempotencyTag } from '../http/idempotency.ts';
 import { readJson } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
 import type { StoredTurn } from '../turns/pipeline.ts';
-import { respondWithTurn, wantsStream } from '../turns/respond.ts';
+import { respondWithTurn, wantsStream, type TurnResponseDeps } from '../turns/respond.ts';
 import { botMessageSchema } from './schema.ts';
 
 /** A stored turn as the bot endpoint answers it. */
@@ -28,7 +27,7 @@ export function toBotReply({ user, reply, entities, handoff }: StoredTurn): BotR
   };
 }
 
-export async function answerBotMessage(c: AppContext, deps: Deps, botId: string): Promise<Response> {
+export async function answerBotMessage(c: AppContext, deps: TurnResponseDeps, botId: string): Promise<Response> {
   const { message, user_id, stream, attachments } = await readJson<BotMessageRequest>(c, botMessageSchema);
   const turn = await deps.turns.prepare(
     accountId(c),

@@ -1,15 +1,24 @@
 /** `/v1/bots`: create, list, read, update (retrains), its model's quality report and "try it", and send a message to a bot. */
 import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import type { ClassifyRequest, CreateBotRequest, UpdateBotRequest } from '../../../src/client/types.ts';
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { Database } from '../db/schema.ts';
+import type { TurnResponseDeps } from '../turns/respond.ts';
 import { answerBotMessage } from './messages.ts';
 import { classifyRequestSchema, createBotSchema, listBotsQuerySchema, updateBotSchema } from './schema.ts';
+import type { BotService } from './service.ts';
 
-export function botRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface BotRouteDeps extends TurnResponseDeps {
+  db: Kysely<Database>;
+  bots: BotService;
+}
+
+export function botRoutes(deps: BotRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
 
   router.post('/', idempotent(deps.db), async (c) => {

@@ -3,16 +3,26 @@
  * `turns/`; the SSE frames are described in `turns/respond.ts`), and the conversation history.
  */
 import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import type { ChatReply, ChatRequest, HistoryQuery } from '../../../src/client/types.ts';
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { ServiceError } from '../http/errors.ts';
 import { idempotencyTag, idempotent } from '../http/idempotency.ts';
 import { readJson, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { BotService } from '../bots/service.ts';
+import type { ConversationService } from '../conversations/service.ts';
+import type { Database } from '../db/schema.ts';
 import type { StoredTurn, TurnCaller } from '../turns/pipeline.ts';
-import { respondWithTurn, wantsStream } from '../turns/respond.ts';
+import { respondWithTurn, wantsStream, type TurnResponseDeps } from '../turns/respond.ts';
 import { chatRequestSchema, historyQuerySchema } from './schema.ts';
+
+/** What these routes use of the service graph (services.ts builds it). */
+export interface ChatRouteDeps extends TurnResponseDeps {
+  db: Kysely<Database>;
+  conversations: ConversationService;
+  bots: BotService;
+}
 
 /** Set by the token proxy on every call it forwards for a widget visitor (see `TurnCaller`). */
 export const CALLER_HEADER = 'AI-Chat-Caller';
@@ -38,7 +48,7 @@ export function toChatReply({ reply, handoff }: StoredTurn): ChatReply {
   };
 }
 
-export function chatRoutes(deps: Deps): Hono<AppEnv> {
+export function chatRoutes(deps: ChatRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
 
   router.post('/', idempotent(deps.db), async (c) => {

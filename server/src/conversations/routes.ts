@@ -4,10 +4,15 @@ import type { ConversationListQuery } from '../../../src/client/types.ts';
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { ConversationService } from './service.ts';
 import { listConversationsQuerySchema } from './schema.ts';
 
-export function conversationRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface ConversationRouteDeps {
+  conversations: ConversationService;
+}
+
+export function conversationRoutes(deps: ConversationRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const conversationId = (c: AppContext) => pathId(c, 'conversation_id', 'conv', 'conversation');
 

@@ -9,12 +9,14 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from '../http/body-limit.ts';
 import type { AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
-import { inboxRoutes } from '../handoff/inbox-routes.ts';
-import { keyRoutes } from '../keys/routes.ts';
+import type { AccountService } from '../accounts/service.ts';
+import type { ServiceConfig } from '../config.ts';
+import { inboxRoutes, type InboxRouteDeps } from '../handoff/inbox-routes.ts';
+import { keyRoutes, type KeyRouteDeps } from '../keys/routes.ts';
+import type { RateLimits } from '../rate-limit/limiter.ts';
 import { requireSession, sameOriginWrites, signedIn } from '../sessions/middleware.ts';
-import type { Deps } from '../services.ts';
-import { authRoutes } from '../users/routes.ts';
-import { teamRoutes } from '../users/team-routes.ts';
+import { authRoutes, type AuthRouteDeps } from '../users/routes.ts';
+import { teamRoutes, type TeamRouteDeps } from '../users/team-routes.ts';
 import { mountDashboardPage } from './page.ts';
 import { planOf } from './plan.ts';
 
@@ -50,7 +52,13 @@ export const dashboardHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-export function dashboardRoutes(deps: Deps): Hono<AppEnv> {
+/** What the dashboard surface uses: its own routes' needs, and the plan's. */
+export type DashboardRouteDeps = AuthRouteDeps &
+  TeamRouteDeps &
+  KeyRouteDeps &
+  InboxRouteDeps & { accounts: AccountService; rateLimits: RateLimits; config: Pick<ServiceConfig, 'rateLimit'> };
+
+export function dashboardRoutes(deps: DashboardRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
 
   // Mounted at the root with full paths: a router mounted at '/dashboard' cannot serve '/dashboard/'.

@@ -8,10 +8,15 @@ import type { FeedbackRequest, FeedbackScope } from '../../../src/client/types.t
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { FeedbackService } from './service.ts';
 import { feedbackRequestSchema, feedbackScopeQuerySchema } from './schema.ts';
 
-export function feedbackRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface FeedbackRouteDeps {
+  feedback: FeedbackService;
+}
+
+export function feedbackRoutes(deps: FeedbackRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const messageId = (c: AppContext) => pathId(c, 'message_id', 'msg', 'message');
 
@@ -29,7 +34,7 @@ export function feedbackRoutes(deps: Deps): Hono<AppEnv> {
 }
 
 /** Mounted under `/v1/conversations`. */
-export function conversationFeedbackRoutes(deps: Deps): Hono<AppEnv> {
+export function conversationFeedbackRoutes(deps: FeedbackRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   router.get('/:conversation_id/feedback', async (c) =>
     ok(c, await deps.feedback.forConversation(accountId(c), pathId(c, 'conversation_id', 'conv', 'conversation'))),

@@ -9,18 +9,26 @@ import type { AppContext, AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readJson } from '../http/validate.ts';
 import { requireSession, signedIn } from '../sessions/middleware.ts';
-import type { Deps } from '../services.ts';
+import type { DashboardServices } from '../dashboard/services.ts';
+import type { InboxService } from './inbox.ts';
+import type { HandoffService, Operator } from './service.ts';
 import { accountTopic } from './bus.ts';
-import type { Operator } from './service.ts';
 import { closeRequestSchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
 import { eventStream, resumePoint } from './stream.ts';
+
+/** What these routes use of the service graph (services.ts builds it). */
+export interface InboxRouteDeps {
+  handoff: HandoffService;
+  inbox: InboxService;
+  dashboard: DashboardServices;
+}
 
 function operatorOf(c: AppContext): Operator {
   const session = signedIn(c);
   return { userId: session.userId, accountId: session.accountId };
 }
 
-export function inboxRoutes(deps: Deps): Hono<AppEnv> {
+export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   // Open inbox streams per user in this process: closing one tab must not take an operator offline
   // while another of their tabs is open here (a tab on another instance re-marks them within 15 s).

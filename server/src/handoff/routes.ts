@@ -9,18 +9,22 @@ import type { HandoffSettingsInput, OfflineMessageRequest } from '../../../src/c
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { HandoffService, Visitor } from './service.ts';
 import { conversationTopic } from './bus.ts';
-import type { Visitor } from './service.ts';
 import { eventStream } from './stream.ts';
 import { eventsQuerySchema, handoffRequestSchema, handoffSettingsInputSchema, offlineMessageRequestSchema, visitorQuerySchema } from './schema.ts';
+
+/** What these routes use of the service graph (services.ts builds it). */
+export interface HandoffRouteDeps {
+  handoff: HandoffService;
+}
 
 type VisitorQuery = { user_id?: string; bot_id?: string };
 
 const toVisitor = (query: VisitorQuery): Visitor => ({ userId: query.user_id, botId: query.bot_id });
 
 /** `/v1/bots/{bot_id}/handoff`: the bot's handoff settings. */
-export function botHandoffRoutes(deps: Deps): Hono<AppEnv> {
+export function botHandoffRoutes(deps: HandoffRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const botId = (c: AppContext) => pathId(c, 'bot_id', 'bot', 'bot');
   router.get('/:bot_id/handoff', async (c) => ok(c, await deps.handoff.settings.get(accountId(c), botId(c))));
@@ -32,7 +36,7 @@ export function botHandoffRoutes(deps: Deps): Hono<AppEnv> {
 }
 
 /** `/v1/conversations/{conversation_id}/handoff…` and `/events`. */
-export function conversationHandoffRoutes(deps: Deps): Hono<AppEnv> {
+export function conversationHandoffRoutes(deps: HandoffRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const conversationId = (c: AppContext) => pathId(c, 'conversation_id', 'conv', 'conversation');
 

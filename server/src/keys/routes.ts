@@ -4,10 +4,15 @@ import type { AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readJson } from '../http/validate.ts';
 import { ownersOnly, requireSession, signedIn } from '../sessions/middleware.ts';
-import type { Deps } from '../services.ts';
+import type { DashboardServices } from '../dashboard/services.ts';
 import { createKeySchema, type CreateKeyInput } from './schema.ts';
 
-export function keyRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface KeyRouteDeps {
+  dashboard: DashboardServices;
+}
+
+export function keyRoutes(deps: KeyRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const { apiKeys, sessions } = deps.dashboard;
   const manage = ownersOnly('create or revoke API keys');

@@ -1,5 +1,6 @@
 /** `/v1/knowledge`: create, list, read, update and search knowledge entries; imports under `/imports`. */
 import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import type {
   CreateKnowledgeRequest,
   KnowledgeSearchResult,
@@ -9,7 +10,9 @@ import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { Database } from '../db/schema.ts';
+import type { KnowledgeImports } from './import/service.ts';
+import type { KnowledgeService } from './service.ts';
 import { importRoutes } from './import/routes.ts';
 import {
   createKnowledgeSchema,
@@ -18,7 +21,14 @@ import {
   updateKnowledgeSchema,
 } from './schema.ts';
 
-export function knowledgeRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface KnowledgeRouteDeps {
+  db: Kysely<Database>;
+  knowledge: KnowledgeService;
+  knowledgeImports: KnowledgeImports;
+}
+
+export function knowledgeRoutes(deps: KnowledgeRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const entryId = (c: Parameters<typeof accountId>[0]) => pathId(c, 'entry_id', 'kb', 'knowledge entry');
 

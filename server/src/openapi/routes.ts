@@ -1,10 +1,9 @@
 /** `GET /v1/openapi.json`: the OpenAPI 3.1 document of the v1 surface (public, still rate-limited). */
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import type { Deps } from '../services.ts';
 import { buildOpenApiDocument } from './document.ts';
 
-export function openapiRoutes(_deps: Deps): Hono<AppEnv> {
+export function openapiRoutes(): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   // Built once: the document is static for the life of the process.
   const document = buildOpenApiDocument();

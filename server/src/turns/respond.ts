@@ -10,8 +10,14 @@ import type { AppContext } from '../http/context.ts';
 import { errorBody, ok, successBody } from '../http/envelope.ts';
 import { toServiceError } from '../http/error-handler.ts';
 import { idempotencyRecorder } from '../http/idempotency.ts';
-import type { Deps } from '../services.ts';
-import type { PreparedTurn, StoredTurn } from './pipeline.ts';
+import type { Logger } from '../logger.ts';
+import type { PreparedTurn, StoredTurn, TurnPipeline } from './pipeline.ts';
+
+/** What a turn's response uses: the pipeline that runs it, and the log for a stream that fails. */
+export interface TurnResponseDeps {
+  turns: TurnPipeline;
+  logger: Logger;
+}
 
 const PING_MS = 15_000;
 
@@ -23,7 +29,7 @@ export function wantsStream(c: AppContext, stream: boolean | undefined): boolean
 
 export async function respondWithTurn<T>(
   c: AppContext,
-  deps: Deps,
+  deps: TurnResponseDeps,
   turn: PreparedTurn,
   options: { stream: boolean; toData: (turn: StoredTurn) => T },
 ): Promise<Response> {
@@ -35,7 +41,7 @@ export async function respondWithTurn<T>(
   return ok(c, options.toData(stored!));
 }
 
-function streamTurn<T>(c: AppContext, deps: Deps, turn: PreparedTurn, toData: (turn: StoredTurn) => T): Response {
+function streamTurn<T>(c: AppContext, deps: TurnResponseDeps, turn: PreparedTurn, toData: (turn: StoredTurn) => T): Response {
   const recorder = idempotencyRecorder(c);
   c.header('Cache-Control', 'no-cache');
   c.header('X-Accel-Buffering', 'no'); // nginx and friends would otherwise hold the frames back

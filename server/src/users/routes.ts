@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { RateLimitPlan } from '../rate-limit/limiter.ts';
+import type { Kysely } from 'kysely';
+import type { RateLimitPlan, RateLimits } from '../rate-limit/limiter.ts';
 import { addressGroup, clientAddress } from '../http/client-ip.ts';
 import type { AppContext, AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
@@ -19,7 +20,9 @@ import { ServiceError } from '../http/errors.ts';
 import { readJson } from '../http/validate.ts';
 import type { NewSession } from '../sessions/service.ts';
 import { clearSessionCookie, requireSession, sessionToken, setSessionCookie, signedIn } from '../sessions/middleware.ts';
-import type { Deps } from '../services.ts';
+import type { ServiceConfig } from '../config.ts';
+import type { DashboardServices } from '../dashboard/services.ts';
+import type { Database } from '../db/schema.ts';
 import { DEVICE_COOKIE, deviceTokenUser, issueDeviceToken, setDeviceCookie, verifiedDevice } from './devices.ts';
 import {
   changePasswordSchema,
@@ -31,9 +34,17 @@ import {
   type SignUpInput,
 } from './schema.ts';
 
+/** What these routes use of the service graph (services.ts builds it). */
+export interface AuthRouteDeps {
+  db: Kysely<Database>;
+  config: Pick<ServiceConfig, 'trustedProxies'>;
+  rateLimits: RateLimits;
+  dashboard: DashboardServices;
+}
+
 type Budget = [bucket: string, plan: RateLimitPlan];
 
-export function authRoutes(deps: Deps): Hono<AppEnv> {
+export function authRoutes(deps: AuthRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const { users, sessions, options, installAccountId } = deps.dashboard;
   const trusted = deps.config.trustedProxies;

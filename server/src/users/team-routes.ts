@@ -5,11 +5,18 @@ import { ok } from '../http/envelope.ts';
 import { ServiceError } from '../http/errors.ts';
 import { pathId, readJson } from '../http/validate.ts';
 import { ownersOnly, ownOrigin, requireSession, signedIn } from '../sessions/middleware.ts';
-import type { Deps } from '../services.ts';
+import type { ServiceConfig } from '../config.ts';
+import type { DashboardServices } from '../dashboard/services.ts';
 import { DEFAULT_INVITE_HOURS } from './invites.ts';
 import { createInviteSchema, updateTeammateSchema, type CreateInviteInput } from './schema.ts';
 
-export function teamRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface TeamRouteDeps {
+  config: Pick<ServiceConfig, 'trustedProxies'>;
+  dashboard: DashboardServices;
+}
+
+export function teamRoutes(deps: TeamRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const { users, invites, sessions, options } = deps.dashboard;
   const manage = ownersOnly('manage teammates and invites');

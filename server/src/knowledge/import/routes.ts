@@ -3,15 +3,23 @@
  * import to poll, or `?wait=true` for 200 when the job has finished), re-sync, list, delete.
  */
 import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import type { CreateKnowledgeImportRequest, SyncKnowledgeImportRequest } from '../../../../src/client/types.ts';
 import { accountId, type AppContext, type AppEnv } from '../../http/context.ts';
 import { ok } from '../../http/envelope.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { pathId, readJson, readQuery } from '../../http/validate.ts';
-import type { Deps } from '../../services.ts';
+import type { Database } from '../../db/schema.ts';
+import type { KnowledgeImports } from './service.ts';
 import { createImportSchema, importQuerySchema, listImportsQuerySchema, syncImportSchema } from './schema.ts';
 
-export function importRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface ImportRouteDeps {
+  db: Kysely<Database>;
+  knowledgeImports: KnowledgeImports;
+}
+
+export function importRoutes(deps: ImportRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const importId = (c: AppContext) => pathId(c, 'import_id', 'kbi', 'knowledge import');
 
