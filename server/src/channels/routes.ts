@@ -6,18 +6,25 @@ import { Hono } from 'hono';
 import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readJson, type JsonSchema } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { ChannelService } from './service.ts';
+import type { ServiceConfig } from '../config.ts';
 import type { ChannelType } from './adapter.ts';
 import { telegramChannelInputSchema, whatsappChannelInputSchema } from './schema.ts';
+
+/** What these routes use of the service graph (services.ts builds it). */
+export interface ChannelRouteDeps {
+  config: Pick<ServiceConfig, 'publicUrls'>;
+  channels: ChannelService;
+}
 
 const INPUTS: Record<ChannelType, JsonSchema> = { telegram: telegramChannelInputSchema, whatsapp: whatsappChannelInputSchema };
 
 /** The service's public URL when configured, else the one this request reached it at. */
-export function baseUrlOf(c: AppContext, deps: Deps): string {
+export function baseUrlOf(c: AppContext, deps: ChannelRouteDeps): string {
   return deps.config.publicUrls[0] ?? new URL(c.req.url).origin;
 }
 
-export function botChannelRoutes(deps: Deps): Hono<AppEnv> {
+export function botChannelRoutes(deps: ChannelRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const botId = (c: AppContext) => pathId(c, 'bot_id', 'bot', 'bot');
   for (const type of Object.keys(INPUTS) as ChannelType[]) {

@@ -10,11 +10,18 @@ import type { AppContext, AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { ServiceError } from '../http/errors.ts';
 import { pathId, readQuery } from '../http/validate.ts';
-import type { Deps } from '../services.ts';
+import type { ChannelService } from './service.ts';
+import type { RateLimits } from '../rate-limit/limiter.ts';
 import type { ChannelType } from './adapter.ts';
 import { whatsappHandshakeQuerySchema } from './schema.ts';
 
-export function channelWebhookRoutes(deps: Deps): Hono<AppEnv> {
+/** What these routes use of the service graph (services.ts builds it). */
+export interface WebhookRouteDeps {
+  rateLimits: RateLimits;
+  channels: ChannelService;
+}
+
+export function channelWebhookRoutes(deps: WebhookRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
   const { maxWebhookBytes, webhookRatePerMinute } = deps.channels.config;
   const plan = { points: webhookRatePerMinute, durationSeconds: 60 };
