@@ -47,6 +47,11 @@ export class AicdAgentsPage extends LitElement {
   private readonly agents = new PagedList<Agent>(this, (cursor) => this.client.agents.list({ cursor, limit: 50 }).then((r) => r.data));
   private readonly training = new TrainingJobController(this, () => this.client, (job) => void this.refresh(job.agent_id));
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void import('./intent-quality.js'); // the quality report: a chunk of its own
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('client') && this.client) void this.agents.reload();
   }
@@ -119,6 +124,9 @@ export class AicdAgentsPage extends LitElement {
       <button type="button" class="primary" ?disabled=${active} @click=${() => this.training.train(this.editing!)}>Train</button>
       ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
       ${job ? this.renderJob(job, active) : html`<p class="status">Not trained from this page yet.</p>`}
+      ${job?.status === 'succeeded'
+        ? html`<aicd-intent-quality noun="agent" .load=${async () => (await this.client.agents.quality(job.agent_id)).data} version=${job.id}></aicd-intent-quality>`
+        : nothing}
     </section>`;
   }
 

@@ -4,7 +4,7 @@
  * every field the service has (including channels and fallback settings it does not edit), so a
  * save never drops data the user did not touch.
  */
-import type { Bot, Channel, CreateBotRequest, EntityDefinition, FallbackSettings, KnowledgeScope } from '../../client/index.js';
+import type { Bot, Channel, CreateBotRequest, EntityDefinition, FallbackSettings, Intent, KnowledgeScope } from '../../client/index.js';
 import type { ConfirmRequest } from '../ui/confirm-dialog.js';
 import { splitLines, splitList } from '../ui/format.js';
 import { ATTACHMENT_FIELD_KEYS, attachmentsDraftOf, attachmentsRequestOf, newAttachmentsDraft, type AttachmentsDraft } from './bot-attachments.js';
@@ -69,6 +69,16 @@ export function newBotDraft(): BotDraft {
 
 const lines = (items: readonly string[] | undefined) => (items ?? []).join('\n');
 
+export function intentDraftOf(intent: Intent): IntentDraft {
+  return { name: intent.name, examples: lines(intent.examples), responses: lines(intent.responses), suggestions: lines(intent.suggestions) };
+}
+
+/** The intent as the service takes it (what the editor saves, exports and merges imports into). */
+export function intentOf(i: IntentDraft): Intent {
+  const suggestions = splitLines(i.suggestions);
+  return { name: i.name.trim(), examples: splitLines(i.examples), responses: splitLines(i.responses), ...(suggestions.length ? { suggestions } : {}) };
+}
+
 export function draftOf(bot: Bot): BotDraft {
   const website = bot.channels.find((c) => c.type === 'website');
   const knowledge = bot.knowledge;
@@ -76,12 +86,7 @@ export function draftOf(bot: Bot): BotDraft {
     name: bot.name,
     description: bot.description,
     language: bot.language,
-    intents: bot.training.intents.map((i) => ({
-      name: i.name,
-      examples: lines(i.examples),
-      responses: lines(i.responses),
-      suggestions: lines(i.suggestions),
-    })),
+    intents: bot.training.intents.map(intentDraftOf),
     entities: (bot.training.entities ?? []).map((e) =>
       e.type === 'regex'
         ? { name: e.name, type: 'regex', values: '', pattern: e.pattern }
@@ -130,12 +135,7 @@ export function requestOf(d: BotDraft): CreateBotRequest {
     description: d.description,
     language: d.language,
     training: {
-      intents: d.intents.map((i) => ({
-        name: i.name.trim(),
-        examples: splitLines(i.examples),
-        responses: splitLines(i.responses),
-        ...(splitLines(i.suggestions).length ? { suggestions: splitLines(i.suggestions) } : {}),
-      })),
+      intents: d.intents.map(intentOf),
       ...(d.entities.length ? { entities: d.entities.map(entityOf) } : {}),
       ...(d.fallback ? { fallback: d.fallback } : {}),
     },

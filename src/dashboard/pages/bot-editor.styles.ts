@@ -15,6 +15,16 @@ export default css`
   fieldset.item {
     border-style: dashed;
   }
+  details.intent {
+    border: 1px dashed var(--aicd-border, #d5d9df);
+    border-radius: 6px;
+    padding: 0.4rem 0.8rem;
+    margin-bottom: 0.6rem;
+  }
+  details.intent summary {
+    cursor: pointer;
+    padding: 0.2rem 0;
+  }
   .side {
     position: sticky;
     top: 1rem;

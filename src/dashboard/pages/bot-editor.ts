@@ -14,7 +14,8 @@ import { FormState } from '../ui/form-state.js';
 import { LANGUAGES } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import { attachmentsFieldset, attachmentsProblems } from './bot-attachments.js';
-import { deleteBotQuestion, draftOf, emptyEntity, emptyIntent, fieldKeys, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
+import { deleteBotQuestion, draftOf, emptyEntity, emptyIntent, fieldKeys, intentDraftOf, intentOf, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
+import { intentsFieldset, IntentsView } from './bot-intents.js';
 import styles from './bot-editor.styles.js';
 import { proxySnippet, scriptTagSnippet } from './embed-snippet.js';
 
@@ -70,6 +71,15 @@ export class AicdBotEditor extends LitElement {
   @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
 
   private readonly form = new FormState(this);
+  private readonly intentsView = new IntentsView(this);
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Chunks of their own (the quality report and "try it", the CSV and JSON tools): the elements
+    // upgrade when they arrive.
+    void import('./intent-quality.js');
+    void import('./intents-transfer.js');
+  }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if ((changed.has('botId') || changed.has('client')) && this.botId !== (this.bot?.id ?? NEW_BOT)) void this.load();
@@ -94,6 +104,7 @@ export class AicdBotEditor extends LitElement {
     if (bot?.id !== this.bot?.id) this.notice = ''; // a notice about another bot would mislead
     this.bot = bot;
     this.draft = bot ? draftOf(bot) : newBotDraft();
+    this.intentsView.reset();
     this.form.reset();
   }
 
@@ -132,24 +143,29 @@ export class AicdBotEditor extends LitElement {
 
   private renderIntents() {
     const intents = this.draft.intents;
-    return html`<fieldset>
-      <legend>Intents</legend>
-      ${this.sectionError('training.intents')} ${this.sectionError('training')}
-      ${intents.map((intent, i) => {
-        const key = (f: keyof IntentDraft) => `training.intents.${i}.${f}`;
-        const input = (f: keyof IntentDraft, label: string, hint = '', multiline = true) =>
-          field({ name: key(f), label, hint, multiline, value: intent[f], error: this.form.errors[key(f)], onInput: (value) => this.setIntent(i, { [f]: value }) });
-        return html`<fieldset class="item">
-          <legend>Intent ${i + 1}</legend>
-          ${input('name', 'Intent name', 'Lower-case letters, digits, _ . -', false)}
-          ${input('examples', 'Example phrases', 'One per line; {entity} marks where an entity stands.')}
-          ${input('responses', 'Responses', 'One per line; one is picked per reply.')}
-          ${input('suggestions', 'Quick replies after this answer', 'One per line.')}
-          <button type="button" class="danger" @click=${() => this.patch({ intents: intents.filter((_, j) => j !== i) })}>Remove intent ${i + 1}</button>
-        </fieldset>`;
-      })}
-      <button type="button" @click=${() => this.patch({ intents: [...intents, emptyIntent()] })}>Add intent</button>
-    </fieldset>`;
+    return intentsFieldset({
+      intents,
+      errors: this.form.errors,
+      view: this.intentsView,
+      setIntent: (i, patch) => this.setIntent(i, patch),
+      remove: (i) => {
+        this.intentsView.removed(i);
+        this.patch({ intents: intents.filter((_, j) => j !== i) });
+      },
+      add: () => {
+        this.intentsView.set(intents.length, true);
+        this.patch({ intents: [...intents, emptyIntent()] });
+      },
+      before: html`${this.sectionError('training.intents')} ${this.sectionError('training')}
+        <aicd-intents-transfer
+          .intents=${intents.map(intentOf)}
+          filename=${(this.bot?.name ?? 'bot').replace(/[^A-Za-z0-9_-]+/g, '-')}-intents
+          @aicd-intents-imported=${(e: Event & { intents: Bot['training']['intents'] }) => {
+            this.intentsView.reset();
+            this.patch({ intents: e.intents.map(intentDraftOf) });
+          }}
+        ></aicd-intents-transfer>`,
+    });
   }
 
   private renderEntities() {
@@ -217,6 +233,8 @@ export class AicdBotEditor extends LitElement {
           ></ai-chat-widget>`,
         )}
       </section>
+      <aicd-try-intent .classify=${async (text: string) => (await this.client.bots.classify(bot.id, { text })).data}></aicd-try-intent>
+      <aicd-intent-quality .load=${bot.status === 'ready' ? async () => (await this.client.bots.quality(bot.id)).data : null} version=${`${bot.status}:${bot.trained_at ?? ''}`}></aicd-intent-quality>
       <section aria-labelledby="embed-heading">
         <h2 id="embed-heading">Embed on your site</h2>
         <h3 id="script-heading">Script tag</h3>

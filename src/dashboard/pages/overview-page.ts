@@ -49,6 +49,7 @@ export class AicdOverviewPage extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.load();
+    void import('./add-to-intent.js'); // "Add to intent…": a chunk of its own
   }
 
   private async load(): Promise<void> {
@@ -139,10 +140,11 @@ export class AicdOverviewPage extends LitElement {
           <h2 id="unanswered-title">Top unanswered questions</h2>
           ${topics.unanswered.length
             ? html`<table>
-                <thead><tr><th scope="col">Question</th><th scope="col">Times</th><th scope="col">Last asked</th></tr></thead>
+                <thead><tr><th scope="col">Question</th><th scope="col">Times</th><th scope="col">Last asked</th><th scope="col">Teach a bot</th></tr></thead>
                 <tbody>
                   ${topics.unanswered.map(
-                    (row) => html`<tr><td>${row.question}</td><td>${row.count}</td><td>${formatDate(row.last_asked_at)}</td></tr>`,
+                    (row) => html`<tr><td>${row.question}</td><td>${row.count}</td><td>${formatDate(row.last_asked_at)}</td>
+                      <td><aicd-add-to-intent .client=${this.client} .question=${row.question}></aicd-add-to-intent></td></tr>`,
                   )}
                 </tbody>
               </table>`
