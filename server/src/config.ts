@@ -6,17 +6,8 @@ import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.
 import { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './embeddings/options.ts';
 import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type ImportOptions } from './knowledge/import/options.ts';
 import { publicHost } from './http/allowed-hosts.ts';
+import type { LlmOptions } from './llm/index.ts';
 import type { LogLevel } from './logger.ts';
-
-export interface LlmOptions {
-  /** OpenAI-compatible base URL, e.g. `http://127.0.0.1:11434/v1` (Ollama). */
-  baseUrl: string;
-  apiKey?: string;
-  model?: string;
-  timeoutMs?: number;
-  /** The model takes images (`AI_CHAT_LLM_IMAGES=true`): a message's image attachments are sent to it. */
-  images?: boolean;
-}
 
 export interface ServiceOptions {
   /** PGlite data directory, or `memory://`. Default `AI_CHAT_DATA_DIR` or `./.data`. */

@@ -1,6 +1,9 @@
 /** Settings of the dashboard surface (`ServiceOptions.dashboard`). */
+import { fileURLToPath } from 'node:url';
 import type { RateLimitPlan } from '../rate-limit/limiter.ts';
-import { DEFAULT_DASHBOARD_DIST } from './page.ts';
+
+/** Where `vite build --mode dashboard` writes (the repository's dist/dashboard). */
+export const DEFAULT_DASHBOARD_DIST = fileURLToPath(new URL('../../../dist/dashboard/', import.meta.url));
 
 /**
  * Who may sign up after the first person (who always may, and owns the existing account):

@@ -6,13 +6,9 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-
-/** Where `vite build --mode dashboard` writes (the repository's dist/dashboard). */
-export const DEFAULT_DASHBOARD_DIST = fileURLToPath(new URL('../../../dist/dashboard/', import.meta.url));
 
 const NOT_BUILT = `<!doctype html>
 <html lang="en">

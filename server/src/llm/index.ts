@@ -7,10 +7,9 @@
  * ```
  * Failures are `ServiceError`s with code `upstream_error` (502) or `upstream_timeout` (504).
  */
-import type { LlmOptions } from '../config.ts';
-import { OpenAiCompatibleProvider, type LlmProvider } from './openai-compatible.ts';
+import { OpenAiCompatibleProvider, type LlmOptions, type LlmProvider } from './openai-compatible.ts';
 
-export type { LlmMessage, LlmProvider, LlmRequest } from './openai-compatible.ts';
+export type { LlmMessage, LlmOptions, LlmProvider, LlmRequest } from './openai-compatible.ts';
 export { DEFAULT_LLM_TIMEOUT_MS, OpenAiCompatibleProvider } from './openai-compatible.ts';
 
 export function createLlmProvider(options: LlmOptions | undefined): LlmProvider | null {

@@ -8,9 +8,19 @@
  * - no response, or no event for `timeoutMs` (default 30 s) → `upstream_timeout` (504).
  * The caller's own `signal` aborting is passed through as the abort reason, not mapped.
  */
-import type { LlmOptions } from '../config.ts';
 import { ServiceError } from '../http/errors.ts';
 import { parseSse } from '../../../src/client/sse.ts';
+
+/** The provider's settings (`ServiceOptions.llm`, from `AI_CHAT_LLM_*`). */
+export interface LlmOptions {
+  /** OpenAI-compatible base URL, e.g. `http://127.0.0.1:11434/v1` (Ollama). */
+  baseUrl: string;
+  apiKey?: string;
+  model?: string;
+  timeoutMs?: number;
+  /** The model takes images (`AI_CHAT_LLM_IMAGES=true`): a message's image attachments are sent to it. */
+  images?: boolean;
+}
 
 /** A part of a message for a model that takes images (the OpenAI chat format). */
 export type LlmContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
