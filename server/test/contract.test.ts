@@ -10,6 +10,10 @@ import type { Service } from '../src/index.ts';
 import { caller, memoryService, type CallOptions, type CallResult, type Caller } from './support/api.ts';
 import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
 import { openStream } from './support/handoff.ts';
+import { channelOptions, TestClock, telegramUpdate, whatsappDelivery } from './support/channels.ts';
+import { FAKE_TELEGRAM_TOKEN, startFakeTelegram, type FakeTelegram } from './support/fake-telegram.ts';
+import { FAKE_WHATSAPP, startFakeWhatsApp, type FakeWhatsApp } from './support/fake-whatsapp.ts';
+import { hubSignature } from '../src/channels/signature.ts';
 
 type Doc = {
   openapi: string;
@@ -22,9 +26,12 @@ let raw: Caller;
 let doc: Doc;
 let ajv: Ajv2020;
 const covered = new Map<string, Set<number>>();
+let telegram: FakeTelegram;
+let whatsapp: FakeWhatsApp;
 
 before(async () => {
-  service = await memoryService();
+  [telegram, whatsapp] = await Promise.all([startFakeTelegram(), startFakeWhatsApp()]);
+  service = await memoryService({ channels: channelOptions({ telegram, whatsapp }, new TestClock()) });
   // A plan no test here reaches: these cases call every operation, well over the default 120 a
   // minute on a fast machine; the rate-limit answers are checked with an account of their own.
   raw = caller(service, (await service.createAccount({ rateLimit: { points: 100_000, durationSeconds: 60 } })).apiKey);
@@ -35,7 +42,10 @@ before(async () => {
   ajv.addFormat('date-time', { validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s) });
   ajv.addSchema(doc as object, 'api');
 });
-after(() => service.close());
+after(async () => {
+  await service.close();
+  await Promise.all([telegram.close(), whatsapp.close()]);
+});
 
 const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
 const validators = new Map<string, ValidateFunction>();
@@ -438,6 +448,41 @@ describe('every endpoint answers as documented', () => {
     const sent = await check('/v1/bots/{bot_id}/messages', `/v1/bots/${bot}/messages`, { body: { message: '', user_id: 'user-f', attachments: [id] } }, 200);
     assert.equal(sent.body.data.user_message.attachments[0].id, id);
     await check(file, `/v1/attachments/${id}?user_id=user-f`, { method: 'DELETE' }, 409);
+  });
+
+  it('channels', async () => {
+    const bot = (await raw('/v1/bots', { body: { name: 'On platforms' } })).body.data.id;
+    const [tg, wa] = ['/v1/bots/{bot_id}/channels/telegram', '/v1/bots/{bot_id}/channels/whatsapp'];
+    await check(tg, `/v1/bots/${bot}/channels/telegram`, {}, 404);
+    await check(tg, `/v1/bots/${bot}/channels/telegram`, { method: 'PUT', body: { bot_token: 'not a token' } }, 400);
+    const telegramId = (await check(tg, `/v1/bots/${bot}/channels/telegram`, { method: 'PUT', body: { bot_token: FAKE_TELEGRAM_TOKEN } }, 200)).body.data.id;
+    await check(tg, `/v1/bots/${bot}/channels/telegram`, {}, 200);
+    const { phoneNumberId, accessToken, appSecret, verifyToken } = FAKE_WHATSAPP;
+    const whatsappBody = { phone_number_id: phoneNumberId, access_token: accessToken, app_secret: appSecret, verify_token: verifyToken };
+    const whatsappId = (await check(wa, `/v1/bots/${bot}/channels/whatsapp`, { method: 'PUT', body: whatsappBody }, 200)).body.data.id;
+    await check(wa, `/v1/bots/${bot}/channels/whatsapp`, {}, 200);
+
+    const tgHook = '/v1/channels/telegram/{channel_id}';
+    const update = telegramUpdate(1, 42, 'hello');
+    const secretHeader = (secret: string) => ({ auth: null, body: update, headers: { 'x-telegram-bot-api-secret-token': secret } });
+    await check(tgHook, `/v1/channels/telegram/${telegramId}`, secretHeader(telegram.webhook!.secret_token), 200);
+    await check(tgHook, `/v1/channels/telegram/${telegramId}`, secretHeader('wrong'), 401);
+    await check(tgHook, '/v1/channels/telegram/chn_missing123456789', secretHeader('wrong'), 404);
+    const waHook = '/v1/channels/whatsapp/{channel_id}';
+    const delivery = JSON.stringify(whatsappDelivery('wamid.CONTRACT', '15551234567', 'hello'));
+    const signed = (secret: string) => ({ auth: null, body: delivery, headers: { 'x-hub-signature-256': hubSignature(secret, Buffer.from(delivery)) } });
+    await check(waHook, `/v1/channels/whatsapp/${whatsappId}`, signed(appSecret), 200);
+    await check(waHook, `/v1/channels/whatsapp/${whatsappId}`, signed('another'), 401);
+    const handshake = (token: string) => `/v1/channels/whatsapp/${whatsappId}?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=challenge42`;
+    const echoed = await raw(handshake(verifyToken), { auth: null });
+    assert.equal(echoed.body, 'challenge42');
+    assertMatches(waHook, 'get', echoed, 'text/plain');
+    await check(waHook, handshake('wrong-token'), { auth: null }, 403);
+    await service.deps.channels.drain();
+
+    await check(tg, `/v1/bots/${bot}/channels/telegram`, { method: 'DELETE' }, 200);
+    await check(tg, `/v1/bots/${bot}/channels/telegram`, { method: 'DELETE' }, 404);
+    await check(wa, `/v1/bots/${bot}/channels/whatsapp`, { method: 'DELETE' }, 200);
   });
 
   it('covered a success answer of every documented operation', () => {

@@ -44,6 +44,13 @@ function botChannelPath(type: 'telegram' | 'whatsapp'): Record<string, unknown> 
   };
 }
 
+/** The operation's success answers `text/plain` (the handshake's challenge), not JSON. */
+function plainText(op: Record<string, unknown>): Record<string, unknown> {
+  const ok = (op.responses as Record<string, { content?: unknown }>)['200']!;
+  ok.content = { 'text/plain': { schema: { type: 'string', description: 'The `hub.challenge` sent, as text.' } } };
+  return op;
+}
+
 const webhookDescription = (name: string, check: string) =>
   `Called by ${name}, not by you: public, outside the account's API budget (a budget per channel instead), bodies up to 256 KiB. ${check} The delivery is stored before the answer, so a replay is one turn; the bot answers from a queue.`;
 
@@ -64,7 +71,7 @@ export function channelPaths(): Record<string, Record<string, unknown>> {
       }),
     },
     '/v1/channels/whatsapp/{channel_id}': {
-      get: operation({
+      get: plainText(operation({
         operationId: 'verifyWhatsAppWebhook',
         tag: 'Channels',
         summary: 'WhatsApp\'s webhook verification',
@@ -72,9 +79,9 @@ export function channelPaths(): Record<string, Record<string, unknown>> {
         isPublic: true,
         pathIds: [CHANNEL],
         query: whatsappHandshakeQuerySchema,
-        success: [{ status: 200, raw: true, data: { type: 'string', description: 'The challenge, as text/plain.' }, description: 'The challenge.' }],
+        success: [{ status: 200, raw: true, data: { type: 'string' }, description: 'The challenge.' }],
         errors: ['Forbidden', 'ServiceUnavailable'],
-      }),
+      })),
       post: operation({
         operationId: 'receiveWhatsAppDelivery',
         tag: 'Channels',

@@ -31,6 +31,9 @@ export function channelWebhookRoutes(deps: WebhookRouteDeps): Hono<AppEnv> {
   const limited: MiddlewareHandler<AppEnv> = async (c, next) => {
     const key = `chn:${channelId(c)}`;
     const result = await deps.rateLimits.consume(key, plan);
+    c.header('X-RateLimit-Limit', String(result.info.limit));
+    c.header('X-RateLimit-Remaining', String(result.info.remaining));
+    c.header('X-RateLimit-Reset', String(result.info.reset));
     if (!result.allowed) {
       throw new ServiceError('rate_limited', 'Too many deliveries to this channel; retry later.', {
         headers: { 'Retry-After': String(result.retryAfterSeconds) },
