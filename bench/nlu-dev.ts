@@ -4,7 +4,7 @@
  * `val` and out-of-scope recall on `oos_val` at the bot's own calibrated threshold. Tune here, on
  * val/oos_val only; the bench rows (bench/nlu.ts) read the test split.
  *
- *   node --import tsx bench/nlu-dev.ts [--shots=10] [--data=path/to/data_full.json]
+ *   node --import tsx bench/nlu-dev.ts [--shots=10] [--data=path/to/data_full.json] [--language=en]
  */
 import { readFileSync } from 'node:fs';
 import { classifierBytes, classify } from '../server/src/nlu/classifier/model.ts';
@@ -32,7 +32,7 @@ const intents = [...new Set(train.map(([, intent]) => intent))];
 const indexOf = new Map(intents.map((n, i) => [n, i]));
 const cpu = process.cpuUsage();
 const started = performance.now();
-const { classifier, quality } = trainClassifier(intents, train.map(([text, intent]) => ({ text, intent: indexOf.get(intent)! })));
+const { classifier, quality } = trainClassifier(intents, train.map(([text, intent]) => ({ text, intent: indexOf.get(intent)! })), arg('language') ?? 'en');
 const wall = performance.now() - started;
 console.log(
   `examples ${train.length}: training ${wall.toFixed(0)} ms (cpu ${(process.cpuUsage(cpu).user / 1000).toFixed(0)} ms), ` +

@@ -1,9 +1,10 @@
-/** The classifier's parts on their own: the bucket table, the vocabulary built with it, calibration. */
+/** The classifier's parts on their own: the bucket table, the vocabulary built with it, calibration, word clusters. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { extract } from '../src/nlu/classifier/features.ts';
 import { BucketTable, bucketIndex, buildVocabulary, vectorize } from '../src/nlu/classifier/vectorizer.ts';
-import { classify } from '../src/nlu/classifier/model.ts';
+import { classify, loadClassifier, storeClassifier } from '../src/nlu/classifier/model.ts';
+import { wordClustersOf } from '../src/nlu/classifier/word-clusters.ts';
 import { trainClassifier } from '../src/nlu/classifier/train.ts';
 
 describe('the bucket table', () => {
@@ -28,7 +29,7 @@ describe('the bucket table', () => {
 describe('the vocabulary', () => {
   it('counts each bucket once per text, however many texts it takes to grow the table', () => {
     const texts = Array.from({ length: 3000 }, (_, i) => `order ${i} pizza number ${i * 7} please`);
-    const raws = texts.map(extract);
+    const raws = texts.map((text) => extract(text));
     const vocabulary = buildVocabulary(raws, 1);
     const df = new Map<number, number>();
     for (const raw of raws) for (const bucket of raw.buckets) df.set(bucket, (df.get(bucket) ?? 0) + 1);
@@ -57,5 +58,48 @@ describe('calibration', () => {
       assert.equal(best, intent, text);
       assert.ok(probability >= classifier.threshold, `${text}: ${probability} below ${classifier.threshold}`);
     }
+  });
+});
+
+describe('word clusters', () => {
+  // Two intents whose examples never say "money" or "vehicle": only the words' clusters (GloVe
+  // neighbours "cash", "car") can tell which one a question with them means.
+  const intents = ['withdraw_cash', 'sell_car'];
+  const examples = [
+    ...['i need cash', 'withdraw cash', 'get some cash out', 'cash from the machine'].map((text) => ({ text, intent: 0 })),
+    ...['sell my car', 'i want to sell the car', 'how much for my car', 'car trade in'].map((text) => ({ text, intent: 1 })),
+  ];
+  const questions: [string, number][] = [
+    ['money', 0],
+    ['vehicle', 1],
+  ];
+
+  it('are neighbours in the shipped English clusters', () => {
+    const clusters = wordClustersOf('en')!;
+    assert.ok(clusters.size >= 50_000);
+    assert.deepEqual(clusters.get('money'), clusters.get('cash'));
+    assert.equal(clusters.get('vehicle')![1], clusters.get('car')![1]);
+    assert.equal(wordClustersOf('de'), undefined);
+  });
+
+  it('let an English bot understand a word its examples never used', () => {
+    const { classifier } = trainClassifier(intents, examples, 'en');
+    assert.equal(classifier.clusters, 'en');
+    for (const [text, intent] of questions) {
+      const { best, probability } = classify(classifier, text);
+      assert.equal(best, intent, text);
+      assert.ok(probability >= classifier.threshold, `${text}: ${probability} below ${classifier.threshold}`);
+    }
+  });
+
+  it('are not used for a language without them, and a stored model scores as it was trained', () => {
+    const { classifier: german } = trainClassifier(intents, examples, 'de');
+    assert.equal(german.clusters, undefined);
+    // Without clusters "money" shares nothing with either intent: no confident answer.
+    assert.ok(classify(german, 'money').probability < 0.6);
+    const { classifier } = trainClassifier(intents, examples, 'en');
+    const reloaded = loadClassifier(JSON.parse(JSON.stringify(storeClassifier(classifier))));
+    assert.equal(reloaded.clusters, 'en');
+    for (const [text] of questions) assert.deepEqual(classify(reloaded, text), classify(classifier, text));
   });
 });

@@ -129,6 +129,7 @@ export interface NluEngineOptions {
 interface TrainInput {
   intents: string[];
   examples: { text: string; intent: number }[];
+  language: NluLanguage;
 }
 
 interface TrainOutput {
@@ -142,8 +143,8 @@ function asLanguage(language: string): NluLanguage {
   throw new NluTrainingError(`Language "${language}" is not supported (${LANGUAGES.join(', ')}).`, 'invalid');
 }
 
-function toTrainInput(training: TrainingData): TrainInput {
-  const input: TrainInput = { intents: training.intents.map((i) => i.name), examples: [] };
+function toTrainInput(training: TrainingData, language: NluLanguage): TrainInput {
+  const input: TrainInput = { intents: training.intents.map((i) => i.name), examples: [], language };
   training.intents.forEach((intent, i) => {
     for (const example of intent.examples) input.examples.push({ text: withPlaceholders(example), intent: i });
   });
@@ -223,7 +224,7 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
     cache,
     async train(language, training) {
       const lang = asLanguage(language);
-      const input = toTrainInput(training);
+      const input = toTrainInput(training, lang);
       if (input.examples.length === 0) throw new NluTrainingError('Training needs at least one example.', 'invalid');
       const output = await trainer.run(input).catch((error: unknown) => Promise.reject(trainingError(error)));
       const regexes = (training.entities ?? []).flatMap((e) => (e.type === 'regex' ? [{ name: e.name, pattern: e.pattern }] : []));

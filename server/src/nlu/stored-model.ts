@@ -9,8 +9,11 @@ import { classifierBytes, loadClassifier, type Classifier, type StoredClassifier
 import { listMatcher, type ListEntity } from './list-entities.ts';
 import type { NerEdge, RegexEntity } from './regex-entities.ts';
 
-/** Models of any other format (nlp.js's `nlpjs-4` before) are retrained (see `NluEngine.isCurrent`). */
-export const MODEL_FORMAT = 'ngram-lr-1';
+/**
+ * Models of any other format are retrained (see `NluEngine.isCurrent`): nlp.js's `nlpjs-4`, and
+ * `ngram-lr-1`, whose features had character bigrams in every script and no word clusters.
+ */
+export const MODEL_FORMAT = 'ngram-lr-2';
 
 export interface StoredModel {
   format: typeof MODEL_FORMAT;

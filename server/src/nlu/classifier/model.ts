@@ -4,7 +4,8 @@
  */
 import { extract } from './features.ts';
 import { logits, softmax, type LinearModel } from './linear.ts';
-import { vectorize, type Vocabulary } from './vectorizer.ts';
+import { vectorize, type SparseVector, type Vocabulary } from './vectorizer.ts';
+import { wordClustersOf } from './word-clusters.ts';
 
 export interface Classifier {
   intents: string[];
@@ -14,6 +15,8 @@ export interface Classifier {
   temperature: number;
   /** Below this calibrated probability a message gets the fallback (see calibration.ts). */
   threshold: number;
+  /** The language whose word clusters are features (word-clusters.ts), if any. */
+  clusters?: string;
 }
 
 export interface Classification {
@@ -25,8 +28,11 @@ export interface Classification {
   known: number;
 }
 
+/** A message's features as the model was trained on them. */
+const featuresOf = (model: Classifier, text: string): SparseVector => vectorize(extract(text, wordClustersOf(model.clusters)), model.vocabulary);
+
 export function classify(model: Classifier, text: string, scratch = new Float64Array(model.intents.length)): Classification {
-  const x = vectorize(extract(text), model.vocabulary);
+  const x = featuresOf(model, text);
   const scores = logits(model.linear, x, scratch);
   let best = 0;
   for (let c = 1; c < scores.length; c++) if (scores[c]! > scores[best]!) best = c;
@@ -60,6 +66,7 @@ export interface StoredClassifier {
   intents: string[];
   temperature: number;
   threshold: number;
+  clusters?: string;
   buckets: string;
   idf: string;
   family: string;
@@ -83,6 +90,7 @@ export function storeClassifier(model: Classifier): StoredClassifier {
     intents: model.intents,
     temperature: model.temperature,
     threshold: model.threshold,
+    ...(model.clusters ? { clusters: model.clusters } : {}),
     buckets: toBase64(v.buckets),
     idf: toBase64(v.idf),
     family: toBase64(v.family),
@@ -109,7 +117,8 @@ export function loadClassifier(stored: StoredClassifier): Classifier {
   if (linear.bias.length !== linear.classes || linear.rowStart.length !== vocabulary.buckets.length + 1) {
     throw new Error('The stored classifier is inconsistent.');
   }
-  return { intents: stored.intents, vocabulary, linear, temperature: stored.temperature, threshold: stored.threshold };
+  const { intents, temperature, threshold, clusters } = stored;
+  return { intents, vocabulary, linear, temperature, threshold, ...(clusters ? { clusters } : {}) };
 }
 
 

@@ -8,6 +8,7 @@ import { logits, seededRandom, shuffle, trainLinear, type LinearOptions } from '
 import type { Classifier } from './model.ts';
 import { calibrate, qualityReport, type HeldOut, type QualityReport } from './quality.ts';
 import { bucketIndex, buildVocabulary, vectorize, type SparseVector, type Vocabulary } from './vectorizer.ts';
+import { wordClustersOf } from './word-clusters.ts';
 
 export interface Example {
   text: string;
@@ -106,13 +107,15 @@ function crossValidate(xs: readonly SparseVector[], vocabulary: Vocabulary, labe
   return { classes, labels, scores, fold, folds };
 }
 
-export function trainClassifier(intents: string[], examples: readonly Example[]): TrainOutput {
-  const { vocabulary, xs } = vectorizeAll(examples.map((e) => extract(e.text)));
+/** `language`: the bot's; its word clusters, if it has them, are features (word-clusters.ts). */
+export function trainClassifier(intents: string[], examples: readonly Example[], language?: string): TrainOutput {
+  const clusters = wordClustersOf(language) ? language : undefined;
+  const { vocabulary, xs } = vectorizeAll(examples.map((e) => extract(e.text, wordClustersOf(clusters))));
   const seed = seedOf(examples);
   const labels = Int32Array.from(examples, (e) => e.intent);
   const linear = trainLinear(xs, labels, intents.length, vocabulary.buckets.length, options(xs.length, seed, vocabulary.family));
   const heldOut = crossValidate(xs, vocabulary, labels, examples, intents.length, seed);
   const { temperature, threshold } = calibrate(heldOut);
-  const classifier: Classifier = { intents, vocabulary, linear, temperature, threshold };
+  const classifier: Classifier = { intents, vocabulary, linear, temperature, threshold, ...(clusters ? { clusters } : {}) };
   return { classifier, quality: qualityReport(heldOut, intents, examples, temperature, threshold) };
 }

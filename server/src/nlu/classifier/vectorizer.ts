@@ -4,7 +4,7 @@
  * loaded model), with sublinear term frequency (1 + ln tf) and smoothed IDF; each family's part of
  * a vector is L2-normalised and weighted.
  */
-import { CHAR, extract, WORD, type RawFeatures } from './features.ts';
+import { CHAR, WORD, type RawFeatures } from './features.ts';
 
 export interface Vocabulary {
   /** Sorted buckets kept by the model. */
@@ -150,5 +150,3 @@ export function vectorize(raw: RawFeatures, vocabulary: Vocabulary, lookup?: Buc
   for (let i = 0; i < known; i++) value[i]! *= family[i] === WORD ? wordScale : charScale;
   return { index: index.slice(0, known), value: value.slice(0, known), known: raw.buckets.length ? known / raw.buckets.length : 0 };
 }
-
-export const vectorizeText = (text: string, vocabulary: Vocabulary) => vectorize(extract(text), vocabulary);
