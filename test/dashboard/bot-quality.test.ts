@@ -7,6 +7,8 @@ import type { CreateBotRequest, Intent } from '../../src/client/index.js';
 import '../../src/dashboard/pages/bot-editor.js';
 import type { AicdBotEditor } from '../../src/dashboard/pages/bot-editor.js';
 import type { ExportFile } from '../../src/dashboard/pages/conversation-export.js';
+import '../../src/dashboard/pages/agents-page.js';
+import type { AicdAgentsPage } from '../../src/dashboard/pages/agents-page.js';
 import '../../src/dashboard/pages/overview-page.js';
 import type { AicdOverviewPage } from '../../src/dashboard/pages/overview-page.js';
 import { button, deep, deepAll, deepText, fill, newTenant, until, type Tenant } from './helpers.js';
@@ -166,5 +168,29 @@ describe('unanswered questions', () => {
     const { data: bot } = await tenant.client.bots.get(botId);
     expect(bot.training.intents.find((i) => i.name === 'refund')!.examples.at(-1)).to.equal(question);
     await expect(add).to.be.accessible();
+  });
+});
+
+describe('the agent editor shows quality', () => {
+  it('once a training job has succeeded', async () => {
+    const tenant = await newTenant();
+    const examples = [
+      ['what are your opening hours', 'We are open 9 to 5.'],
+      ['when do you open', 'We are open 9 to 5.'],
+      ['how much does it cost', 'Plans start at 10 euros.'],
+      ['what is the price', 'Plans start at 10 euros.'],
+    ].map(([input, output]) => ({ input: input!, output: output! }));
+    await tenant.client.agents.create({ name: 'Support', instructions: 'Answer briefly.', examples });
+    const el = await fixture<AicdAgentsPage>(html`<aicd-agents-page .client=${tenant.client}></aicd-agents-page>`);
+    (await until(() => button(el, 'Edit Support'), 'the agent')).click();
+    (await until(() => button(el, 'Train'), 'the form')).click();
+    await until(() => deep(el, '.job-status')?.textContent === 'succeeded', 'the job to succeed', 20_000);
+    const report = await until(() => {
+      const element = deep(el, 'aicd-intent-quality');
+      return element && deep(element, '.accuracy') && element;
+    }, 'the quality report');
+    expect(deep(report, '.accuracy')!.textContent).to.match(/^\d+ %$/);
+    expect(deepAll(report, 'table.intents tbody tr')).to.have.length(2);
+    await expect(el).to.be.accessible();
   });
 });
