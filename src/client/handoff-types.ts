@@ -1,6 +1,7 @@
 /**
- * Types of human handoff: a conversation's status, the bot's handoff settings, the
- * visitor's events stream and the operator inbox. Re-exported by `types.ts`.
+ * Types of human handoff: a conversation's status, the bot's handoff settings and the operator
+ * inbox. Re-exported by `types.ts`, which also holds the events stream's types (they carry a
+ * `Message`, and this file imports nothing from it).
  */
 
 /**
@@ -87,24 +88,6 @@ export interface OfflineMessage {
   message: string;
   created_at: string;
 }
-
-/**
- * Events of `GET /v1/conversations/{id}/events` (the visitor) and `GET /dashboard/api/inbox/events`
- * (the operator), `event:` name → `data:` JSON. Every stored event has an `id:` (resume with
- * `Last-Event-ID`); `typing` is not stored and has none.
- */
-export interface HandoffStreamEvents {
-  /** A status change (asked, taken, closed). */
-  status: HandoffState;
-  /** A message written while a person is involved: the visitor's, or an operator's (`role: 'operator'`). */
-  message: import('./types.js').Message;
-  /** Someone is typing: the operator (to the visitor's stream) or the visitor (to both); show it for a few seconds. */
-  typing: { conversation_id: string; from: 'operator' | 'visitor'; operator: OperatorProfile | null };
-}
-
-export type HandoffEvent = {
-  [K in keyof HandoffStreamEvents]: { type: K; id: string | null; data: HandoffStreamEvents[K] };
-}[keyof HandoffStreamEvents];
 
 /** A conversation in the operator inbox. */
 export interface InboxConversation {

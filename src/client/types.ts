@@ -947,3 +947,21 @@ export * from './handoff-types.js';
 export * from './attachment-types.js';
 import type { Attachment, AttachmentSettings } from './attachment-types.js';
 import type { HandoffState, OperatorProfile } from './handoff-types.js';
+
+/**
+ * Events of `GET /v1/conversations/{id}/events` (the visitor) and `GET /dashboard/api/inbox/events`
+ * (the operator), `event:` name → `data:` JSON. Every stored event has an `id:` (resume with
+ * `Last-Event-ID`); `typing` is not stored and has none.
+ */
+export interface HandoffStreamEvents {
+  /** A status change (asked, taken, closed). */
+  status: HandoffState;
+  /** A message written while a person is involved: the visitor's, or an operator's (`role: 'operator'`). */
+  message: Message;
+  /** Someone is typing: the operator (to the visitor's stream) or the visitor (to both); show it for a few seconds. */
+  typing: { conversation_id: string; from: 'operator' | 'visitor'; operator: OperatorProfile | null };
+}
+
+export type HandoffEvent = {
+  [K in keyof HandoffStreamEvents]: { type: K; id: string | null; data: HandoffStreamEvents[K] };
+}[keyof HandoffStreamEvents];
