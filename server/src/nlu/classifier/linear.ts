@@ -62,13 +62,7 @@ export function shuffle<T>(items: T[], random: () => number): T[] {
 
 /** Raw class scores (logits) of one vector, into `out`. */
 export function logits(model: LinearModel, x: SparseVector, out: Float64Array): Float64Array {
-  const { rowStart, classIds, weights } = model;
-  for (let c = 0; c < model.classes; c++) out[c] = model.bias[c]!;
-  for (let k = 0; k < x.index.length; k++) {
-    const f = x.index[k]!;
-    const v = x.value[k]!;
-    for (let j = rowStart[f]!, end = rowStart[f + 1]!; j < end; j++) out[classIds[j]!]! += v * weights[j]!;
-  }
+  forward(out, model.bias, model.rowStart, model.classIds, model.weights, x.index, x.value, 1);
   return out;
 }
 

@@ -35,10 +35,13 @@ function topOf(scores: Float32Array, offset: number, classes: number): number {
 /** Calibrated probability of class `c` of example `i` at temperature `t`. */
 function probability(held: HeldOut, i: number, c: number, t: number): number {
   const offset = i * held.classes;
-  let max = -Infinity;
-  for (let k = 0; k < held.classes; k++) max = Math.max(max, held.scores[offset + k]!);
+  const max = held.scores[offset + topOf(held.scores, offset, held.classes)]!;
   let sum = 0;
-  for (let k = 0; k < held.classes; k++) sum += Math.exp((held.scores[offset + k]! - max) / t);
+  for (let k = 0; k < held.classes; k++) {
+    const d = held.scores[offset + k]! - max;
+    // exp(-40) is below a float's precision beside the top class's 1: such a class adds nothing.
+    if (d > -40 * t) sum += Math.exp(d / t);
+  }
   return Math.exp((held.scores[offset + c]! - max) / t) / sum;
 }
 
@@ -71,7 +74,8 @@ function fitTemperature(held: HeldOut, usable: number[]): number {
   let lo = Math.log(0.05);
   let hi = Math.log(20);
   const ratio = (Math.sqrt(5) - 1) / 2;
-  for (let step = 0; step < 16; step++) {
+  // 12 steps narrow the range to 0.3 % of its width: a temperature within 2 %, closer than the sample can tell.
+  for (let step = 0; step < 12; step++) {
     const a = hi - ratio * (hi - lo);
     const b = lo + ratio * (hi - lo);
     if (negativeLogLikelihood(held, sample, Math.exp(a)) < negativeLogLikelihood(held, sample, Math.exp(b))) hi = b;
