@@ -1,4 +1,4 @@
-// `npm test`: type check, build (with the size budget), the server's Node tests, then the browser
+// `npm test`: type check, import rules, build (with the size budget), the server's Node tests, then the browser
 // tests in Debian chromium. With AI_CHAT_TEST_DATABASE_URL (and optionally AI_CHAT_TEST_REDIS_URL) set,
 // the server's tests run once more against that real PostgreSQL (and Redis). Prints one closing line,
 // `N passed, N failed`, summed over every run.
@@ -35,6 +35,9 @@ let failedStep = null;
 
 step('type check');
 if ((await run(npm, ['run', '--silent', 'typecheck'])).code !== 0) failedStep ??= 'type check';
+
+step('import rules (dependency-cruiser: no circle, imports point down)');
+if ((await run(npm, ['run', '--silent', 'check:deps'])).code !== 0) failedStep ??= 'import rules';
 
 step('build');
 if (!failedStep && (await run(npm, ['run', '--silent', 'build'])).code !== 0) failedStep ??= 'build';
