@@ -207,6 +207,6 @@ export function resolveOptions(options: ProxyOptions): ResolvedOptions {
     issuer: options.issuer ?? 'ai-chat-widget-proxy',
     audience: options.audience ?? 'ai-chat-widget',
     onError: options.onError,
-    now: options.now ?? Date.now,
+    now: options.now ?? (() => Date.now()), // read late: a test may mock Date
   };
 }

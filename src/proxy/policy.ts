@@ -116,7 +116,7 @@ export function botProfile(bot: Record<string, unknown>): Record<string, unknown
  * for `grant`, and how. Throws `permission_denied` for anything off the allowlist. `now`: the
  * proxy's clock (`ProxyOptions.now`), for an events stream's cap at the token's lifetime.
  */
-export function planForward(method: string, path: string, search: URLSearchParams, grant: TokenGrant, now: () => number = Date.now): ForwardPlan {
+export function planForward(method: string, path: string, search: URLSearchParams, grant: TokenGrant, now = () => Date.now()): ForwardPlan {
   if (method === 'POST' && path === '/v1/chat') {
     requireScope(grant, 'chat:write');
     return {

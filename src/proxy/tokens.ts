@@ -83,7 +83,7 @@ export class TokenService {
     private readonly audience: string,
     private readonly maxLifetimeSeconds: number = MAX_TOKEN_TTL_SECONDS,
     /** The clock, epoch ms (`ProxyOptions.now`). */
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   private loadKeys(): Promise<Key[]> {
