@@ -1,7 +1,7 @@
-// The operator inbox (human handoff, issue #14) against the real service in real Chromium: a visitor
+// The operator inbox (human handoff) against the real service in real Chromium: a visitor
 // (the typed client with an API key of the operator's account) asks for a person; the operator's
 // inbox page shows the conversation waiting, takes it by keyboard, and the two exchange messages,
-// each arriving on the other side within 1 s (the issue's bound; the transport is the real SSE
+// each arriving on the other side within 1 s (the handoff's delivery bound; the transport is the real SSE
 // streams of both sides). Hostile visitor text renders as text; axe finds nothing.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
@@ -12,7 +12,7 @@ import '../../src/dashboard/pages/inbox-page.js';
 import type { AicdInboxPage } from '../../src/dashboard/pages/inbox-page.js';
 import { askForPerson, button, deep, deepAll, deepText, HOSTILE, signOut, tabTo, until } from './helpers.js';
 
-/** The issue's bound for a message to reach the other side. */
+/** The handoff's bound for a message to reach the other side. */
 const DELIVERY_MS = 1000;
 
 describe('aicd-inbox-page', () => {
@@ -40,10 +40,12 @@ describe('aicd-inbox-page', () => {
 
     const received: HandoffEvent[] = [];
     const stop = new AbortController();
+    let onReady!: () => void;
+    const ready = new Promise<void>((resolve) => (onReady = resolve));
     void (async () => {
-      for await (const event of visitor.handoff.events(conversationId, { user_id: user, signal: stop.signal })) received.push(event);
+      for await (const event of visitor.handoff.events(conversationId, { user_id: user, signal: stop.signal, onReady })) received.push(event);
     })();
-    await new Promise((r) => setTimeout(r, 200)); // the visitor's stream is open
+    await ready; // the visitor's stream is open: nothing from here on is missed
 
     // keyboard: Tab to Take, Enter
     expect(await tabTo(take)).to.equal(true);
