@@ -57,6 +57,12 @@ function publicApiPlugin() {
           declaration.events = declaration.events?.filter((e) => e.name);
           // the events extend the DOM's `Event`, which the analyser places in their own module
           if (declaration.superclass?.name === 'Event') declaration.superclass = { name: 'Event', package: 'global:' };
+          // the element's properties, parts and custom properties are declared on `WidgetProperties`,
+          // an internal base class: they are the element's own to its users, and it is a LitElement
+          if (declaration.superclass?.name === 'WidgetProperties') declaration.superclass = { name: 'LitElement', package: 'lit' };
+          for (const kind of ['attributes', 'members', 'cssParts', 'cssProperties', 'slots', 'events']) {
+            for (const item of declaration[kind] ?? []) if (item.inheritedFrom?.name === 'WidgetProperties') delete item.inheritedFrom;
+          }
         }
         for (const entry of mod.exports ?? []) {
           if (entry.declaration?.module) entry.declaration.module = toShipped(entry.declaration.module);
@@ -75,8 +81,15 @@ function publicApiPlugin() {
 }
 
 export default {
-  // storage.ts only for its `StorageMode` union (see publicApiPlugin)
-  globs: ['src/ai-chat-widget.ts', 'src/widget/core/ai-chat-widget.ts', 'src/widget/core/events.ts', 'src/widget/conversation/storage.ts'],
+  // storage.ts only for its `StorageMode` union, widget-properties.ts for what the element inherits
+  // from it (see publicApiPlugin): neither is a module of the manifest
+  globs: [
+    'src/ai-chat-widget.ts',
+    'src/widget/core/ai-chat-widget.ts',
+    'src/widget/core/widget-properties.ts',
+    'src/widget/core/events.ts',
+    'src/widget/conversation/storage.ts',
+  ],
   exclude: ['test/**', '**/*.test.ts'],
   outdir: 'dist',
   litelement: true,

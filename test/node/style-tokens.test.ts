@@ -30,7 +30,7 @@ const publicRead = set(all(styles, /var\(\s*(--ai-chat-[a-z0-9-]+)/g));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const theming = readme.slice(readme.indexOf('### Theming'), readme.indexOf('`::part` names'));
 const documented = set(all(theming, /`(--ai-chat-[a-z0-9-]+)`/g));
-const jsdoc = set(all(read('core/ai-chat-widget.ts'), /@cssprop\s+(--ai-chat-[a-z0-9-]+)/g));
+const jsdoc = set(all(read('core/widget-properties.ts'), /@cssprop\s+(--ai-chat-[a-z0-9-]+)/g));
 
 describe('style tokens', () => {
   it('finds the tokens at all (the patterns match the styles)', () => {

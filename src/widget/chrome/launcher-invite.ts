@@ -6,7 +6,7 @@
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { AiChatMessageReceivedEvent } from '../core/events.js';
-import { closeIcon } from '../core/icons.js';
+import { chatIcon, closeIcon } from '../core/icons.js';
 import { fillCount } from '../composer/input-limit.js';
 import type { WidgetStorage } from '../conversation/storage.js';
 import type { WidgetStrings } from '../locales/strings.js';
@@ -17,6 +17,7 @@ export interface InviteHost extends ReactiveControllerHost, HTMLElement {
   teaser: string;
   teaserDelay: number;
   open(): Promise<void>;
+  toggle(): void;
 }
 
 export class LauncherInvite implements ReactiveController {
@@ -78,15 +79,22 @@ export class LauncherInvite implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** The badge (over the launcher), the teaser bubble, and the polite announcement of either. */
-  render(s: WidgetStrings, lang: string): { said: string; invite: TemplateResult } {
-    const { unread } = this;
+  /**
+   * The launcher button (a close icon while the panel is open; hidden outside launcher mode), the
+   * badge over it, the teaser bubble, and the polite announcement of either.
+   */
+  render(s: WidgetStrings, lang: string): TemplateResult {
+    const { unread, host } = this;
+    const { opened } = host;
     const said = unread ? fillCount(s.unread, lang, unread) : '';
-    const teaser = this.teaserShown && !this.host.opened ? this.host.teaser : '';
-    return {
-      // the launcher's label carries the count (`said`); the badge beside it only shows it
-      said,
-      invite: html`${unread
+    const teaser = this.teaserShown && !opened ? host.teaser : '';
+    // the launcher's label carries the count (`said`); the badge beside it only shows it
+    return html`<button part="launcher" class="launcher" type="button" aria-controls="panel" ?hidden=${host.mode !== 'launcher'}
+        aria-expanded=${opened ? 'true' : 'false'}
+        aria-label=${opened ? s.hideChat : said ? `${s.openChat} (${said})` : s.openChat}
+        @click=${() => host.toggle()}><slot name="launcher-icon" ?hidden=${opened}>${chatIcon}</slot>${opened
+          ? closeIcon
+          : nothing}</button>${unread
         ? html`<span part="badge" class="badge" aria-hidden="true">${new Intl.NumberFormat(lang).format(unread)}</span>`
         : nothing}${teaser
         ? html`<div part="teaser" class="teaser suggestions">
@@ -94,7 +102,6 @@ export class LauncherInvite implements ReactiveController {
             <button part="teaser-close" class="icon-button" type="button" aria-label=${s.dismiss}
               @click=${() => this.dismiss()}>${closeIcon}</button>
           </div>`
-        : nothing}<div class="sr-only" aria-live="polite">${said || teaser}</div>`,
-    };
+        : nothing}<div class="sr-only" aria-live="polite">${said || teaser}</div>`;
   }
 }

@@ -2,6 +2,7 @@
 import type { ReactiveControllerHost } from 'lit';
 import type { Credentials } from '../connection/client-provider.js';
 import type { StorageMode } from '../conversation/storage.js';
+import type { WidgetProperties } from './widget-properties.js';
 
 /** What the controller reads from its host on every (re)start and request. */
 export interface ChatConfig extends Credentials {
@@ -23,4 +24,23 @@ export type ChatHost = ReactiveControllerHost & EventTarget;
 /** Whatever changes this starts another conversation (base URL, bot, instance, storage, user). */
 export function identityKey(c: ChatConfig): string {
   return [c.baseUrl, c.botId, c.instanceId, c.storage, c.userId].join('\n');
+}
+
+/** The config of the element's properties; `instanceId`: its id, or its ordinal (`#2`). */
+export function configOf(p: WidgetProperties, instanceId: string): ChatConfig {
+  return {
+    baseUrl: p.baseUrl,
+    botId: p.botId,
+    userId: p.userId,
+    stream: p.stream,
+    storage: p.storage,
+    instanceId,
+    timeout: Number.isFinite(p.timeout) && p.timeout > 0 ? p.timeout : 0,
+    apiKey: p.apiKey,
+    token: p.token,
+    tokenUrl: p.tokenUrl,
+    tokenCredentials: p.tokenCredentials === 'include' ? 'include' : 'same-origin',
+    getToken: p.getToken,
+    attachments: p.attachments,
+  };
 }
