@@ -18,9 +18,10 @@ export type QualityReport = IntentQuality;
 
 /**
  * The fallback threshold: this share of the held-out examples the model gets right scores below it.
- * Tuned on CLINC150 val/oos_val (bench/nlu-dev.ts) for out-of-scope recall of about 70 %.
+ * Tuned on CLINC150 val/oos_val (bench/nlu-dev.ts) for out-of-scope recall a few points above 70 %
+ * (74 % on oos_val's 100 questions: a margin for a test set that is not these).
  */
-export const PASS_SHARE_BELOW = 0.04;
+export const PASS_SHARE_BELOW = 0.035;
 /** Bounds of the threshold whatever the data: a bot of two intents always scores above 0.5. */
 const THRESHOLD_RANGE = [0.05, 0.95] as const;
 /** Held-out examples used to fit the temperature (a bounded cost for big bots). */
