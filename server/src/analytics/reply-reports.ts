@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { PerformanceReport, TopicsReport } from '../../../src/client/types.ts';
+import { realConversations } from '../conversations/test-conversations.ts';
 import type { TimeRange } from './range.ts';
 import { inRawSpans, inWholeHours, percentileCont, type RangePlan, type RollupDatabase } from './rollups.ts';
 
@@ -30,6 +31,7 @@ function rawReplies({ db, accountId, agentId, botId, plan }: ReplyData) {
     .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
     .where('m.account_id', '=', accountId)
     .where('c.account_id', '=', accountId)
+    .where(realConversations('c'))
     .where('m.role', '=', 'assistant')
     .where(inRawSpans(plan, 'm.created_at'));
   if (agentId) replies = replies.where('c.agent_id', '=', agentId);

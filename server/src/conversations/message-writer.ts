@@ -59,6 +59,8 @@ export interface ConversationOwner {
   botId?: string | null;
   agentId?: string | null;
   userId?: string | null;
+  /** A test conversation (conversations/test-conversations.ts): it counts nowhere. */
+  test?: boolean;
 }
 
 /** The foreign keys of migration 007 from a conversation to its bot and agent. */
@@ -198,8 +200,8 @@ export class MessageWriter {
     // so a turn's messages are adjacent in `seq` and "the reply after a user message" is its reply
     // (the messages are only produced once `conversation` has its row).
     const conversation = owner
-      ? sql`insert into conversations (id, account_id, bot_id, agent_id, user_id)
-            values (${conversationId}, ${accountId}, ${owner.botId ?? null}, ${owner.agentId ?? null}, ${owner.userId ?? null}) returning id`
+      ? sql`insert into conversations (id, account_id, bot_id, agent_id, user_id, is_test)
+            values (${conversationId}, ${accountId}, ${owner.botId ?? null}, ${owner.agentId ?? null}, ${owner.userId ?? null}, ${owner.test ?? false}) returning id`
       : sql`update conversations set updated_at = now() where account_id = ${accountId} and id = ${conversationId} returning id`;
     const links: ReturnType<typeof sql>[] = [];
     const rows = messages.map((m) => {
@@ -225,16 +227,17 @@ export class MessageWriter {
       bot_id: create?.botId ?? null,
       agent_id: create?.agentId ?? null,
       user_id: create?.userId ?? null,
+      is_test: create?.test ?? false,
     }));
     const conversation = sql`with turns as (
-        select * from jsonb_to_recordset(${json(conversations)}::jsonb) as t(id text, is_new boolean, bot_id text, agent_id text, user_id text)),
+        select * from jsonb_to_recordset(${json(conversations)}::jsonb) as t(id text, is_new boolean, bot_id text, agent_id text, user_id text, is_test boolean)),
       locked as (
         select c.id from conversations c join turns t on t.id = c.id and not t.is_new
         where c.account_id = ${accountId} order by c.id for update of c),
       touched as (update conversations c set updated_at = now() from locked where c.id = locked.id returning c.id),
       created as (
-        insert into conversations (id, account_id, bot_id, agent_id, user_id)
-        select id, ${accountId}, bot_id, agent_id, user_id from turns where is_new returning id),
+        insert into conversations (id, account_id, bot_id, agent_id, user_id, is_test)
+        select id, ${accountId}, bot_id, agent_id, user_id, is_test from turns where is_new returning id),
       conversation as (select id from touched union all select id from created)`;
     const rows = turns.flatMap(({ conversationId, messages }) => messages.map((m) => messageRow(m, conversationId)));
     return this.insertMessages(this.db, accountId, conversation, sql``, rows);

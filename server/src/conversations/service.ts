@@ -84,8 +84,9 @@ export class ConversationService {
    * The open conversation of (account, bot, user): the most recent one, created on first contact.
    * Once it exists (every message but a user's first) one select finds it; only a first contact
    * takes an advisory lock per triple, so two simultaneous first messages share one conversation.
+   * `test`: one created here is a test conversation (conversations/test-conversations.ts).
    */
-  async openForBotUser(accountId: string, botId: string, userId: string): Promise<ConversationRow> {
+  async openForBotUser(accountId: string, botId: string, userId: string, options: { test?: boolean } = {}): Promise<ConversationRow> {
     const latest = (db: Kysely<Database>) =>
       db
         .selectFrom('conversations')
@@ -106,7 +107,7 @@ export class ConversationService {
       if (existing) return existing;
       return trx
         .insertInto('conversations')
-        .values({ id: newId('conv'), account_id: accountId, bot_id: botId, user_id: userId })
+        .values({ id: newId('conv'), account_id: accountId, bot_id: botId, user_id: userId, is_test: options.test ?? false })
         .returningAll()
         .executeTakeFirstOrThrow();
     }).catch(rethrowMissingOwner);

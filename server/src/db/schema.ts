@@ -112,6 +112,8 @@ export interface ConversationsTable {
   waiting_since: NullableTimestamp;
   /** The dashboard user who has it (`with_person`). */
   operator_id: OptionalText;
+  /** Started by a dashboard session (migration 023): counts nowhere (conversations/test-conversations.ts). */
+  is_test: Generated<boolean>;
 }
 
 export interface MessagesTable {

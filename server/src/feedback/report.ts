@@ -13,6 +13,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { FeedbackComment, FeedbackCounts, FeedbackQuery, FeedbackRating, FeedbackReason, FeedbackReport } from '../../../src/client/types.ts';
 import { bucketStarts, resolveRange, type TimeRange } from '../analytics/range.ts';
+import { inRealConversation } from '../conversations/test-conversations.ts';
 import { iso } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
@@ -31,7 +32,8 @@ function feedbackInRange(db: Kysely<Database>, accountId: string, range: TimeRan
     .selectFrom('message_feedback as f')
     .where('f.account_id', '=', accountId)
     .where('f.updated_at', '>=', range.from)
-    .where('f.updated_at', '<', range.before);
+    .where('f.updated_at', '<', range.before)
+    .where(inRealConversation('f.conversation_id', 'f.account_id'));
   if (query.bot_id) inRange = inRange.where('f.bot_id', '=', query.bot_id);
   if (query.agent_id) inRange = inRange.where('f.agent_id', '=', query.agent_id);
   return inRange;
@@ -151,6 +153,7 @@ async function mostDownvoted(db: Kysely<Database>, inRange: FeedbackInRange, acc
     ],
     sql` and `,
   );
+  const real = inRealConversation('f.conversation_id', 'f.account_id');
   // the newest thumbs down in range of each answer: one probe each of message_feedback_latest_down
   const latest = await sql<{ answer_key: string; message_id: string; conversation_id: string; answer: string }>`
     select k.answer_key, l.message_id, l.conversation_id, left(m.content, ${sql.lit(ANSWER_PREVIEW)}) as answer
@@ -158,7 +161,7 @@ async function mostDownvoted(db: Kysely<Database>, inRange: FeedbackInRange, acc
     cross join lateral (
       select f.message_id, f.conversation_id from message_feedback f
       where f.account_id = ${accountId} and f.answer_key = k.answer_key and f.rating = 'down'
-        and f.updated_at >= ${range.from} and f.updated_at < ${range.before} and ${owner}
+        and f.updated_at >= ${range.from} and f.updated_at < ${range.before} and ${owner} and ${real}
       order by f.updated_at desc limit 1) l
     join messages m on m.id = l.message_id`.execute(db);
   const byKey = new Map(latest.rows.map((row) => [row.answer_key, row]));

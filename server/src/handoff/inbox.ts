@@ -6,6 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import type { InboxConversation, OperatorProfile } from '../../../src/client/types.ts';
 import { messagePreview } from '../attachments/preview.ts';
 import { iso } from '../db/json.ts';
+import { realConversations } from '../conversations/test-conversations.ts';
 import type { Database } from '../db/schema.ts';
 import type { HandoffService } from './service.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
@@ -28,6 +29,7 @@ export class InboxService {
       .selectFrom('conversations')
       .select(['id', 'status', 'bot_id', 'user_id', 'waiting_since', 'operator_id', sql<number>`extract(epoch from now() - waiting_since)`.as('wait')])
       .where('account_id', '=', accountId)
+      .where(realConversations('conversations'))
       .where('status', 'in', ['waiting', 'with_person'])
       .orderBy(sql`status = 'waiting'`, 'desc')
       .orderBy('waiting_since', 'asc')
