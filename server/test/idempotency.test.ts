@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createService, type Service } from '../src/index.ts';
-import type { PreparedTurn } from '../src/turns/pipeline.ts';
+import type { PreparedTurn } from '../src/turns/turn.ts';
 import { clientFor, shopTraining, startTestService, type TestClient } from './support/core.ts';
 import { holdTraining } from './support/hold-training.ts';
 import { parseSseBody } from './support/sse.ts';

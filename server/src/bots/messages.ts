@@ -5,10 +5,11 @@
  * with the same Server-Sent Events as `/v1/chat`, the `done` frame carrying this response.
  */
 import type { BotMessageRequest, BotReply } from '../../../src/client/types.ts';
+import { startsTestConversations } from '../conversations/test-conversations.ts';
 import { accountId, type AppContext } from '../http/context.ts';
 import { idempotencyTag } from '../http/idempotency.ts';
 import { readJson } from '../http/validate.ts';
-import type { StoredTurn } from '../turns/pipeline.ts';
+import type { StoredTurn } from '../turns/turn.ts';
 import { respondWithTurn, wantsStream, type TurnResponseDeps } from '../turns/respond.ts';
 import { botMessageSchema } from './schema.ts';
 
@@ -32,7 +33,7 @@ export async function answerBotMessage(c: AppContext, deps: TurnResponseDeps, bo
   const turn = await deps.turns.prepare(
     accountId(c),
     { messages: [{ role: 'user', content: message }], bot_id: botId, user_id, attachments, openConversation: true },
-    { idempotency: idempotencyTag(c), origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin },
+    { idempotency: idempotencyTag(c), origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin, test: startsTestConversations(c) },
   );
   return respondWithTurn(c, deps, turn, { stream: wantsStream(c, stream), toData: toBotReply });
 }

@@ -12,8 +12,9 @@ import { idempotencyTag, idempotent } from '../http/idempotency.ts';
 import { readJson, readQuery } from '../http/validate.ts';
 import type { BotService } from '../bots/service.ts';
 import type { ConversationService } from '../conversations/service.ts';
+import { startsTestConversations } from '../conversations/test-conversations.ts';
 import type { Database } from '../db/schema.ts';
-import type { StoredTurn, TurnCaller } from '../turns/pipeline.ts';
+import type { StoredTurn, TurnCaller } from '../turns/turn.ts';
 import { respondWithTurn, wantsStream, type TurnResponseDeps } from '../turns/respond.ts';
 import { chatRequestSchema, historyQuerySchema } from './schema.ts';
 
@@ -59,6 +60,7 @@ export function chatRoutes(deps: ChatRouteDeps): Hono<AppEnv> {
       caller: callerOf(c),
       origin: c.req.header('origin'),
       ownOrigin: new URL(c.req.url).origin,
+      test: startsTestConversations(c),
     });
     return respondWithTurn(c, deps, turn, { stream: wantsStream(c, stream), toData: toChatReply });
   });

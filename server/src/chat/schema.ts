@@ -20,12 +20,14 @@ export const chatRequestSchema: JsonSchema = {
   properties: {
     messages: { type: 'array', minItems: 1, maxItems: 100, items: chatMessageSchema },
     conversation_id: schemas.id('conv'),
-    agent_id: schemas.id('agt'),
+    agent_id: { ...schemas.id('agt'), description: 'Answer as this agent; not with `bot_id`.' },
     bot_id: schemas.id('bot'),
     user_id: schemas.userId,
     stream: { type: 'boolean' },
     attachments: attachmentIdsSchema,
   },
+  // Send bot_id or agent_id, not both.
+  dependentSchemas: { bot_id: { properties: { agent_id: false } } },
 };
 
 /** `GET /v1/chat/history`: oldest → newest; `conversation_id` or `user_id` (optionally with `bot_id`). */

@@ -32,10 +32,15 @@ function paramOf(error: ErrorObject): string {
   return [base, extra].filter(Boolean).join('.') || '(root)';
 }
 
+/** Ajv's words, except for a field a `false` schema forbids (e.g. one that excludes another). */
+function wordsOf(error: ErrorObject): string {
+  return error.keyword === 'false schema' ? 'is not allowed with the other fields sent' : (error.message ?? 'is invalid');
+}
+
 function toServiceError(errors: ErrorObject[], where: 'body' | 'query'): ServiceError {
   const details = errors.map((e) => ({
     path: e.instancePath + ((e.params as { additionalProperty?: string }).additionalProperty ? `/${(e.params as { additionalProperty: string }).additionalProperty}` : ''),
-    message: `${paramOf(e)} ${e.message ?? 'is invalid'}`,
+    message: `${paramOf(e)} ${wordsOf(e)}`,
   }));
   const unknown = errors.find((e) => e.keyword === 'additionalProperties');
   if (unknown) {
@@ -44,7 +49,7 @@ function toServiceError(errors: ErrorObject[], where: 'body' | 'query'): Service
   }
   const first = errors[0]!;
   const param = paramOf(first);
-  return new ServiceError('validation_failed', `Invalid ${where}: ${param} ${first.message ?? 'is invalid'}.`, {
+  return new ServiceError('validation_failed', `Invalid ${where}: ${param} ${wordsOf(first)}.`, {
     param,
     details,
   });

@@ -12,124 +12,40 @@
  * turn without running the responder or writing anything, and of two racing requests with one key
  * only one stores a turn — the other answers with it.
  */
-import type { Kysely } from 'kysely';
-import type { Attachment, ChatRequest, KnowledgeScope } from '../../../src/client/types.ts';
+import type { Attachment, KnowledgeScope } from '../../../src/client/types.ts';
+import type { AgentService } from '../agents/service.ts';
 import type { AttachmentService } from '../attachments/service.ts';
 import { attachmentSettingsOf } from '../attachments/settings.ts';
-import type { AgentService } from '../agents/service.ts';
-import { assertOriginAllowed, botRuntime } from '../bots/runtime.ts';
-import type { BotService } from '../bots/service.ts';
-import { BuiltinResponder } from './responders/builtin.ts';
-import { LlmResponder } from './responders/llm-responder.ts';
-import type { Responder, ResponderInput, ResponderReply } from './responders/responder.ts';
-import type { KnowledgeSearch } from './responders/retrieval.ts';
+import type { BotService, BotTurnRow } from '../bots/service.ts';
 import { isKeyedTurnConflict, type ConversationRow, type ConversationService, type KeyedTurn } from '../conversations/service.ts';
-import type { Database } from '../db/schema.ts';
+import type { HandoffTurns } from '../handoff/turns.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
 import type { IdempotencyTag } from '../http/idempotency.ts';
 import type { LlmProvider } from '../llm/index.ts';
-import type { HandoffTurns, TurnHandoff } from '../handoff/turns.ts';
 import { newId } from '../ids.ts';
-import type { NluEngine } from '../nlu/index.ts';
+import { BuiltinResponder, type BuiltinDeps } from './responders/builtin.ts';
+import { LlmResponder } from './responders/llm-responder.ts';
+import type { ResponderInput, ResponderReply } from './responders/responder.ts';
+import { agentRuntime, assertOriginAllowed, botRuntime } from './runtime.ts';
+import { checkTurnRequest, type PreparedTurn, type StoredTurn, type TurnContext, type TurnEvent, type TurnRequest } from './turn.ts';
 
-export interface TurnDeps {
-  db: Kysely<Database>;
-  nlu: NluEngine;
-  conversations: ConversationService;
-  bots: BotService;
-  agents: AgentService;
-  knowledge?: KnowledgeSearch;
+/** What a turn uses: the stores it reads and writes, and what its responders need (`BuiltinDeps`). */
+export interface TurnDeps extends BuiltinDeps {
+  conversations: Pick<ConversationService, 'find' | 'openForBotUser' | 'append' | 'findKeyedTurn'>;
+  bots: Pick<BotService, 'getRow' | 'modelVersion'>;
+  agents: Pick<AgentService, 'runtime'>;
   llm: LlmProvider | null;
   /** Human handoff: a person's conversation is not answered by the bot (handoff/turns.ts). */
   handoffTurns?: HandoffTurns;
   /** Files sent with a message (attachments/); without it a message naming files is refused. */
-  attachments?: AttachmentService;
+  attachments?: Pick<AttachmentService, 'forMessage' | 'bytesOf'>;
   /** The configured model takes images (`AI_CHAT_LLM_IMAGES`): a question's images go to it. */
   llmImages?: boolean;
 }
 
-type BotRow = Awaited<ReturnType<BotService['getRow']>>;
-
-/** What a turn asks; the chat request's fields, whichever endpoint it came through. */
-export interface TurnRequest extends Omit<ChatRequest, 'stream'> {
-  /** The bot endpoint's rule: the turn goes to the user's open conversation with `bot_id`. */
-  openConversation?: boolean;
-}
-
-/**
- * Who is asking: the key holder (`key`), or a widget visitor whose request the token proxy forwarded
- * with the key (`widget`, from the `AI-Chat-Caller` header). It only matters without a bot or agent:
- * a key holder may read every entry anyway, a visitor gets no knowledge there.
- */
-export type TurnCaller = 'key' | 'widget';
-
-export interface TurnContext {
-  /** The request's key, stored on the user message (see the file comment). */
-  idempotency?: IdempotencyTag;
-  caller?: TurnCaller;
-  /** The browser's `Origin` (absent server to server) and the service's own, for a bot's website rule. */
-  origin?: string;
-  ownOrigin?: string;
-}
-
-/** A turn as stored: its user message, the reply after it, and the reply's entities. */
-export interface StoredTurn extends KeyedTurn {
-  /** True when an earlier request with the same Idempotency-Key stored this turn. */
-  replayed: boolean;
-  /** Set when the turn met or changed the conversation's handoff status (`held`: the bot did not answer). */
-  handoff?: TurnHandoff;
-}
-
-export interface FreshTurn {
-  conversationId: string;
-  /** False: the conversation is created when the reply is stored. */
-  conversationExists: boolean;
-  owner: { botId: string | null; agentId: string | null; userId: string | null };
-  input: ResponderInput;
-  responder: Responder;
-  startedAt: number;
-  idempotency?: IdempotencyTag;
-  replay?: undefined;
-  held?: undefined;
-}
-
-/** A request whose Idempotency-Key already stored this turn: `run` answers it as stored. */
-export interface ReplayedTurn {
-  conversationId: string;
-  replay: StoredTurn;
-  held?: undefined;
-}
-
-/** A turn in a conversation a person has (or is about to): stored, not answered by the bot. */
-export interface HeldTurn {
-  conversationId: string;
-  held: { accountId: string; question: string; idempotency?: IdempotencyTag; attachments: Attachment[] };
-  replay?: undefined;
-}
-
-export type PreparedTurn = FreshTurn | ReplayedTurn | HeldTurn;
-
-export type TurnEvent = { type: 'delta'; text: string } | { type: 'done'; turn: StoredTurn };
-
 /** The reply of a stopped turn: the text sent before the stop; nothing else of it is known. */
 function stoppedReply(content: string, source: ResponderReply['source']): ResponderReply {
   return { content, source, intent: null, confidence: null, citations: [], suggestions: [], stopped: true };
-}
-
-/**
- * Every message needs text, except the last (the new one) when it sends files: an image alone is a
- * message too. The schema allows empty content for this; the rule is here.
- */
-function checkContents(request: TurnRequest): void {
-  const last = request.messages.length - 1;
-  request.messages.forEach((message, index) => {
-    if (message.content.length > 0 || (index === last && request.attachments?.length)) return;
-    const param = request.openConversation ? 'message' : `messages.${index}.content`;
-    throw new ServiceError('validation_failed', `Invalid body: ${param} must NOT have fewer than 1 characters.`, {
-      param,
-      details: [{ path: `/${param.replaceAll('.', '/')}`, message: `${param} must NOT have fewer than 1 characters` }],
-    });
-  });
 }
 
 /** The whole knowledge base, as an agent's empty scope means. */
@@ -147,25 +63,15 @@ export class TurnPipeline {
   async prepare(accountId: string, request: TurnRequest, context: TurnContext = {}): Promise<PreparedTurn> {
     const startedAt = performance.now();
     const { idempotency } = context;
-    const last = request.messages.at(-1)!;
-    if (last.role !== 'user') {
-      const index = request.messages.length - 1;
-      throw new ServiceError('validation_failed', 'The last message must have role "user".', {
-        param: `messages.${index}.role`,
-        details: [{ path: `/messages/${index}/role`, message: 'must be "user" on the last message' }],
-      });
-    }
-    if (request.bot_id && request.agent_id) {
-      throw new ServiceError('validation_failed', 'Send bot_id or agent_id, not both.', { param: 'agent_id' });
-    }
-    checkContents(request);
-    // A named bot's website rule comes first: a replay must not bypass it.
-    const namedBot = request.bot_id ? await this.deps.bots.getRow(accountId, request.bot_id) : undefined;
-    if (namedBot) assertOriginAllowed(namedBot, context.origin, context.ownOrigin);
+    checkTurnRequest(request);
+    const question = request.messages.at(-1)!.content;
+    // The turn's bot row, read once. A named bot's website rule comes first: a replay must not bypass it.
+    let bot = request.bot_id ? await this.deps.bots.getRow(accountId, request.bot_id) : undefined;
+    if (bot) assertOriginAllowed(bot, context.origin, context.ownOrigin);
     // Before anything that could answer differently now (a retrained bot, a changed agent).
     const stored = idempotency && (await this.deps.conversations.findKeyedTurn(accountId, idempotency));
     if (stored) return { conversationId: stored.reply.conversation_id, replay: await this.replayOf(accountId, stored) };
-    let conversation = await this.conversationOf(accountId, request);
+    let conversation = await this.conversationOf(accountId, request, context);
     const handoff = this.deps.handoffTurns;
     if (handoff && conversation?.status === 'closed') {
       if (!request.openConversation) throw handoff.refuseClosed();
@@ -175,53 +81,34 @@ export class TurnPipeline {
     const named = request.bot_id || request.agent_id;
     const botId = request.bot_id ?? (named ? null : (conversation?.bot_id ?? null));
     const agentId = request.agent_id ?? (named ? null : (conversation?.agent_id ?? null));
-    const { attachments, bot: readForFiles } = await this.attachmentsOf(accountId, request, conversation, botId, namedBot);
-    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question: last.content, idempotency, attachments } };
+    const readBot = async () => (bot ??= await this.deps.bots.getRow(accountId, botId!));
+    const attachments = await this.attachmentsOf(accountId, request, conversation, botId ? readBot : undefined);
+    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question, idempotency, attachments } };
     const input: ResponderInput = {
       accountId,
       messages: request.messages,
-      question: last.content,
+      question,
       language: 'en',
       intents: null,
       training: null,
       quickReplies: [],
       // Without a bot or agent, the caller's reach (see TurnCaller); theirs replaces it below.
       knowledge: context.caller === 'widget' ? null : EVERY_ENTRY,
-      llm: null,
+      llm: this.deps.llm && { provider: this.deps.llm },
       attachments,
     };
-    let useLlm = this.deps.llm !== null;
-
     if (botId) {
-      const bot = namedBot ?? readForFiles ?? (await this.deps.bots.getRow(accountId, botId));
-      if (!namedBot) assertOriginAllowed(bot, context.origin, context.ownOrigin);
-      Object.assign(input, botRuntime(bot, (cacheKey) => this.deps.bots.modelVersion(accountId, bot.id, cacheKey)));
+      const row = await readBot();
+      if (!request.bot_id) assertOriginAllowed(row, context.origin, context.ownOrigin);
+      Object.assign(input, botRuntime(row, (cacheKey) => this.deps.bots.modelVersion(accountId, row.id, cacheKey)));
     }
-    if (agentId) {
-      const agent = await this.deps.agents.runtime(accountId, agentId);
-      input.language = agent.language;
-      input.training = agent.fallback ? { fallback: agent.fallback } : null;
-      input.knowledge = agent.knowledge;
-      input.instructions = agent.instructions;
-      input.intents = agent.intents;
-      useLlm = agent.model.provider === 'openai-compatible';
-      if (useLlm && !this.deps.llm) {
-        throw new ServiceError('service_unavailable', 'This agent uses the openai-compatible provider, but no LLM is configured.', {
-          param: 'agent_id',
-        });
-      }
-      if (useLlm) {
-        input.llm = { provider: this.deps.llm!, model: agent.model.name, temperature: agent.model.temperature, maxTokens: agent.model.max_tokens };
-      }
-    } else if (useLlm) {
-      input.llm = { provider: this.deps.llm! };
-    }
+    if (agentId) Object.assign(input, agentRuntime(await this.deps.agents.runtime(accountId, agentId), this.deps.llm));
     if (input.llm) input.llm.images = this.deps.llmImages ?? false;
 
     return {
       conversationId: conversation?.id ?? newId('conv'),
       conversationExists: conversation !== undefined,
-      owner: { botId, agentId, userId: request.user_id ?? conversation?.user_id ?? null },
+      owner: { botId, agentId, userId: request.user_id ?? conversation?.user_id ?? null, test: context.test ?? false },
       input,
       responder: input.llm ? this.llmResponder : this.builtin,
       startedAt,
@@ -298,26 +185,23 @@ export class TurnPipeline {
 
   /**
    * The files the message sends, checked: the sender's own uploads for the conversation's bot
-   * (`botId`; an agent's or a bot-less conversation takes none), within the bot's `max_files`. With
-   * the bot's row when it had to be read for that, so the turn reads it once.
+   * (`readBot`; an agent's or a bot-less conversation takes none), within the bot's `max_files`.
    */
   private async attachmentsOf(
     accountId: string,
     request: TurnRequest,
     conversation: ConversationRow | undefined,
-    botId: string | null,
-    namedBot?: BotRow,
-  ): Promise<{ attachments: Attachment[]; bot?: BotRow }> {
-    if (!request.attachments?.length) return { attachments: [] };
+    readBot?: () => Promise<BotTurnRow>,
+  ): Promise<Attachment[]> {
+    if (!request.attachments?.length) return [];
     if (!this.deps.attachments) throw new ServiceError('permission_denied', 'This service takes no attachments.', { param: 'attachments' });
-    const bot = botId ? (namedBot ?? (await this.deps.bots.getRow(accountId, botId))) : undefined;
-    const attachments = await this.deps.attachments.forMessage(accountId, request.attachments, {
-      botId,
+    const bot = await readBot?.();
+    return this.deps.attachments.forMessage(accountId, request.attachments, {
+      botId: bot?.id ?? null,
       userId: request.user_id ?? conversation?.user_id ?? null,
       conversationId: conversation?.id,
       settings: bot && attachmentSettingsOf(bot.attachments),
     });
-    return { attachments, bot };
   }
 
   /**
@@ -326,9 +210,9 @@ export class TurnPipeline {
    * forces user_id) must not be able to continue or read into it, so it answers as if it did not
    * exist and ids of other users' conversations cannot be probed.
    */
-  private async conversationOf(accountId: string, request: TurnRequest): Promise<ConversationRow | undefined> {
+  private async conversationOf(accountId: string, request: TurnRequest, context: TurnContext): Promise<ConversationRow | undefined> {
     if (request.openConversation && request.bot_id && request.user_id) {
-      return this.deps.conversations.openForBotUser(accountId, request.bot_id, request.user_id);
+      return this.deps.conversations.openForBotUser(accountId, request.bot_id, request.user_id, { test: context.test });
     }
     if (!request.conversation_id) return undefined;
     const conversation = await this.deps.conversations.find(accountId, request.conversation_id);

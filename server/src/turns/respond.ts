@@ -11,7 +11,8 @@ import { errorBody, ok, successBody } from '../http/envelope.ts';
 import { toServiceError } from '../http/error-handler.ts';
 import { idempotencyRecorder } from '../http/idempotency.ts';
 import type { Logger } from '../logger.ts';
-import type { PreparedTurn, StoredTurn, TurnPipeline } from './pipeline.ts';
+import type { TurnPipeline } from './pipeline.ts';
+import type { PreparedTurn, StoredTurn } from './turn.ts';
 
 /** What a turn's response uses: the pipeline that runs it, and the log for a stream that fails. */
 export interface TurnResponseDeps {

@@ -42,7 +42,7 @@ export function systemPrompt(instructions: string | undefined, passages: Passage
 }
 
 export class LlmResponder implements Responder {
-  constructor(private readonly deps: { db: Kysely<Database>; nlu: NluEngine; knowledge?: KnowledgeSearch; attachments?: AttachmentService }) {}
+  constructor(private readonly deps: { db: Kysely<Database>; nlu: NluEngine; knowledge?: KnowledgeSearch; attachments?: Pick<AttachmentService, 'bytesOf'> }) {}
 
   /**
    * The question with its files: images as data URLs for a model that takes them, plain text
