@@ -12,7 +12,11 @@
  *            the dashboard's routes and page
  *   root     services.ts (builds the graph), app.ts, index.ts, main.ts, seed.ts, static.ts,
  *            demo-proxy.ts
- * Inside domain the rule is the circle rule; docs/architecture.md shows its order.
+ * The domain has floors of its own, bottom to top:
+ *   engines  nlu/, embeddings/, rate-limit/, sessions/, attachments/
+ *   stores   conversations/, analytics/, feedback/, knowledge/, accounts/, keys/, users/, dashboard/
+ *   answerers bots/, agents/
+ *   flows    turns/, handoff/, channels/, and any folder not named above
  */
 const ROUTES =
   '^server/src/(' +
@@ -32,6 +36,20 @@ const ROUTES =
 const ROOT = '^server/src/(services|app|index|main|seed|static|demo-proxy)\\.ts$';
 const CONFIG = '^server/src/config\\.ts$';
 const BASE = '^server/src/((ids|logger|banner)\\.ts$|(db|http|jobs|llm)/)';
+/** The domain's floors, bottom to top; a folder named nowhere (nor in the base) is a flow. */
+const FLOORS = {
+  engines: ['nlu', 'embeddings', 'rate-limit', 'sessions', 'attachments'],
+  stores: ['conversations', 'analytics', 'feedback', 'knowledge', 'accounts', 'keys', 'users', 'dashboard'],
+  answerers: ['bots', 'agents'],
+};
+const named = [...Object.values(FLOORS).flat(), 'db', 'http', 'jobs', 'llm'];
+const folders = (names) => `^server/src/(${names.join('|')})/`;
+const FLOWS = `^server/src/(?!(${named.join('|')})/)[\\w-]+/`;
+/** The folders above a domain floor: the floors after it, then the flows. */
+const domainAbove = (floor) => {
+  const floors = Object.keys(FLOORS);
+  return [folders(floors.slice(floors.indexOf(floor) + 1).flatMap((f) => FLOORS[f])), FLOWS].filter((p) => !p.includes('()')).join('|');
+};
 
 /** `from` may not import anything matching one of `above`. */
 function below(name, comment, from, above, fromNot) {
@@ -55,6 +73,9 @@ module.exports = {
     },
     below('base-imports-down', 'The base (ids, logger, db, http, jobs, llm) serves every floor and imports none above it.', BASE, [ROUTES, ROOT, CONFIG, '^server/src/(?!(ids|logger|banner)\\.ts$|(db|http|jobs|llm)/)'].join('|'), '^server/src/http/auth\\.ts$'),
     below('domain-imports-down', 'A service receives what it uses (small interfaces); it never imports routes, config.ts or the root.', '^server/src/', [ROUTES, ROOT, CONFIG].join('|'), [ROUTES, ROOT, CONFIG, BASE].join('|')),
+    below('engines-import-down', 'The domain\'s engines (nlu, embeddings, attachments…) import no store, answerer or flow.', folders(FLOORS.engines), domainAbove('engines'), ROUTES),
+    below('stores-import-down', 'Stores (conversations, analytics, knowledge, accounts…) import no answerer or flow.', folders(FLOORS.stores), domainAbove('stores'), ROUTES),
+    below('answerers-import-down', 'Bots and agents import no flow (turns, handoff, channels).', folders(FLOORS.answerers), domainAbove('answerers'), ROUTES),
     below('config-imports-down', 'config.ts gathers the folders\' options; routes and the root read it.', CONFIG, [ROUTES, ROOT].join('|')),
     below('routes-import-down', 'Routes receive their services from the root (app.ts); they never import it.', ROUTES, ROOT),
     below('client-stands-alone', 'The typed client (and the wire types in it) imports nothing else of the repository.', '^src/client/', '^(src/(?!client/)|server/)'),

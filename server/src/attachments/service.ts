@@ -9,7 +9,6 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Attachment, AttachmentSettings, AttachmentType } from '../../../src/client/types.ts';
-import type { BotService } from '../bots/service.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound, ServiceError } from '../http/errors.ts';
 import { newId } from '../ids.ts';
@@ -23,6 +22,11 @@ import { withAttachmentTables, type AttachmentDatabase, type AttachmentsTable } 
 
 /** Files a visitor may have uploaded and not sent yet: enough for two full messages, not a storage service. */
 export const MAX_PENDING_UPLOADS = 2 * MAX_FILES_PER_MESSAGE;
+
+/** How an upload reads its bot's attachment settings (`BotService.getRow`; 404 for another account's bot). */
+export interface BotLookup {
+  getRow(accountId: string, botId: string): Promise<{ attachments: unknown }>;
+}
 
 /** How an upload finds the conversation it names (`ConversationService.find`). */
 export interface ConversationLookup {
@@ -64,7 +68,7 @@ export class AttachmentService {
 
   constructor(
     db: Kysely<Database>,
-    private readonly bots: BotService,
+    private readonly bots: BotLookup,
     private readonly conversations: ConversationLookup,
     /** The service's own limit on a file (`AI_CHAT_MAX_ATTACHMENT_BYTES`). */
     private readonly maxBytes: number,
