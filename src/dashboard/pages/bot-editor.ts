@@ -32,7 +32,8 @@ const NEW_BOT = 'new';
 
 /**
  * The page of one bot (`#/bots/<id>`, or `#/bots/new`): name, language, intents, entities, quick
- * replies, allowed origins, knowledge scope and what visitors may attach. The service validates
+ * replies, allowed origins, knowledge scope, what visitors may attach, and (once saved) the handoff
+ * settings, in a form of their own (bot-handoff.ts). The service validates
  * (the form checks only the attachment numbers it can judge itself); its errors are shown at the
  * field they name. Once saved (the service trains the bot before answering), a live preview, the
  * real `<ai-chat-widget>`, talks to the bot through the session passthrough, and the embed
@@ -79,6 +80,7 @@ export class AicdBotEditor extends LitElement {
     // upgrade when they arrive.
     void import('./intent-quality.js');
     void import('./intents-transfer.js');
+    void import('./bot-handoff.js'); // the handoff settings of a saved bot
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -117,6 +119,7 @@ export class AicdBotEditor extends LitElement {
       <h1>${bot ? bot.name : 'New bot'}</h1>
       <p class="status" role="status">${this.notice}</p>
       <div class="layout">
+      <div>
       <form novalidate @submit=${this.save} aria-label=${bot ? 'Bot settings' : 'New bot'}>
         ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
         ${this.text('name', 'Name')} ${this.text('description', 'Description')}
@@ -131,6 +134,8 @@ export class AicdBotEditor extends LitElement {
           ${bot ? html`<button type="button" class="danger" @click=${() => this.confirmDelete(bot)}>Delete bot</button>` : nothing}
         </div>
       </form>
+      ${bot ? html`<aicd-bot-handoff .client=${this.client} .botId=${bot.id} .intents=${bot.training.intents.map((i) => i.name)}></aicd-bot-handoff>` : nothing}
+      </div>
       ${bot ? this.renderSide(bot) : nothing}
       </div>
       <aicd-confirm-dialog></aicd-confirm-dialog>`;
