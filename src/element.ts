@@ -7,7 +7,8 @@
  * customElements.define('acme-chat', class extends AiChatWidget {});
  */
 export { AiChatWidget } from './widget/core/ai-chat-widget.js';
-export { ChatController, type ChatConfig, type ChatStatus } from './widget/core/chat-controller.js';
+export { ChatController, type ChatConfig } from './widget/core/chat-controller.js';
+export type { ChatStatus } from './widget/core/chat-status.js';
 export * from './widget/core/events.js';
 export { renderMarkdown, safeHref, type MarkdownOptions } from './widget/markdown/markdown.js';
 export type { Highlighter, HighlightToken } from './widget/markdown/code-block.js';

@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { isDelivering, type ChatController } from '../core/chat-controller.js';
+import type { ChatController } from '../core/chat-controller.js';
+import { isDelivering } from '../core/chat-status.js';
 import type { WidgetStrings } from '../locales/strings.js';
 
 /**

@@ -7,7 +7,8 @@ import styles from '../styles/ai-chat-widget.styles.js';
 import launcherStyles from '../styles/launcher.styles.js';
 import messageStyles from '../styles/message.styles.js';
 import { configOf, type ChatConfig } from './chat-config.js';
-import { ChatController, isDelivering } from './chat-controller.js';
+import { ChatController } from './chat-controller.js';
+import { isDelivering } from './chat-status.js';
 import { errorText } from './error-detail.js';
 import { AiChatCloseEvent, AiChatOpenEvent, type TranscriptMessage } from './events.js';
 import { chatIcon, closeIcon, sendIcon } from './icons.js';
@@ -299,7 +300,6 @@ export class AiChatWidget extends WidgetProperties {
       highlight: this.highlight,
       host: this,
       chat: this.chat,
-      botId: this.botId,
       feedback: !this.noFeedback,
       assistant: this.assistantName(s),
     };

@@ -1,7 +1,7 @@
 /**
- * `ChatController`: the headless half of `<ai-chat-widget>`. It owns the transcript, the
- * conversation lifecycle (restore, history, reset, identity), delivery (queue, retry, rate-limit
- * wait, streaming) and persistence. Its only links to the UI are `host.requestUpdate()` and the
+ * `ChatController`: the headless half of `<ai-chat-widget>`. It owns the transcript and its
+ * persistence (`ChatTranscript`, which it extends), the conversation lifecycle (restore, history,
+ * reset, identity) and delivery (queue, retry, rate-limit wait, streaming). Its only links to the UI are `host.requestUpdate()` and the
  * events it dispatches on the host; it never touches the DOM. The round trip for one message is
  * `requestReply` (reply-request.ts); who the user is and what is stored, `LocalConversation`.
  *
@@ -9,6 +9,7 @@
  * result when a reset, identity switch or disconnect has moved on.
  */
 import type { ReactiveController } from 'lit';
+import type { ChatStatus } from './chat-status.js';
 import { isAbortError, isRateLimitError } from '../../client/index.js';
 import type { Attachment, AttachmentSettings } from '../../client/types.js';
 import { identityKey, type ChatConfig, type ChatHost } from './chat-config.js';
@@ -17,50 +18,18 @@ import { loadAddon } from '../addons/loader.js';
 import { ClientProvider } from '../connection/client-provider.js';
 import { Connectivity } from '../connection/connectivity.js';
 import { OfflineError, randomId, toErrorDetail } from './error-detail.js';
-import {
-  AiChatErrorEvent,
-  AiChatMessageReceivedEvent,
-  AiChatMessageSentEvent,
-  AiChatReadyEvent,
-  AiChatResetEvent,
-  AiChatStopEvent,
-  type TranscriptMessage,
-} from './events.js';
+import { AiChatErrorEvent, AiChatMessageSentEvent, AiChatReadyEvent, AiChatResetEvent, AiChatStopEvent, type TranscriptMessage } from './events.js';
 import { asRestored, fetchHistory } from '../conversation/transcript.js';
 import { RateLimitWait } from '../connection/rate-limit-wait.js';
 import { requestReply } from '../reply/reply-request.js';
-import { LocalConversation } from '../conversation/local-conversation.js';
+import { ChatTranscript } from '../conversation/chat-transcript.js';
 import { FrameCoalescer } from '../reply/frame-coalescer.js';
 import { HandoffLoader } from '../addons/handoff-loader.js';
 import { AttachmentsLoader } from '../addons/attachments-loader.js';
 import { withStoppedReply, type ReplyStream } from '../reply/stopped-reply.js';
 import type { WidgetClient } from '../connection/widget-client.js';
 
-/**
- * What the conversation is doing, as one value for the view (which combines no flags of its own).
- * When several hold, the first of these wins:
- * - `offline`: the browser says it is offline; a send fails at once and goes out again online;
- * - `rate-limited`: a message waits for the rate limit to let it go, until `rateLimitedUntil`;
- * - `awaiting-reply`: a message went out and no byte of its reply has come yet;
- * - `sending`: a message is on its way: queued (also behind the history) or its reply streaming in;
- * - `restoring`: the stored conversation's history is loading;
- * - `idle`: none of these; the user can send.
- */
-export type ChatStatus = 'offline' | 'rate-limited' | 'awaiting-reply' | 'sending' | 'restoring' | 'idle';
-
-/** A message is on its way (queued, held by the rate limit, or awaiting its reply): one at a time. */
-export const isDelivering = (status: ChatStatus): boolean =>
-  status === 'sending' || status === 'awaiting-reply' || status === 'rate-limited';
-
-export class ChatController implements ReactiveController {
-  private transcript: readonly TranscriptMessage[] = [];
-  /**
-   * Index of the first message that arrived live (sent, or a reply) since the transcript was last
-   * replaced wholesale (restored, history, reset, set by the host). The view animates only those,
-   * so a restored transcript of a thousand messages does not start a thousand animations.
-   */
-  liveFrom = 0;
-  conversationId: string | null = null;
+export class ChatController extends ChatTranscript implements ReactiveController {
   /** Conversation starters (the bot's `quick_replies`), shown while the transcript is empty. */
   starters: readonly string[] = [];
   /** The bot's public face from the service (name, avatar, what visitors may attach), once loaded. */
@@ -77,8 +46,6 @@ export class ChatController implements ReactiveController {
   private generation = 0;
   private connected = false;
   private startedFor: string | null = null;
-  private startedOnce = false;
-  private readonly store = new LocalConversation(() => this.config().userId);
   private active: object | null = null;
   private abort: AbortController | null = null;
   private readonly wait = new RateLimitWait(this.host, () => void this.pump());
@@ -90,54 +57,19 @@ export class ChatController implements ReactiveController {
   private readonly settle = new Map<string, (reply: TranscriptMessage | null) => void>();
   /** The stream add-on's load, started once the widget streams. */
   private streamAddon?: Promise<unknown>;
-  /** The host set the transcript before the first start: it replaces the stored one. */
-  private presetByHost = false;
   /** Human handoff, an add-on loaded for bots that hand off (its part of the view: `handoff.render`). */
   readonly handoff = new HandoffLoader(this.host, this);
   /** Attachments, an add-on loaded for bots that take files and for messages that carry some. */
   readonly files = new AttachmentsLoader(this.host, this);
 
-  constructor(
-    private readonly host: ChatHost,
-    private readonly config: () => ChatConfig,
-  ) {
+  constructor(host: ChatHost, config: () => ChatConfig) {
+    super(host, config);
     host.addController(this);
-  }
-
-  /** The transcript, oldest first. Replaced (never mutated) on every change. */
-  get messages(): readonly TranscriptMessage[] {
-    return this.transcript;
-  }
-
-  /**
-   * Replaces the transcript, as a host restoring its own copy does: no events, nothing sent. A
-   * message marked `sending` becomes `failed` (offered for retry, as after a reload). The server
-   * conversation is let go (its history would replace this on reload); the next send starts one.
-   * Stored like any other change; set before the first start, it replaces the stored conversation.
-   */
-  set messages(messages: readonly TranscriptMessage[]) {
-    this.replace(messages.map(asRestored));
-    this.conversationId = null;
-    if (!this.startedOnce) this.presetByHost = true;
-    this.store.interacted = true;
-    this.persist();
-    this.host.requestUpdate();
-  }
-
-  /** Every wholesale change goes through here: nothing in `messages` counts as live afterwards. */
-  private replace(messages: readonly TranscriptMessage[]): void {
-    this.transcript = messages;
-    this.liveFrom = messages.length;
   }
 
   /** The bot the widget talks to (`bot-id`), or empty. */
   get botId(): string {
     return this.config().botId;
-  }
-
-  /** The user id the conversation belongs to: the host's, else this instance's anonymous id. */
-  get userId(): string {
-    return this.store.userId;
   }
 
   /** Epoch ms until which sending waits for the rate limit (0: not limited): the countdown's end. */
@@ -152,11 +84,6 @@ export class ChatController implements ReactiveController {
     if (this.awaitingReply) return 'awaiting-reply';
     if (this.nextQueued()) return 'sending';
     return this.loading ? 'restoring' : 'idle';
-  }
-
-  /** The oldest user message still waiting to be delivered. */
-  private nextQueued(): TranscriptMessage | undefined {
-    return this.messages.find((m) => m.role === 'user' && m.status === 'sending');
   }
 
   hostConnected(): void {
@@ -290,8 +217,6 @@ export class ChatController implements ReactiveController {
           : { user_id: this.userId, bot_id: config.botId };
         const history = await fetchHistory(await this.getClient(), query, this.newAbort().signal);
         if (generation !== this.generation) return;
-        // the server is the source of truth; only what it never received stays from local storage,
-        // and the user's thumbs on answers (the widget's own record, message-actions.ts)
         const rated = new Map(this.transcript.map((m) => [m.serverId, m.feedback]));
         const kept = history.map((m) => (rated.get(m.serverId) ? { ...m, feedback: rated.get(m.serverId) } : m));
         this.replace([...kept, ...this.transcript.filter((m) => m.status !== 'sent')]);
@@ -313,13 +238,8 @@ export class ChatController implements ReactiveController {
     }
     if (generation !== this.generation) return;
     this.host.requestUpdate();
-    this.host.dispatchEvent(
-      new AiChatReadyEvent({
-        conversationId: this.conversationId,
-        userId: this.userId,
-        messageCount: this.messages.length,
-      }),
-    );
+    const ready = { conversationId: this.conversationId, userId: this.userId, messageCount: this.messages.length };
+    this.host.dispatchEvent(new AiChatReadyEvent(ready));
     // With a key, the bot itself; through a token-url proxy, its public face (name, quick replies).
     // A host's own `token`/`getToken` may not reach bots at all; there the host passes `starters`.
     const ownCredentials = !config.token && !config.getToken && (config.apiKey || config.tokenUrl);
@@ -435,22 +355,6 @@ export class ChatController implements ReactiveController {
     }
   }
 
-  /**
-   * A message that arrived from elsewhere: an operator's (human handoff). Added once (by its server
-   * id), stored, and announced as a received one.
-   */
-  receive(message: TranscriptMessage): void {
-    if (this.transcript.some((m) => m.serverId === message.serverId)) return;
-    this.transcript = [...this.transcript, message];
-    this.persist();
-    this.host.requestUpdate();
-    this.announce(message);
-  }
-
-  private announce(message: TranscriptMessage): void {
-    this.host.dispatchEvent(new AiChatMessageReceivedEvent({ message, conversationId: this.conversationId! }));
-  }
-
   /** The user stopped the reply: it stays as far as it came, marked stopped (see `withStoppedReply`). */
   private keepStopped(messageId: string, stream: ReplyStream): void {
     const { transcript, reply } = withStoppedReply(this.transcript, messageId, stream);
@@ -465,12 +369,6 @@ export class ChatController implements ReactiveController {
   /** The client for the current credentials (also the answers' feedback, message-actions.ts). */
   getClient(): Promise<WidgetClient> {
     return this.clients.get(this.config());
-  }
-
-  /** Changes one message (its feedback, from the view) and stores the transcript. */
-  amend(id: string, change: Partial<TranscriptMessage>): void {
-    this.patch(id, change);
-    this.persist();
   }
 
   private newAbort(): AbortController {
@@ -489,21 +387,9 @@ export class ChatController implements ReactiveController {
     this.settle.clear();
   }
 
-  private find(id: string): TranscriptMessage | undefined {
-    return this.messages.find((m) => m.id === id);
-  }
-
-  private patch(id: string, change: Partial<TranscriptMessage>): void {
-    this.transcript = this.transcript.map((m) => (m.id === id ? { ...m, ...change } : m));
-    this.host.requestUpdate();
-  }
-
   private resolve(id: string, reply: TranscriptMessage | null): void {
     this.settle.get(id)?.(reply);
     this.settle.delete(id);
   }
 
-  private persist(): void {
-    this.store.save(this.conversationId, this.transcript);
-  }
 }

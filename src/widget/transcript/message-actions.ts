@@ -23,13 +23,14 @@ import type { WidgetClient } from '../connection/widget-client.js';
 export interface ActionsContext {
   host: HTMLElement;
   chat: {
+    /** The bot the widget talks to (`bot-id`), or empty. */
+    readonly botId: string;
     readonly userId: string;
     readonly messages: readonly TranscriptMessage[];
     getClient(): Promise<WidgetClient>;
     /** Changes one message and stores the transcript. */
     amend(id: string, change: Partial<TranscriptMessage>): void;
   };
-  botId: string;
   /** false: `no-feedback` (the Copy button stays). */
   feedback: boolean;
 }
@@ -60,7 +61,7 @@ async function deliver(ctx: ActionsContext, m: TranscriptMessage, previous?: Mes
   const messageId = m.serverId!;
   try {
     const client = await ctx.chat.getClient();
-    const scope = { user_id: ctx.chat.userId, ...(ctx.botId && { bot_id: ctx.botId }) };
+    const scope = { user_id: ctx.chat.userId, ...(ctx.chat.botId && { bot_id: ctx.chat.botId }) };
     if (!next) await client.feedback.delete(messageId, scope);
     else await client.feedback.give(messageId, { ...scope, rating: next.rating, ...(next.reason && { reason: next.reason }), ...(next.comment && { comment: next.comment }) });
   } catch (error) {
