@@ -14,6 +14,8 @@ export interface ServiceOptions {
   dataDir?: string;
   /** PostgreSQL connection string (`DATABASE_URL`); wins over `dataDir`. */
   databaseUrl?: string;
+  /** Tests only: a new PGlite database starts from this migrated dump (see `DatabaseOptions`). */
+  pgliteTemplate?: Blob;
   /** Redis for shared rate-limit counters (`REDIS_URL`). */
   redisUrl?: string;
   /** The development API key (`AI_CHAT_API_KEY`); otherwise one is generated on first start. */
@@ -57,8 +59,8 @@ export interface ServiceOptions {
   channels?: ChannelOptions;
 }
 
-export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings' | 'imports' | 'attachmentQuotas'>> &
-  Pick<ServiceOptions, 'databaseUrl' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings'> & { imports: ImportConfig; attachmentQuotas: AttachmentQuotas };
+export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'pgliteTemplate' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings' | 'imports' | 'attachmentQuotas'>> &
+  Pick<ServiceOptions, 'databaseUrl' | 'pgliteTemplate' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings'> & { imports: ImportConfig; attachmentQuotas: AttachmentQuotas };
 
 const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'info', 'debug'];
 
@@ -116,6 +118,7 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
   return {
     dataDir: options.dataDir ?? './.data',
     databaseUrl: options.databaseUrl,
+    pgliteTemplate: options.pgliteTemplate,
     redisUrl: options.redisUrl,
     apiKey: options.apiKey,
     seed: options.seed ?? true,

@@ -43,7 +43,7 @@ export interface Service {
 export async function createService(options: ServiceOptions = {}): Promise<Service> {
   const config = resolveConfig(options);
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: config.pgliteTemplate });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   // One authentication cache per process; with Redis it hears revocations from every instance.
   const keyCache = new KeyCache<AuthenticatedKey>(logger, redis);

@@ -45,12 +45,17 @@ export function testServicePlugin() {
   let proxyListener;
   let crossOrigin;
   let slowLlm; // {service, listener, fake}, started by the first /__test__/llm request
+  // Both services start from the migrated database the server's tests use, instead of running initdb.
+  const memoryDatabase = async () => {
+    const { pgliteTemplate } = await tsImport('../../server/test/support/database-template.ts', import.meta.url);
+    return { dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() };
+  };
   const startSlowLlm = async () => {
     const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
     const { startFakeOpenAi } = await tsImport('../../server/test/support/fake-openai.ts', import.meta.url);
     const fake = await startFakeOpenAi();
     const llmService = await createService({
-      dataDir: 'memory://',
+      ...(await memoryDatabase()),
       logLevel: 'silent',
       llm: { baseUrl: fake.baseUrl, model: 'slow-stream', timeoutMs: 30_000 },
     });
@@ -107,7 +112,7 @@ export function testServicePlugin() {
       const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
       const { createDemoProxy } = await tsImport('../../server/src/demo-proxy.ts', import.meta.url);
       service = await createService({
-        dataDir: 'memory://',
+        ...(await memoryDatabase()),
         seed: true,
         logLevel: 'silent',
         // Dashboard tests sign up a fresh account each (open sign-up), many from this one address.

@@ -3,7 +3,8 @@
  * (`DATABASE_URL`) or over embedded PGlite (a data directory, or `memory://`), with Kysely on top.
  * Only the construction of the pool differs; every query and migration is the same SQL.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -17,6 +18,12 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory, or `memory://` for a throwaway in-memory database. */
   dataDir: string;
+  /**
+   * PGlite only, for tests: a new database (`memory://`, or a directory without one yet) starts as a
+   * copy of this `PGlite.dumpDataDir()` tarball instead of running initdb, which costs seconds per
+   * start. The migrations still run afterwards, as on every start.
+   */
+  pgliteTemplate?: Blob;
 }
 
 export interface DatabaseHandle {
@@ -25,6 +32,9 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
 }
+
+/** PGlite's extensions: pgvector for semantic knowledge search (migration 021), loaded whether or not embeddings are configured. */
+export const PGLITE_EXTENSIONS = { vector };
 
 // Keep bigint columns (seq, kb_revision, counts) as strings: JS numbers would lose precision silently.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => value);
@@ -36,8 +46,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
   } else {
     if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
-    // pgvector for semantic knowledge search (migration 021), loaded whether or not embeddings are configured.
-    pglite = new PGlite(options.dataDir, { extensions: { vector } });
+    const fresh = options.dataDir.startsWith('memory://') || !existsSync(join(options.dataDir, 'PG_VERSION'));
+    const template = fresh && options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {};
+    pglite = new PGlite(options.dataDir, { extensions: PGLITE_EXTENSIONS, ...template });
     await pglite.waitReady;
     pool = new pg.Pool(createPgConfig(pglite));
   }

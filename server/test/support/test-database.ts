@@ -2,7 +2,8 @@
  * Where a test service keeps its data, chosen once for the whole run by the environment:
  *
  * - by default, embedded PGlite: `memory://`, or a temporary data directory when the test restarts
- *   the service on the same data (`persistent: true`);
+ *   the service on the same data (`persistent: true`), either one starting as a copy of a migrated
+ *   database instead of running initdb (pglite-template.ts);
  * - with `AI_CHAT_TEST_DATABASE_URL` (a connection string of a role that may create databases, e.g.
  *   `postgres://postgres:…@127.0.0.1:5432/postgres`), a FRESH database `aicw_test_<random>` on that
  *   real PostgreSQL server per call, dropped again by `cleanup()`, so tests never see each other's rows;
@@ -13,8 +14,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { openDatabase } from '../../src/db/database.ts';
 import { createService, type Service, type ServiceOptions } from '../../src/index.ts';
+import { databaseUrlFor, pgliteTemplate, postgresTemplate, sessionsEnded, withClient } from './database-template.ts';
 
 /** The real PostgreSQL server the tests run against, or undefined for PGlite. */
 export const TEST_DATABASE_URL = process.env.AI_CHAT_TEST_DATABASE_URL || undefined;
@@ -24,7 +26,7 @@ export const TEST_REDIS_URL = process.env.AI_CHAT_TEST_REDIS_URL || undefined;
 export interface TestDatabase {
   kind: 'postgres' | 'pglite';
   /** Spread into `createService()` options: `dataDir` or `databaseUrl`, and `redisUrl`. */
-  options: Pick<ServiceOptions, 'dataDir' | 'databaseUrl' | 'redisUrl'>;
+  options: Pick<ServiceOptions, 'dataDir' | 'pgliteTemplate' | 'databaseUrl' | 'redisUrl'>;
   /** The same for a child process running `src/main.ts`. */
   env: Record<string, string>;
   /**
@@ -46,7 +48,7 @@ export async function testDatabase(options: TestDatabaseOptions = {}): Promise<T
   const redisEnv: Record<string, string> = TEST_REDIS_URL ? { REDIS_URL: TEST_REDIS_URL } : {};
   if (TEST_DATABASE_URL) {
     const name = `aicw_test_${randomBytes(6).toString('hex')}`;
-    await admin(TEST_DATABASE_URL, `CREATE DATABASE ${name}`);
+    await admin(TEST_DATABASE_URL, `CREATE DATABASE ${name} TEMPLATE ${await postgresTemplate(TEST_DATABASE_URL)}`);
     const databaseUrl = databaseUrlFor(TEST_DATABASE_URL, name);
     return {
       kind: 'postgres',
@@ -59,16 +61,19 @@ export async function testDatabase(options: TestDatabaseOptions = {}): Promise<T
   const execute = async () => {
     throw new Error('TestDatabase.execute needs PostgreSQL (AI_CHAT_TEST_DATABASE_URL)');
   };
+  const template = await pgliteTemplate();
   if (!options.persistent) {
     return {
       kind: 'pglite',
-      options: { dataDir: 'memory://', ...redis },
+      options: { dataDir: 'memory://', pgliteTemplate: template, ...redis },
       env: { AI_CHAT_DATA_DIR: 'memory://', ...redisEnv },
       execute,
       cleanup: async () => {},
     };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'aicw-test-'));
+  // Written here, before any service opens it: a child server (`env`) cannot be handed the template.
+  await (await openDatabase({ dataDir, pgliteTemplate: template })).close();
   return {
     kind: 'pglite',
     options: { dataDir, ...redis },
@@ -126,42 +131,20 @@ export async function sharedServices(count: number, options: ServiceOptions = {}
   return { database, instances, close };
 }
 
-/** The same server and credentials, another database. */
-function databaseUrlFor(serverUrl: string, database: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-/** One statement on a short-lived connection (no pool: nothing may keep the test process alive). */
 /**
- * Drops a test database once its sessions are gone. A closed pg pool resolves `end()` before its
- * connections have finished closing; dropping WITH (FORCE) at that moment terminates them, and the
- * client that receives "terminating connection due to administrator command" throws it uncaught into
- * whichever test runs next. So wait (briefly) for the sessions to end first. FORCE stays for the
- * session a child server killed with -9 may leave behind, which the server has not reaped yet.
+ * Drops a test database once its sessions are gone. Dropping WITH (FORCE) while a closed pool's
+ * connections are still closing terminates them, and the client that receives "terminating connection
+ * due to administrator command" throws it uncaught into whichever test runs next. So wait (briefly)
+ * for the sessions to end first. FORCE stays for the session a child server killed with -9 may leave
+ * behind, which the server has not reaped yet.
  */
-async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    for (let waited = 0; waited < 2000; waited += 20) {
-      const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-      if (rows[0].n === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  await withClient(serverUrl, async (client) => {
+    await sessionsEnded(client, name);
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 async function admin(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+  await withClient(serverUrl, (client) => client.query(statement));
 }
