@@ -1,7 +1,7 @@
 // `npm test`: type check, import rules, build (with the size budget), the server's Node tests, then the browser
 // tests in Debian chromium. With AI_CHAT_TEST_DATABASE_URL (and optionally AI_CHAT_TEST_REDIS_URL) set,
-// the server's tests run once more against that real PostgreSQL (and Redis). Prints one closing line,
-// `N passed, N failed`, summed over every run.
+// the server's tests run once more against that real PostgreSQL (and Redis), beside the browser tests.
+// Prints each step's time, then one closing line, `N passed, N failed`, summed over every run.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 
@@ -13,63 +13,94 @@ const TEST_SERVER_VARS = ['AI_CHAT_TEST_DATABASE_URL', 'AI_CHAT_TEST_REDIS_URL']
 /** The environment without them: the first run always covers embedded PGlite and in-process counters. */
 const embeddedEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !TEST_SERVER_VARS.includes(name)));
 
-/** Runs a command with inherited stdio, or with its output teed when `capture` is set. */
-function run(cmd, args, { capture = false, cwd, env } = {}) {
+/**
+ * Runs a command with inherited stdio, or with its output captured (`capture`): teed as it comes, or
+ * only kept (`quiet`), for a command running alongside another whose output it must not interleave.
+ */
+function run(cmd, args, { capture = false, quiet = false, cwd, env } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env, stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
     let out = '';
     if (capture) {
-      child.stdout.on('data', (d) => { out += d; process.stdout.write(d); });
-      child.stderr.on('data', (d) => { out += d; process.stderr.write(d); });
+      child.stdout.on('data', (d) => { out += d; if (!quiet) process.stdout.write(d); });
+      child.stderr.on('data', (d) => { out += d; if (!quiet) process.stderr.write(d); });
     }
     child.on('close', (code) => resolve({ code: code ?? 1, out }));
   });
 }
 
+const started = performance.now();
+/** Each step's wall-clock seconds, printed at the end: CI must stay under 15 minutes on 2 cores. */
+const times = [];
+
 function step(title) {
-  console.log(`\n=== ${title}`);
+  console.log(`\n=== ${title} (t=${Math.round((performance.now() - started) / 1000)}s)`);
+}
+
+/** Awaits `work`, recording how long it took under `name`. */
+async function timed(name, work) {
+  const t0 = performance.now();
+  try {
+    return await work;
+  } finally {
+    times.push(`${name} ${Math.round((performance.now() - t0) / 1000)} s`);
+  }
 }
 
 const totals = { passed: 0, failed: 0 };
 let failedStep = null;
 
 step('type check');
-if ((await run(npm, ['run', '--silent', 'typecheck'])).code !== 0) failedStep ??= 'type check';
+if ((await timed('type check', run(npm, ['run', '--silent', 'typecheck']))).code !== 0) failedStep ??= 'type check';
 
 step('import rules (dependency-cruiser: no circle, imports point down)');
-if ((await run(npm, ['run', '--silent', 'check:deps'])).code !== 0) failedStep ??= 'import rules';
+if ((await timed('import rules', run(npm, ['run', '--silent', 'check:deps']))).code !== 0) failedStep ??= 'import rules';
 
 step('build');
-if (!failedStep && (await run(npm, ['run', '--silent', 'build'])).code !== 0) failedStep ??= 'build';
+if (!failedStep && (await timed('build', run(npm, ['run', '--silent', 'build']))).code !== 0) failedStep ??= 'build';
 
 if (!failedStep) {
+  // Two files at a time, one per core: each file is its own process with its own databases (fresh
+  // PGlite copies, or PostgreSQL databases of random names), temp directories and OS-chosen ports.
   step('node tests: server (PGlite) and proxy (node:test)');
-  if (!(await nodeTests(nodeTestFiles(['server/test', 'test/security/service', 'test/node']), embeddedEnv))) failedStep ??= 'server tests';
+  const embedded = await timed('node tests (PGlite)', nodeTests(nodeTestFiles(['server/test', 'test/security/service', 'test/node']), embeddedEnv, { concurrency: 2 }));
+  if (!embedded.ok) failedStep ??= 'server tests';
 
-  if (process.env.AI_CHAT_TEST_DATABASE_URL) {
-    const redis = process.env.AI_CHAT_TEST_REDIS_URL ? 'Redis' : 'in-process rate limits';
-    step(`node tests again: server on PostgreSQL (AI_CHAT_TEST_DATABASE_URL) and ${redis}`);
-    if (!(await nodeTests(nodeTestFiles(['server/test', 'test/security/service']), process.env))) failedStep ??= 'server tests on PostgreSQL';
-  }
+  // The PostgreSQL run shares nothing with the browser tests (the dev server's service is in-memory
+  // PGlite), so it runs alongside them, each on about one core; its output follows theirs.
+  const redis = process.env.AI_CHAT_TEST_REDIS_URL ? 'Redis' : 'in-process rate limits';
+  const postgres = process.env.AI_CHAT_TEST_DATABASE_URL
+    ? timed('node tests (PostgreSQL, beside the browser tests)', nodeTests(nodeTestFiles(['server/test', 'test/security/service']), process.env, { quiet: true }))
+    : undefined;
 
-  step('browser tests (web-test-runner, headless chromium)');
-  const browser = await run(npx, ['--no-install', 'web-test-runner'], { capture: true });
+  step(`browser tests (web-test-runner, headless chromium)${postgres ? ', beside the server tests on PostgreSQL' : ''}`);
+  const browser = await timed('browser tests', run(npx, ['--no-install', 'web-test-runner'], { capture: true }));
   const counts = [...browser.out.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
   totals.passed += Number(counts?.[1] ?? 0);
   totals.failed += Number(counts?.[2] ?? 0);
   if (browser.code !== 0 && !Number(counts?.[2] ?? 0)) totals.failed += 1;
+
+  if (postgres) {
+    step(`node tests again: server on PostgreSQL (AI_CHAT_TEST_DATABASE_URL) and ${redis}`);
+    const result = await postgres;
+    process.stdout.write(result.out);
+    if (!result.ok) failedStep ??= 'server tests on PostgreSQL';
+  }
   if (browser.code !== 0) failedStep ??= 'browser tests';
 }
 
-/** Runs `node:test` over `files` in `env`, adds its counts to the totals, and says whether it passed. */
-async function nodeTests(files, env) {
+/**
+ * Runs `node:test` over `files` in `env`, `concurrency` files at a time, adds its counts to the
+ * totals, and says whether it passed; with `quiet`, its output is returned instead of shown.
+ */
+async function nodeTests(files, env, { concurrency = 1, quiet = false } = {}) {
   const result = await run(
     'node',
     // A test that fails before closing its services must not hang the run: each test has a time
     // limit, and the runner exits when the files are done even if handles are still open.
-    ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-force-exit', '--test-timeout=180000',
+    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-force-exit', '--test-timeout=180000',
       '--test-reporter=spec', ...files],
-    { env, capture: true },
+    { env, capture: true, quiet },
   );
   // The spec reporter's closing summary ("ℹ pass N", "ℹ fail N"); read from the output because a
   // reporter writing to a file may not have flushed when --test-force-exit ends the process.
@@ -81,7 +112,7 @@ async function nodeTests(files, env) {
   totals.failed += fail;
   if (result.code !== 0 && fail === 0) totals.failed += 1; // crashed before reporting
   if (result.code === 0 && pass === 0) totals.failed += 1; // nothing ran, or the summary was not found
-  return result.code === 0 && pass > 0;
+  return { ok: result.code === 0 && pass > 0, out: quiet ? result.out : '' };
 }
 
 /** Node-side test files in `dirs`: the server's own, and the root package's Node parts (proxy). */
@@ -94,6 +125,7 @@ function nodeTestFiles(dirs) {
 }
 
 console.log();
+console.log(`times: ${times.join(', ')}; total ${Math.round((performance.now() - started) / 1000)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 if (failedStep) {
   console.error(`FAILED: ${failedStep}`);
