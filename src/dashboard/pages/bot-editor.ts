@@ -220,10 +220,12 @@ export class AicdBotEditor extends LitElement {
     const script = scriptTagSnippet(bot, origin);
     const proxy = proxySnippet(bot, origin, 'express');
     const nextjs = proxySnippet(bot, origin, 'nextjs');
+    // The preview's token (the session's) does not let the widget read the bot as its own credentials
+    // would on a site: the bot's settings are handed to it instead, so it looks as it will there.
     return html`<aside class="side">
       <section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Preview</h2>
-        <p class="hint">Talks to the saved bot (status: ${bot.status}). Save to try your changes.</p>
+        <p class="hint">Talks to the saved bot (status: ${bot.status}). Save to try your changes. Its chats are tests: they count in no report and never reach the inbox.</p>
         ${keyed(
           bot.updated_at,
           html`<ai-chat-widget
@@ -232,6 +234,10 @@ export class AicdBotEditor extends LitElement {
             storage="none"
             .userId=${this.session ? `dashboard-preview:${this.session.user.id}` : 'dashboard-preview'}
             .title=${bot.name}
+            .botName=${bot.name}
+            .botAvatar=${bot.avatar_url ?? ''}
+            .starters=${bot.quick_replies}
+            .attachments=${bot.attachments.enabled}
             .baseUrl=${this.previewBaseUrl}
             .botId=${bot.id}
             .token=${this.csrfToken ?? api.csrfToken}
