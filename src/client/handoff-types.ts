@@ -1,7 +1,7 @@
 /**
  * Types of human handoff: a conversation's status, the bot's handoff settings and the operator
- * inbox. Re-exported by `types.ts`, which also holds the events stream's types (they carry a
- * `Message`, and this file imports nothing from it).
+ * inbox. Re-exported by `types.ts`; the events stream's types are in `message-types.ts` (they
+ * carry a `Message`, and this file imports nothing from it).
  */
 
 /**

@@ -38,7 +38,7 @@ describe('one name per concept', () => {
     ConversationService: 'server/src/conversations/service.ts',
     // what a verified token grants; a token endpoint's answer is `TokenResponseData`
     TokenGrant: 'src/proxy/tokens.ts',
-    ValidationIssue: 'src/client/types.ts',
+    ValidationIssue: 'src/client/envelope-types.ts',
     LocalConversation: 'src/widget/conversation/local-conversation.ts',
   };
   for (const [name, file] of Object.entries(expected)) {
