@@ -14,7 +14,7 @@ export function streamBotMessage(core: HttpCore, botId: string, body: BotMessage
 
 /**
  * What a bot's visitor asks of it: its profile, and replies to messages. The widget's client is built
- * on this alone (src/widget/widget-client.ts), so the admin methods stay out of the one-`<script>`
+ * on this alone (src/widget/connection/widget-client.ts), so the admin methods stay out of the one-`<script>`
  * bundle, and so does streaming, which the widget loads only when a page asks for streamed replies.
  */
 export class BotRepliesResource {
