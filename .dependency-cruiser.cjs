@@ -7,9 +7,9 @@
  *   base     ids, logger, banner, db/, http/ (less the auth gate), jobs/, llm/
  *   domain   the resource folders' services, stores and schemas (conversations/, turns/, bots/…)
  *   config   config.ts, which gathers every folder's options
- *   routes   <folder>/routes.ts, <folder>/<name>-routes.ts, <folder>/openapi.ts, chat/, openapi/, the auth gate, the
- *            response of a turn (turns/respond.ts), the bot message handler, channel webhooks,
- *            the dashboard's routes and page
+ *   routes   <folder>/routes.ts, <folder>/<name>-routes.ts, <folder>/openapi.ts, chat/, openapi/,
+ *            the auth gate, the response of a turn (turns/respond.ts), the bot message handler,
+ *            channel webhooks, the dashboard's routes and page
  *   root     services.ts (builds the graph), app.ts, index.ts, main.ts, seed.ts, static.ts,
  *            demo-proxy.ts
  * The domain has floors of its own, bottom to top:
@@ -48,7 +48,8 @@ const FLOWS = `^server/src/(?!(${named.join('|')})/)[\\w-]+/`;
 /** The folders above a domain floor: the floors after it, then the flows. */
 const domainAbove = (floor) => {
   const floors = Object.keys(FLOORS);
-  return [folders(floors.slice(floors.indexOf(floor) + 1).flatMap((f) => FLOORS[f])), FLOWS].filter((p) => !p.includes('()')).join('|');
+  const higher = floors.slice(floors.indexOf(floor) + 1).flatMap((f) => FLOORS[f]);
+  return higher.length ? `${folders(higher)}|${FLOWS}` : FLOWS;
 };
 
 /** `from` may not import anything matching one of `above`. */
