@@ -31,6 +31,7 @@ import { isUploadPath, uploadBodyBytes } from './knowledge/import/options.ts';
 import { newId } from './ids.ts';
 import { openapiRoutes } from './openapi/routes.ts';
 import { sameOriginWrites } from './sessions/middleware.ts';
+import { widgetTokenCalls, widgetTokenRoutes } from './widget-tokens/routes.ts';
 import type { Deps } from './services.ts';
 
 /** Any version but v1 (v0, v2…v9, v10…). */
@@ -104,6 +105,10 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   // The platforms' webhooks, before the gate: they carry no key and are not the account's API use
   // (channels/webhooks.ts bounds them itself: a body cap and a budget per channel).
   app.route('/v1/channels', channelWebhookRoutes(deps));
+  // The one-snippet install: visitor tokens for a bot's listed origins need no key, and a call
+  // with one is served as the token proxy would forward it, in process (widget-tokens/routes.ts).
+  app.route('/v1/widget', widgetTokenRoutes(deps));
+  app.use('/v1/*', widgetTokenCalls(deps, (request, env) => app.fetch(request, env)));
 
   const authenticated = gate(gateDeps, { requireAuth: true });
   const anonymous = gate(gateDeps, { requireAuth: false });

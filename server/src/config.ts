@@ -8,6 +8,7 @@ import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type Impo
 import { publicHost } from './http/allowed-hosts.ts';
 import type { LlmOptions } from './llm/index.ts';
 import type { LogLevel } from './logger.ts';
+import type { WidgetTokenOptions } from './widget-tokens/service.ts';
 
 export interface ServiceOptions {
   /** PGlite data directory, or `memory://`. Default `AI_CHAT_DATA_DIR` or `./.data`. */
@@ -57,6 +58,8 @@ export interface ServiceOptions {
   attachmentQuotas?: Partial<AttachmentQuotas>;
   /** Messaging platforms: API URLs, the credentials key, webhook limits (`AI_CHAT_TELEGRAM_API_URL`, `AI_CHAT_SECRETS_KEY`…; channels/options.ts). */
   channels?: ChannelOptions;
+  /** Visitor tokens the service mints itself: the signing secret (`AI_CHAT_WIDGET_TOKEN_SECRET`, else generated once and kept in the database). */
+  widgetTokens?: WidgetTokenOptions;
 }
 
 export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'pgliteTemplate' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings' | 'imports' | 'attachmentQuotas'>> &
@@ -111,6 +114,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
         }
       : undefined,
     embeddings: embeddingsOptionsFromEnv(env),
+    widgetTokens: { secret: env.AI_CHAT_WIDGET_TOKEN_SECRET || undefined },
   };
 }
 
@@ -137,5 +141,6 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     maxAttachmentBytes: options.maxAttachmentBytes ?? 10 * 1024 * 1024,
     attachmentQuotas: resolveAttachmentQuotas(options.attachmentQuotas),
     channels: options.channels ?? {},
+    widgetTokens: options.widgetTokens ?? {},
   };
 }

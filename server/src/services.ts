@@ -33,6 +33,7 @@ import { HandoffSettingsService } from './handoff/settings.ts';
 import { HandoffTurns } from './handoff/turns.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
 import type { RateLimits } from './rate-limit/limiter.ts';
+import { WidgetTokens } from './widget-tokens/service.ts';
 
 export interface CoreDeps {
   config: ServiceConfig;
@@ -77,6 +78,8 @@ export interface Services {
   attachments: AttachmentService;
   /** Messaging platforms (channels/): connections, webhooks, the inbound queue and the outbox. */
   channels: ChannelService;
+  /** Visitor tokens the service mints for bots' listed website origins (the one-snippet install). */
+  widgetTokens: WidgetTokens;
   /** Retraining of the models an NLU upgrade left outdated, in the background; `stop()` ends it. */
   nluUpgrade: { stop(): Promise<void>; done: Promise<void> };
 }
@@ -128,6 +131,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     handoff,
     inbox: new InboxService(core.db, handoff),
     attachments,
+    widgetTokens: await WidgetTokens.open(core.db, core.config.widgetTokens),
     nluUpgrade: {
       done: retraining,
       stop: () => {

@@ -100,7 +100,7 @@ async function namespacedIdempotencyKey(key: string, userId: string): Promise<st
  */
 export async function forward(
   request: UpstreamRequest,
-  options: ResolvedOptions,
+  options: Pick<ResolvedOptions, 'apiKey' | 'upstream' | 'upstreamTimeoutMs'>,
   proxyLimit: LimitState | null,
   call: UpstreamCall,
 ): Promise<Response> {

@@ -25,7 +25,7 @@ export interface TokenResponseData {
  */
 const ANONYMOUS_ID = /^anon_[A-Za-z0-9-]{20,100}$/;
 
-function anonymousId(requested: unknown): string {
+export function anonymousId(requested: unknown): string {
   if (typeof requested === 'string' && ANONYMOUS_ID.test(requested)) return requested;
   return `anon_${crypto.randomUUID()}`;
 }

@@ -5,7 +5,7 @@
  * read of a bot allowed, its own, answers only its public profile (`botProfile`).
  */
 import { ProxyError } from './errors.js';
-import type { ProxyScope } from './options.js';
+import { ALL_SCOPES, type ProxyScope } from './options.js';
 import type { TokenGrant } from './tokens.js';
 
 /** A request the proxy agreed to forward: where to, with which query and (JSON) body. */
@@ -109,6 +109,27 @@ export function handoffProfile(settings: Record<string, unknown>): Record<string
 export function botProfile(bot: Record<string, unknown>): Record<string, unknown> {
   const { id, name, language, quick_replies, avatar_url, attachments } = bot;
   return { id, name, language, quick_replies, avatar_url, attachments };
+}
+
+/**
+ * Whether any widget token could be let through `method path`: the allowlist above, asked without a
+ * token (a CORS preflight carries none). A path naming a bot is taken as the token's own bot.
+ */
+export function isWidgetRoute(method: string, path: string): boolean {
+  const named = /^\/v1\/bots\/([^/]+)/.exec(path)?.[1];
+  let botId = 'bot';
+  try {
+    if (named) botId = decodeURIComponent(named);
+  } catch {
+    return false;
+  }
+  const grant: TokenGrant = { userId: 'anon', botId, agentId: null, scopes: [...ALL_SCOPES], origin: null, tokenId: '', expiresAt: 0 };
+  try {
+    planForward(method, path, new URLSearchParams(), grant);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

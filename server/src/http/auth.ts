@@ -5,7 +5,8 @@
  * before the auth error is raised, so guessing keys is rate limited too.
  *
  * Two kinds of credentials, one per mount of the same routes:
- * - `api_key`: `Authorization: Bearer <key>` on `/v1`;
+ * - `api_key`: `Authorization: Bearer <key>` on `/v1`; or a visitor token the service minted itself,
+ *   which `widget-tokens/routes.ts` checks and hands in as a `WidgetCall` (kind `widget`);
  * - `session`: the dashboard's session cookie on `/dashboard/api/v1`, so the dashboard runs the very
  *   same routes without any API key reaching the browser. Writes there also need the session's
  *   `X-CSRF-Token` (the Origin check runs before, as on all of /dashboard/api). The dashboard has a
@@ -17,6 +18,7 @@ import type { KeyScope } from '../db/dashboard-schema.ts';
 import type { RateLimitPlan, RateLimits } from '../rate-limit/limiter.ts';
 import { csrfTokenRefusal, sessionToken } from '../sessions/middleware.ts';
 import type { SessionService } from '../sessions/service.ts';
+import { widgetCallOf, type WidgetCall } from '../widget-tokens/service.ts';
 import { CALLER_HEADER } from '../chat/routes.ts';
 import { addressGroup, clientAddress } from './client-ip.ts';
 import type { AppContext, AppEnv, Principal } from './context.ts';
@@ -72,6 +74,11 @@ async function resolveApiKey(c: AppContext, accounts: AccountService): Promise<R
   return { caller: { accountId: key.id, kind: 'api_key', rateLimit: key.rateLimit, scope: key.scope }, error: null };
 }
 
+async function resolveWidget(call: WidgetCall, accounts: AccountService): Promise<Resolution> {
+  const rateLimit = await accounts.rateLimitOf(call.accountId);
+  return { caller: { accountId: call.accountId, kind: 'widget', rateLimit, scope: 'full' }, error: null };
+}
+
 async function resolveSession(c: AppContext, deps: GateDeps): Promise<Resolution> {
   const session = await deps.sessions.lookup(sessionToken(c));
   if (!session) return refused(new ServiceError('authentication_required', 'Sign in to the dashboard first.'));
@@ -106,9 +113,11 @@ function visitorOf(c: AppContext): string | null | undefined {
  */
 function budgetsOf(c: AppContext, known: Caller | null, deps: GateDeps): [string, RateLimitPlan][] {
   const plan = known?.rateLimit ?? deps.defaultRateLimit;
-  if (!known) return [[`ip:${addressGroup(clientAddress(c.req.raw.headers, c.env, deps.trustedProxies) ?? 'unknown')}`, plan]];
+  if (!known) return [[`ip:${clientGroup(c, deps.trustedProxies)}`, plan]];
   const account = known.accountId;
   if (known.kind === 'session') return [[`dash:${account}`, plan]];
+  const widget = widgetCallOf(c.env);
+  if (known.kind === 'widget' && widget) return widgetBudgets(account, widget.visitor, clientGroup(c, deps.trustedProxies), plan);
   if (c.req.header(CALLER_HEADER) !== 'widget') return [[`acct:${account}`, plan]];
   const visitors: [string, RateLimitPlan] = [`visitors:${account}`, plan];
   const visitor = visitorOf(c);
@@ -119,6 +128,36 @@ function budgetsOf(c: AppContext, known: Caller | null, deps: GateDeps): [string
 /** One visitor's share of its account's visitor budget. */
 function visitorPlan(plan: RateLimitPlan): RateLimitPlan {
   return { points: Math.max(1, Math.floor(plan.points / 4)), durationSeconds: plan.durationSeconds };
+}
+
+/** The client's address block (an IPv6 client's /64), as per-address budgets count it. */
+export function clientGroup(c: AppContext, trustedProxies: number): string {
+  return addressGroup(clientAddress(c.req.raw.headers, c.env, trustedProxies) ?? 'unknown');
+}
+
+/**
+ * The budgets of a visitor with a token the service minted (no proxy of the site's own stands in
+ * front to count per address): its own share, its address's (half the plan: a whole office may
+ * share one), then the account's visitors' budget. `visitor` null: minting, before there is one.
+ */
+export function widgetBudgets(accountId: string, visitor: string | null, group: string, plan: RateLimitPlan): [string, RateLimitPlan][] {
+  const address: [string, RateLimitPlan] = [`visitor-ip:${accountId}:${group}`, { points: Math.max(1, Math.floor(plan.points / 2)), durationSeconds: plan.durationSeconds }];
+  const budgets: [string, RateLimitPlan][] = [address, [`visitors:${accountId}`, plan]];
+  return visitor ? [[`visitor:${accountId}:${visitor}`, visitorPlan(plan)], ...budgets] : budgets;
+}
+
+/** Charges `budgets` with `X-RateLimit-*` on the answer; over one of them: 429 `rate_limited`. */
+export async function charge(c: AppContext, rateLimits: RateLimits, budgets: [string, RateLimitPlan][]): Promise<void> {
+  const result = await rateLimits.consumeEach(budgets);
+  c.header('X-RateLimit-Limit', String(result.info.limit));
+  c.header('X-RateLimit-Remaining', String(result.info.remaining));
+  c.header('X-RateLimit-Reset', String(result.info.reset));
+  c.set('rateLimit', result.info);
+  if (!result.allowed) {
+    throw new ServiceError('rate_limited', `Rate limit exceeded; retry in ${result.retryAfterSeconds} s.`, {
+      headers: { 'Retry-After': String(result.retryAfterSeconds) },
+    });
+  }
 }
 
 export interface GateOptions {
@@ -135,21 +174,15 @@ export interface GateOptions {
 export function gate(deps: GateDeps, options: GateOptions): MiddlewareHandler<AppEnv> {
   const bySession = options.credentials === 'session';
   return async (c, next) => {
-    const { caller: known, error } = bySession
-      ? await resolveSession(c, deps)
-      : options.requireAuth || c.req.header('authorization')
-        ? await resolveApiKey(c, deps.accounts)
-        : { caller: null, error: null };
-    const result = await deps.rateLimits.consumeEach(budgetsOf(c, known, deps));
-    c.header('X-RateLimit-Limit', String(result.info.limit));
-    c.header('X-RateLimit-Remaining', String(result.info.remaining));
-    c.header('X-RateLimit-Reset', String(result.info.reset));
-    c.set('rateLimit', result.info);
-    if (!result.allowed) {
-      throw new ServiceError('rate_limited', `Rate limit exceeded; retry in ${result.retryAfterSeconds} s.`, {
-        headers: { 'Retry-After': String(result.retryAfterSeconds) },
-      });
-    }
+    const widget = bySession ? undefined : widgetCallOf(c.env);
+    const { caller: known, error } = widget
+      ? await resolveWidget(widget, deps.accounts)
+      : bySession
+        ? await resolveSession(c, deps)
+        : options.requireAuth || c.req.header('authorization')
+          ? await resolveApiKey(c, deps.accounts)
+          : { caller: null, error: null };
+    await charge(c, deps.rateLimits, budgetsOf(c, known, deps));
     if (known) c.set('principal', { accountId: known.accountId, kind: known.kind });
     // After the principal is set, so a known caller's refusal counts in the account's usage report.
     if (error && (known || options.requireAuth)) throw error;

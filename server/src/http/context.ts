@@ -6,9 +6,10 @@ export interface Principal {
   accountId: string;
   /**
    * `api_key`: a Bearer key on /v1. `session`: a dashboard session cookie on the dashboard's
-   * passthrough `/dashboard/api/v1` (the same routes, for the session's account).
+   * passthrough `/dashboard/api/v1` (the same routes, for the session's account). `widget`: a
+   * visitor token the service minted itself (widget-tokens/), on the widget's routes only.
    */
-  kind: 'api_key' | 'session';
+  kind: 'api_key' | 'session' | 'widget';
 }
 
 export interface AppEnv {

@@ -4,14 +4,21 @@
  * website channel. A bot's own routes are the ones that name it: `/v1/bots/{bot_id}` and below, and
  * `/v1/chat/history?bot_id=…`. So the origins one tenant lists for its bot never open another
  * tenant's routes (or the account-wide ones, like `GET /v1/bots`) to that origin.
+ * The one-snippet install adds two: `POST /v1/widget/tokens` answers every origin (it sends no
+ * cookies, and its refusal must reach the page to be shown), and the routes a widget token can
+ * reach (the proxy's allowlist) answer a call carrying such a token (the token, bound to its
+ * origin, decides it) and the preflight before it, for an origin some bot lists (a preflight
+ * carries no token and may name no bot).
  * Rate-limit, request-id and replay headers are exposed so the widget can read them.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors as honoCors } from 'hono/cors';
 import { sql, type Kysely } from 'kysely';
+import { isWidgetRoute } from '../../../src/proxy/policy.ts';
 import type { Database } from '../db/schema.ts';
 import { ID_PATTERN } from '../ids.ts';
 import type { AppEnv } from './context.ts';
+import { widgetBearer } from './widget-bearer.ts';
 
 const EXPOSED = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'];
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept'];
@@ -32,12 +39,14 @@ export function cors(db: Kysely<Database>, configured: string[]): MiddlewareHand
   const anyOrigin = configured.includes('*');
   const cache = new Map<string, { allowed: boolean; at: number }>();
 
-  async function botAllows(botId: string, origin: string): Promise<boolean> {
-    const key = `${botId} ${origin}`;
+  /** Whether the bot `botId` (null: any bot) lists `origin` in a website channel. */
+  async function botAllows(botId: string | null, origin: string): Promise<boolean> {
+    const key = `${botId ?? '*'} ${origin}`;
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.allowed;
     const channel = JSON.stringify([{ type: 'website', allowed_origins: [origin] }]);
-    const row = await sql<{ one: number }>`select 1 as one from bots where id = ${botId} and channels @> ${channel}::jsonb`.execute(db);
+    const bot = botId === null ? sql`true` : sql`id = ${botId}`;
+    const row = await sql<{ one: number }>`select 1 as one from bots where ${bot} and channels @> ${channel}::jsonb limit 1`.execute(db);
     const allowed = row.rows.length > 0;
     if (cache.size >= CACHE_MAX) cache.clear();
     cache.set(key, { allowed, at: Date.now() });
@@ -48,8 +57,13 @@ export function cors(db: Kysely<Database>, configured: string[]): MiddlewareHand
     origin: async (origin, c) => {
       if (origin === new URL(c.req.url).origin) return null; // same origin: no CORS needed
       if (anyOrigin || configured.includes(origin)) return origin;
+      if (c.req.path === '/v1/widget/tokens') return origin;
       const botId = botOfRequest(c);
-      return botId && (await botAllows(botId, origin)) ? origin : null;
+      if (botId) return (await botAllows(botId, origin)) ? origin : null;
+      const preflight = c.req.method === 'OPTIONS' ? c.req.header('access-control-request-method') : undefined;
+      if (!isWidgetRoute(preflight ?? c.req.method, c.req.path)) return null;
+      if (!preflight) return widgetBearer(c.req.header('authorization')) ? origin : null;
+      return (await botAllows(null, origin)) ? origin : null;
     },
     allowMethods: ALLOWED_METHODS,
     allowHeaders: ALLOWED_HEADERS,
