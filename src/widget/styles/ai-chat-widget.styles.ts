@@ -115,45 +115,6 @@ export default css`
     stroke: none;
   }
 
-  /* ---------------------------------------------------------------- inline and full page */
-
-  /*
-   * The host's box comes from its attributes and custom properties alone, never from its content,
-   * so it is the same before the element upgrades (see the README's ":not(:defined)" rule), while
-   * the transcript loads, and after: no layout shift on the host page. min-width: 0, because in a
-   * grid or flex layout the content's min-content width (rows that are not rendered yet count as
-   * 100vw wide) would otherwise widen the page's column, which an undefined, empty element did not.
-   */
-  :host([mode='inline']),
-  :host([mode='fullpage']) {
-    min-width: 0;
-  }
-
-  :host([mode='inline']) {
-    height: var(--_height);
-  }
-
-  :host([mode='inline']) .root,
-  :host([mode='inline']) .panel {
-    height: 100%;
-  }
-
-  :host([mode='fullpage']) {
-    height: 100%;
-    min-height: 100dvh;
-  }
-
-  :host([mode='fullpage']) .root,
-  :host([mode='fullpage']) .panel {
-    height: 100%;
-    min-height: inherit;
-  }
-
-  :host([mode='fullpage']) .panel {
-    border: 0;
-    border-radius: 0;
-  }
-
   /* ---------------------------------------------------------------- panel */
 
   .panel {
