@@ -27,6 +27,7 @@ import { errorResponse } from './http/error-handler.ts';
 import { ServiceError } from './http/errors.ts';
 import { unmatchedRoute } from './http/method-not-allowed.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 import { isUploadPath, uploadBodyBytes } from './knowledge/import/options.ts';
 import { newId } from './ids.ts';
 import { openapiRoutes } from './openapi/routes.ts';
@@ -95,6 +96,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/knowledge', knowledgeRoutes(deps));
   v1.route('/analytics', analyticsRoutes(deps));
   v1.route('/attachments', attachmentRoutes(deps));
+  v1.route('/webhooks', webhookRoutes(deps));
 
   // Knowledge imports and attachments take uploaded files: their own (larger) limits, the service's elsewhere.
   const uploadBytes = Math.max(deps.config.maxBodyBytes, uploadBodyBytes(deps.config.imports));

@@ -9,6 +9,7 @@ import { publicHost } from './http/allowed-hosts.ts';
 import type { LlmOptions } from './llm/index.ts';
 import type { LogLevel } from './logger.ts';
 import type { WidgetTokenOptions } from './widget-tokens/service.ts';
+import { webhookOptionsFromEnv, type WebhookOptions } from './webhooks/options.ts';
 
 export interface ServiceOptions {
   /** PGlite data directory, or `memory://`. Default `AI_CHAT_DATA_DIR` or `./.data`. */
@@ -58,6 +59,8 @@ export interface ServiceOptions {
   attachmentQuotas?: Partial<AttachmentQuotas>;
   /** Messaging platforms: API URLs, the credentials key, webhook limits (`AI_CHAT_TELEGRAM_API_URL`, `AI_CHAT_SECRETS_KEY`…; channels/options.ts). */
   channels?: ChannelOptions;
+  /** Outgoing webhooks: private targets for tests (`AI_CHAT_WEBHOOKS_ALLOW_PRIVATE`), limits, timing (webhooks/options.ts). */
+  webhooks?: WebhookOptions;
   /** Visitor tokens the service mints itself: the signing secret (`AI_CHAT_WIDGET_TOKEN_SECRET`, else generated once and kept in the database). */
   widgetTokens?: WidgetTokenOptions;
 }
@@ -96,6 +99,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     dashboard: { signup: signupPolicyFromEnv(env.AI_CHAT_SIGNUP) },
     imports: importOptionsFromEnv(env),
     channels: channelOptionsFromEnv(env),
+    webhooks: webhookOptionsFromEnv(env),
     maxAttachmentBytes: int(env.AI_CHAT_MAX_ATTACHMENT_BYTES),
     attachmentQuotas: {
       pendingBytesPerVisitor: int(env.AI_CHAT_UPLOAD_QUOTA_VISITOR_BYTES),
@@ -141,6 +145,7 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     maxAttachmentBytes: options.maxAttachmentBytes ?? 10 * 1024 * 1024,
     attachmentQuotas: resolveAttachmentQuotas(options.attachmentQuotas),
     channels: options.channels ?? {},
+    webhooks: options.webhooks ?? {},
     widgetTokens: options.widgetTokens ?? {},
   };
 }

@@ -34,6 +34,8 @@ import { HandoffTurns } from './handoff/turns.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
 import type { RateLimits } from './rate-limit/limiter.ts';
 import { WidgetTokens } from './widget-tokens/service.ts';
+import { resolveWebhookConfig } from './webhooks/options.ts';
+import { WebhookService } from './webhooks/service.ts';
 
 export interface CoreDeps {
   config: ServiceConfig;
@@ -78,6 +80,8 @@ export interface Services {
   attachments: AttachmentService;
   /** Messaging platforms (channels/): connections, webhooks, the inbound queue and the outbox. */
   channels: ChannelService;
+  /** Outgoing webhooks (webhooks/): subscriptions, their delivery log, and the delivery worker. */
+  webhooks: WebhookService;
   /** Visitor tokens the service mints for bots' listed website origins (the one-snippet install). */
   widgetTokens: WidgetTokens;
   /** Retraining of the models an NLU upgrade left outdated, in the background; `stop()` ends it. */
@@ -116,6 +120,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
       () => {},
       (error: unknown) => core.logger.error('models not retrained after an upgrade', { error: String(error) }),
     );
+  const webhooks = new WebhookService(core.db, resolveWebhookConfig(core.config.webhooks), core.logger);
   const services: Omit<Services, 'turns' | 'channels'> = {
     knowledge: new KnowledgeService(core.db, await openSemanticKnowledge(core.db, core.config.embeddings, core.logger)),
     nlu,
@@ -131,6 +136,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     handoff,
     inbox: new InboxService(core.db, handoff),
     attachments,
+    webhooks,
     widgetTokens: await WidgetTokens.open(core.db, core.config.widgetTokens),
     nluUpgrade: {
       done: retraining,
@@ -142,12 +148,14 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   };
   const turns = new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff), llmImages: core.config.llm?.images });
   await channels.start();
+  webhooks.start();
   return { ...services, turns, channels };
 }
 
 /** Stops background work (training workers, timers) before the database closes. */
 export async function closeServices(services: Services): Promise<void> {
   await services.channels.close(); // its running turns finish before the services they use stop
+  await services.webhooks.close();
   await services.nluUpgrade.stop();
   await services.trainingJobs.close(); // let running jobs record their outcome before the NLU stops
   await services.importJobs.close();

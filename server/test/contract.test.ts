@@ -31,7 +31,8 @@ let whatsapp: FakeWhatsApp;
 
 before(async () => {
   [telegram, whatsapp] = await Promise.all([startFakeTelegram(), startFakeWhatsApp()]);
-  service = await memoryService({ channels: channelOptions({ telegram, whatsapp }, new TestClock()) });
+  // Webhooks may target loopback here: a test event goes to a closed local port, never elsewhere.
+  service = await memoryService({ channels: channelOptions({ telegram, whatsapp }, new TestClock()), webhooks: { allowPrivateHosts: true } });
   // A plan no test here reaches: these cases call every operation, well over the default 120 a
   // minute on a fast machine; the rate-limit answers are checked with an account of their own.
   raw = caller(service, (await service.createAccount({ rateLimit: { points: 100_000, durationSeconds: 60 } })).apiKey);
@@ -483,6 +484,28 @@ describe('every endpoint answers as documented', () => {
     await check(tg, `/v1/bots/${bot}/channels/telegram`, { method: 'DELETE' }, 200);
     await check(tg, `/v1/bots/${bot}/channels/telegram`, { method: 'DELETE' }, 404);
     await check(wa, `/v1/bots/${bot}/channels/whatsapp`, { method: 'DELETE' }, 200);
+  });
+
+  it('webhooks', async () => {
+    const [list, one] = ['/v1/webhooks', '/v1/webhooks/{webhook_id}'];
+    await check(list, '/v1/webhooks', { body: { url: 'ftp://127.0.0.1/x', events: ['message.created'] } }, 400);
+    const id = (await check(list, '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['message.created'] } }, 201)).body.data.id;
+    await check(list, '/v1/webhooks', {}, 200);
+    await check(one, `/v1/webhooks/${id}`, {}, 200);
+    await check(one, '/v1/webhooks/whk_missing123456789', {}, 404);
+    await check(one, `/v1/webhooks/${id}`, { method: 'PATCH', body: { description: 'CRM' } }, 200);
+    await check('/v1/webhooks/{webhook_id}/rotate-secret', `/v1/webhooks/${id}/rotate-secret`, { method: 'POST' }, 200);
+    const delivery = (await check('/v1/webhooks/{webhook_id}/test', `/v1/webhooks/${id}/test`, { method: 'POST' }, 202)).body.data.id;
+    await service.deps.webhooks.drain(); // port 9 refuses: the delivery waits for its retry
+    await check('/v1/webhooks/{webhook_id}/deliveries', `/v1/webhooks/${id}/deliveries?limit=5`, {}, 200);
+    await check('/v1/webhooks/{webhook_id}/deliveries', `/v1/webhooks/${id}/deliveries?cursor=@@`, {}, 400);
+    const redeliver = '/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver';
+    await check(redeliver, `/v1/webhooks/${id}/deliveries/${delivery}/redeliver`, { method: 'POST' }, 202);
+    await check(redeliver, `/v1/webhooks/${id}/deliveries/dlv_missing123456789/redeliver`, { method: 'POST' }, 404);
+    await check(one, `/v1/webhooks/${id}`, { method: 'PATCH', body: { enabled: false } }, 200);
+    await check('/v1/webhooks/{webhook_id}/test', `/v1/webhooks/${id}/test`, { method: 'POST' }, 409);
+    await check(one, `/v1/webhooks/${id}`, { method: 'DELETE' }, 200);
+    await check(one, `/v1/webhooks/${id}`, { method: 'DELETE' }, 404);
   });
 
   it('covered a success answer of every documented operation', () => {

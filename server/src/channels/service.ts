@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { BotService } from '../bots/service.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound, ServiceError } from '../http/errors.ts';
+import { QueueWorker } from '../jobs/queue-worker.ts';
 import type { Logger } from '../logger.ts';
 import type { TurnPipeline } from '../turns/pipeline.ts';
 import type { ChannelType } from './adapter.ts';
@@ -42,10 +43,7 @@ export class ChannelService {
   readonly outbox: Outbox;
   readonly inbound: InboundQueue;
   private readonly box: SecretBox;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private closed = false;
+  private readonly worker: QueueWorker;
   private polls = 0;
 
   constructor(private readonly deps: ChannelDeps) {
@@ -55,6 +53,10 @@ export class ChannelService {
     this.store = new ChannelStore(deps.db, this.box);
     this.outbox = new Outbox(this.store, this.adapters, config.now, logger);
     this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, config.now, logger);
+    this.worker = new QueueWorker(
+      () => this.step(),
+      (error) => logger.error('channel worker stopped until its next wake-up', { error: error instanceof Error ? error.message : String(error) }),
+    );
   }
 
   get config(): ChannelConfig {
@@ -65,43 +67,24 @@ export class ChannelService {
   async start(): Promise<void> {
     await this.recover(this.deps.singleProcess);
     await this.store.reseal(this.deps.logger);
-    this.timer = setInterval(() => {
+    this.worker.start(this.deps.config.pollMs, () => {
       if (++this.polls % RECOVER_EVERY === 0) void this.recover(false).catch(() => {});
-      this.kick();
-    }, this.deps.config.pollMs);
-    this.timer.unref();
-    this.kick();
+    });
   }
 
   /** Wakes the worker (new events or replies); a run already going runs once more. */
   kick(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.work().finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
-    });
+    this.worker.kick();
   }
 
   /** Resolves once no event or reply is ready now (tests move the clock, then drain). */
-  async drain(): Promise<void> {
-    for (;;) {
-      await this.running;
-      if (!(await this.step())) return;
-    }
+  drain(): Promise<void> {
+    return this.worker.drain();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
     this.outbox.close();
-    await this.running;
+    await this.worker.close();
   }
 
   // --- connecting ------------------------------------------------------------------------------
@@ -178,14 +161,6 @@ export class ChannelService {
   }
 
   // --- the worker ------------------------------------------------------------------------------
-
-  private async work(): Promise<void> {
-    try {
-      while (!this.closed && (await this.step()));
-    } catch (error) {
-      if (!this.closed) this.deps.logger.error('channel worker stopped until its next wake-up', { error: error instanceof Error ? error.message : String(error) });
-    }
-  }
 
   /** One pass: events, then replies (those events queued included). True when anything was claimed. */
   private async step(): Promise<boolean> {

@@ -32,6 +32,7 @@ import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
 import { feedbackComponents } from '../feedback/schema.ts';
 import { handoffComponents } from '../handoff/schema.ts';
 import { channelComponents } from '../channels/schema.ts';
+import { webhookComponents } from '../webhooks/schema.ts';
 import { attachmentComponents } from '../attachments/schema.ts';
 import { knowledgeImportComponents } from '../knowledge/import/schema.ts';
 import type { JsonSchema } from '../http/validate.ts';
@@ -299,6 +300,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ...feedbackComponents,
   ...handoffComponents,
   ...channelComponents,
+  ...webhookComponents,
   ...knowledgeImportComponents,
   ...attachmentComponents,
 };

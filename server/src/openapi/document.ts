@@ -12,6 +12,7 @@ import { feedbackPaths } from '../feedback/openapi.ts';
 import { handoffPaths } from '../handoff/openapi.ts';
 import { channelPaths } from '../channels/openapi.ts';
 import { attachmentPaths } from '../attachments/openapi.ts';
+import { webhookPaths } from '../webhooks/openapi.ts';
 import { knowledgeImportPaths } from '../knowledge/import/openapi.ts';
 import { listKnowledgeQuerySchema, searchKnowledgeQuerySchema } from '../knowledge/schema.ts';
 import { componentHeaders, componentResponses, componentSchemas, pageOf, ref } from './components.ts';
@@ -382,6 +383,7 @@ function paths(): Record<string, Record<string, unknown>> {
     ...handoffPaths(),
     ...channelPaths(),
     ...attachmentPaths(),
+    ...webhookPaths(),
   };
 }
 
@@ -405,7 +407,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: ['Chat', 'Attachments', 'Bots', 'Channels', 'AI Agents', 'Knowledge Base', 'Analytics', 'Meta'].map((name) => ({ name })),
+    tags: ['Chat', 'Attachments', 'Bots', 'Channels', 'Webhooks', 'AI Agents', 'Knowledge Base', 'Analytics', 'Meta'].map((name) => ({ name })),
     paths: paths(),
     components: {
       schemas: componentSchemas,

@@ -10,6 +10,8 @@ export interface FakeRequest {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
+  /** The body as sent (signatures are over these bytes). */
+  raw: string;
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
 }
 
@@ -77,7 +79,7 @@ export class FakePlatform {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const request: FakeRequest = { method: req.method ?? 'GET', path: new URL(req.url ?? '/', this.url).pathname, headers: req.headers, body: text ? JSON.parse(text) : null };
+    const request: FakeRequest = { method: req.method ?? 'GET', path: new URL(req.url ?? '/', this.url).pathname, headers: req.headers, raw: text, body: text ? JSON.parse(text) : null };
     this.requests.push(request);
     const failure = this.failures.shift();
     if (this.holdNextCount > 0) {

@@ -61,7 +61,7 @@ export function importOptionsFromEnv(env: NodeJS.ProcessEnv): ImportOptions {
 }
 
 /** `1`/`true`: all; a comma-separated list of CIDR ranges: those (invalid ones ignored); else none. */
-function privateHostsFromEnv(value: string | undefined): PrivateHosts {
+export function privateHostsFromEnv(value: string | undefined): PrivateHosts {
   if (!value) return false;
   if (value === '1' || value === 'true') return true;
   const ranges = value.split(',').map((r) => r.trim()).filter(isCidr);
