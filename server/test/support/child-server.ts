@@ -49,7 +49,9 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
   const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? String(code))));
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), options.startTimeoutMs ?? 30_000);
+    // A child on memory:// runs PGlite's initdb from cold (seconds of CPU) while `npm test` runs
+    // another test file on the other core: give it room on a loaded 2-core machine.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), options.startTimeoutMs ?? 120_000);
     const look = () => {
       // main.ts prints "API:      http://127.0.0.1:<port>/v1  (…)" with the port the OS gave it
       const match = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(output);
