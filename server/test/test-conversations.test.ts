@@ -1,8 +1,9 @@
 // Test conversations: the bot editor's preview talks to the real bot through the dashboard's
 // session passthrough, and what it starts is marked as a test and counts nowhere: not in the usage,
 // performance, topics or feedback reports (whole hours from the rollups, partial hours from the raw
-// rows, and after a rollup rebuild), and not in the inbox queue. Only a session sets the flag: an
-// API key's conversation is real whatever its user id.
+// rows, and after a rollup rebuild), and not in the inbox queue. Only the preview's user through a
+// session sets the flag: an API key's conversation is real whatever its user id, and so is the
+// session's chat as another user.
 // PGlite by default; PostgreSQL + Redis with AI_CHAT_TEST_DATABASE_URL / AI_CHAT_TEST_REDIS_URL.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -104,15 +105,25 @@ describe('test conversations', () => {
     assert.deepEqual(rebuilt.map((r) => ({ ...r, series: null })), before.map((r) => ({ ...r, series: null })));
   });
 
-  it('only a dashboard session makes one: an API key with the preview\'s user id starts a real conversation', async () => {
+  it('only the preview\'s user through a session makes one: not an API key, not the session as another user', async () => {
     const preview = await previewTurn('hello again');
     const keyed = await realTurn('dashboard-preview:someone', 'hello');
-    const flags = await service.deps.db
-      .selectFrom('conversations')
-      .select(['id', 'is_test'])
-      .where('id', 'in', [preview.conversation_id, keyed.conversation_id])
-      .execute();
-    assert.deepEqual(Object.fromEntries(flags.map((row) => [row.id, row.is_test])), { [preview.conversation_id]: true, [keyed.conversation_id]: false });
+    const chat = async (send: () => Promise<{ status: number; body: any }>) => {
+      const { status, body } = await send();
+      assert.equal(status, 200, JSON.stringify(body));
+      return body.data.conversation_id as string;
+    };
+    const chatBody = (userId: string) => ({ user_id: userId, messages: [{ role: 'user', content: 'hello' }] });
+    const keyedChat = await chat(async () => {
+      const { res, body } = await api.json('/v1/chat', { method: 'POST', body: chatBody('dashboard-preview') });
+      return { status: res.status, body };
+    });
+    const sessionChat = await chat(() => operator.call('POST', `${V1}/chat`, { body: chatBody('visitor-9') }));
+    const sessionPreviewChat = await chat(() => operator.call('POST', `${V1}/chat`, { body: chatBody('dashboard-preview') }));
+    const ids = [preview.conversation_id, keyed.conversation_id, keyedChat, sessionChat, sessionPreviewChat];
+    const flags = await service.deps.db.selectFrom('conversations').select(['id', 'is_test']).where('id', 'in', ids).execute();
+    const flagOf = new Map(flags.map((row) => [row.id, row.is_test]));
+    assert.deepEqual(ids.map((id) => flagOf.get(id)), [true, false, false, false, true]);
   });
 
   it('stays out of the inbox queue when it asks for a person', async () => {

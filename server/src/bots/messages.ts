@@ -33,7 +33,7 @@ export async function answerBotMessage(c: AppContext, deps: TurnResponseDeps, bo
   const turn = await deps.turns.prepare(
     accountId(c),
     { messages: [{ role: 'user', content: message }], bot_id: botId, user_id, attachments, openConversation: true },
-    { idempotency: idempotencyTag(c), origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin, test: startsTestConversations(c) },
+    { idempotency: idempotencyTag(c), origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin, test: startsTestConversations(c, user_id) },
   );
   return respondWithTurn(c, deps, turn, { stream: wantsStream(c, stream), toData: toBotReply });
 }

@@ -60,7 +60,7 @@ export function chatRoutes(deps: ChatRouteDeps): Hono<AppEnv> {
       caller: callerOf(c),
       origin: c.req.header('origin'),
       ownOrigin: new URL(c.req.url).origin,
-      test: startsTestConversations(c),
+      test: startsTestConversations(c, turnRequest.user_id),
     });
     return respondWithTurn(c, deps, turn, { stream: wantsStream(c, stream), toData: toChatReply });
   });
