@@ -13,8 +13,9 @@ export const PHONE_QUERY = '(max-width: 480px)';
 export class PhoneModalLoader extends AddonPart<'phone', PhoneModal> implements ReactiveController {
   private media?: MediaQueryList;
 
-  constructor(private readonly host: ModalHost) {
-    super('phone', ({ PhoneModal }) => new PhoneModal(host, PHONE_QUERY)); // it follows the host from here on
+  constructor(host: ModalHost) {
+    // the modal follows the host from here on; the update (a microtask away) finds it in place
+    super('phone', ({ PhoneModal }) => (host.requestUpdate(), new PhoneModal(host, PHONE_QUERY)));
     host.addController(this);
   }
 
@@ -42,9 +43,7 @@ export class PhoneModalLoader extends AddonPart<'phone', PhoneModal> implements 
   private readonly need = (): void => {
     if (!this.media?.matches) return;
     this.media.removeEventListener('change', this.need);
-    void this.load().then((modal) => {
-      if (modal) this.host.requestUpdate();
-      else this.media?.addEventListener('change', this.need); // try again at the next narrowing
-    });
+    // without it, try again at the next narrowing
+    void this.load().then((modal) => modal || this.media?.addEventListener('change', this.need));
   };
 }

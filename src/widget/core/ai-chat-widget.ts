@@ -288,6 +288,11 @@ export class AiChatWidget extends WidgetProperties {
     return this.botName || this.chat.bot.name || s.assistant;
   }
 
+  /** The transcript's row `i` (message-row.ts): new since the last wholesale change, it animates in. */
+  private renderMessage(m: TranscriptMessage, i: number, row: RowContext): TemplateResult {
+    return renderMessage(m, row, i >= this.chat.liveFrom, this.chat.messages[i - 1]);
+  }
+
   override render(): TemplateResult {
     const s = this.text;
     const launcherMode = this.mode === 'launcher';
@@ -295,12 +300,12 @@ export class AiChatWidget extends WidgetProperties {
     const { status } = this.chat;
     const busy = status !== 'idle' && status !== 'offline';
     const row: RowContext = {
-      s,
-      language: this.language,
-      highlight: this.highlight,
       host: this,
       chat: this.chat,
       feedback: !this.noFeedback,
+      s,
+      language: this.language,
+      highlight: this.highlight,
       assistant: this.assistantName(s),
     };
     const count = characterCount(this.draft);
@@ -329,7 +334,7 @@ export class AiChatWidget extends WidgetProperties {
           aria-busy=${busy ? 'true' : 'false'} tabindex="0" @scroll=${this.follower.onScroll}>
           <div class="log">
             ${renderWelcome(this.welcomeMessage, row)}
-            ${transcriptRows(this.chat.messages, (m, i) => renderMessage(m, row, i >= this.chat.liveFrom, this.chat.messages[i - 1]), [
+            ${transcriptRows(this.chat.messages, (m, i) => this.renderMessage(m, i, row), [
               this.language,
               this.strings,
               this.highlight,

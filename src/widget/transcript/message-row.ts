@@ -26,22 +26,21 @@ export interface RowContext extends ActionsContext {
  * message before it, which decides whether it starts a new time group.
  */
 export function renderMessage(m: TranscriptMessage, ctx: RowContext, live = false, previous?: TranscriptMessage): TemplateResult {
-  const { s, chat } = ctx;
   const user = m.role === 'user';
   return html`<div part="message message-${m.role}" class="message ${m.role} ${m.status} ${live ? 'live' : ''}">
       ${renderTime(m, previous, ctx.language)}
       ${renderAuthor(m)}
-      <div part="bubble" class="bubble"><span class="sr-only">${user ? s.you : m.author?.name || ctx.assistant}: </span>${user
+      <div part="bubble" class="bubble"><span class="sr-only">${user ? ctx.s.you : m.author?.name || ctx.assistant}: </span>${user
         ? m.content
-        : streamedMarkdown(m.content, { strings: s, highlight: ctx.highlight, sources: sourceIds(m) })}${chat.files.list(m, s)}</div>
-      ${renderStopped(m, s)}
-      ${renderCitations(m, s)}
-      ${renderActions(m, s, ctx)}
+        : streamedMarkdown(m.content, { strings: ctx.s, highlight: ctx.highlight, sources: sourceIds(m) })}${ctx.chat.files.list(m, ctx.s)}</div>
+      ${renderStopped(m, ctx.s)}
+      ${renderCitations(m, ctx.s)}
+      ${renderActions(m, ctx.s, ctx)}
       ${m.status === 'failed'
         ? html`<div part="error" class="error">
-            ${s.notSent} ${errorText(m.error?.code ?? 'unknown_error', s)}
-            <button part="retry-button" type="button" @click=${() => chat.retry(m.id)}>
-              ${s.retry}
+            ${ctx.s.notSent} ${errorText(m.error?.code ?? 'unknown_error', ctx.s)}
+            <button part="retry-button" type="button" @click=${() => ctx.chat.retry(m.id)}>
+              ${ctx.s.retry}
             </button>
           </div>`
         : nothing}
