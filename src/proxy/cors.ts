@@ -26,7 +26,11 @@ export function checkOrigin(request: Request, options: ResolvedOptions): OriginV
   if (origin === null) return { origin: null, cors: false };
   if (options.allowedOrigins.has(origin)) return { origin, cors: true };
   if (origin === ownOrigin(request, options)) return { origin, cors: false };
-  throw new ProxyError('origin_not_allowed', `Origin ${origin.slice(0, 200)} is not allowed to use this proxy.`);
+  throw new ProxyError(
+    'origin_not_allowed',
+    `Origin ${origin.slice(0, 200)} is not allowed to use this proxy: list it in the proxy's \`allowedOrigins\` ` +
+      `(npm start's demo proxy: the AI_CHAT_PROXY_ORIGINS environment variable).`,
+  );
 }
 
 /**

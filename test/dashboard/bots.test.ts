@@ -1,6 +1,7 @@
 // The bots page against the real service in real Chromium: create and train a bot in the editor,
 // talk to it in the live preview (the real <ai-chat-widget>), the embed snippets, field-level
 // validation errors, hostile names as text, delete with confirmation, axe and keyboard.
+import { installSnippet } from '../../src/dashboard/pages/embed-snippet.js';
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { DashboardApi } from '../../src/dashboard/api.js';
@@ -81,6 +82,13 @@ describe('aicd-bots-page', () => {
     expect(conversations).to.have.length(1);
     expect(conversations[0]!.user_id).to.equal('dashboard-preview');
 
+    // the bot lists its site: the one snippet, with no key and no proxy (test/widget/one-snippet.test.ts pastes it)
+    const install = deep(el, '.snippet-install')!.textContent!;
+    expect(install).to.include(`bot-id="${bot!.id}"`).and.include(`base-url="${location.origin}/v1"`).and.include('/dist/ai-chat-widget.iife.js');
+    expect(install).not.to.include('token-url').and.not.include(tenant.token);
+    expect(install).to.equal(installSnippet(bot!, location.origin), 'the text test/node/one-snippet.test.ts pastes');
+    expect(deep(el, '.snippet-needs-origin')).to.not.exist;
+    // sites that sign their users in: the proxy's script tag and the proxies
     const script = deep(el, '.snippet-script')!.textContent!;
     expect(script).to.include(`bot-id="${bot!.id}"`).and.include('token-url=').and.include('/dist/ai-chat-widget.iife.js');
     const proxy = deep(el, '.snippet-proxy')!.textContent!;
@@ -91,7 +99,7 @@ describe('aicd-bots-page', () => {
     const nextjs = deep(el, '.snippet-nextjs')!.textContent!;
     expect(nextjs).to.include(`basePath: "/ai"`).and.include('export const GET = proxy.fetch;').and.include('export const POST = proxy.fetch;');
     const copies = deepAll<HTMLElement & { text: string }>(el, 'aicd-copy-button');
-    expect(copies.map((c) => c.text)).to.deep.equal([script, proxy, nextjs]);
+    expect(copies.map((c) => c.text)).to.deep.equal([install, script, proxy, nextjs]);
   });
 
   it('edits a bot on its own page: a saved change retrains it', async () => {
@@ -160,6 +168,9 @@ describe('aicd-bots-page', () => {
     expect(links(list)).to.deep.equal([[name, `#/bots/${bot.id}`]]);
     const el = await mountEditor(tenant, bot.id);
     await until(() => deep(el, '.snippet-script'), 'the snippets');
+    // no website origin listed yet: the owner is told to add one, and no one-snippet install shows
+    expect(deep(el, '.snippet-needs-origin')!.textContent).to.include('Allowed website origins');
+    expect(deep(el, '.snippet-install')).to.not.exist;
     expect(deep(el, 'h1')!.textContent).to.equal(name);
     expect(deep<HTMLTextAreaElement>(el, 'textarea[name="training.intents.0.responses"]')!.value).to.equal(HOSTILE);
     // In the snippet the name is an escaped attribute value: pasted, it cannot open a tag.

@@ -17,7 +17,7 @@ import { attachmentsFieldset, attachmentsProblems } from './bot-attachments.js';
 import { deleteBotQuestion, draftOf, emptyEntity, emptyIntent, fieldKeys, intentDraftOf, intentOf, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
 import { intentsFieldset, IntentsView } from './bot-intents.js';
 import styles from './bot-editor.styles.js';
-import { proxySnippet, scriptTagSnippet } from './embed-snippet.js';
+import { installSnippet, proxySnippet, scriptTagSnippet, websiteOrigins } from './embed-snippet.js';
 
 /** The bot is saved (created or updated, and trained by the service before it answers). */
 export class BotSavedEvent extends Event {
@@ -126,7 +126,7 @@ export class AicdBotEditor extends LitElement {
         ${field({ name: 'language', label: 'Language', value: this.draft.language, options: LANGUAGES, error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
         ${this.renderIntents()} ${this.renderEntities()}
         ${this.text('quickReplies', 'Quick replies', 'Shown before the first message; one per line.', 'quick_replies')}
-        ${this.text('origins', 'Allowed website origins', 'One per line, like https://shop.example: pages there may call this bot directly from the browser. Empty: no other origin may (a page using the token proxy on its own server needs none).', 'channels')}
+        ${this.text('origins', 'Allowed website origins', 'One per line, like https://shop.example: pages there may call this bot directly from the browser, and get the widget by pasting the snippet under "Embed on your site". Empty: no other origin may (a page using the token proxy on its own server needs none).', 'channels')}
         ${this.renderKnowledge()}
         ${attachmentsFieldset(this.draft.attachments, this.form.errors, (patch) => this.patch({ attachments: { ...this.draft.attachments, ...patch } }))}
         <div class="toolbar">
@@ -217,6 +217,8 @@ export class AicdBotEditor extends LitElement {
 
   private renderSide(bot: Bot) {
     const origin = location.origin;
+    const origins = websiteOrigins(bot);
+    const install = installSnippet(bot, origin);
     const script = scriptTagSnippet(bot, origin);
     const proxy = proxySnippet(bot, origin, 'express');
     const nextjs = proxySnippet(bot, origin, 'nextjs');
@@ -248,13 +250,20 @@ export class AicdBotEditor extends LitElement {
       <aicd-intent-quality .load=${bot.status === 'ready' ? async () => (await this.client.bots.quality(bot.id)).data : null} version=${`${bot.status}:${bot.trained_at ?? ''}`}></aicd-intent-quality>
       <section aria-labelledby="embed-heading">
         <h2 id="embed-heading">Embed on your site</h2>
-        <h3 id="script-heading">Script tag</h3>
+        ${origins.length
+          ? html`<p class="hint" id="install-hint">Paste this into your pages on ${origins.join(', ')}: nothing else to run.</p>
+              <pre class="code snippet-install" tabindex="0" role="region" aria-labelledby="embed-heading install-hint">${install}</pre>
+              <aicd-copy-button .text=${install} label="Copy the snippet"></aicd-copy-button>`
+          : html`<p class="hint snippet-needs-origin">First add your site's origin (like https://www.example.com) to "Allowed website origins" above and save: this bot then gives the widget its tokens on those pages, and its snippet shows here.</p>`}
+        <h3 id="identify-heading">Sites that sign their users in (identify())</h3>
+        <p class="hint">Your own server vouches for the visitor through a token proxy that holds an API key.</p>
+        <h4 id="script-heading">Script tag</h4>
         <pre class="code snippet-script" tabindex="0" role="region" aria-labelledby="script-heading">${script}</pre>
         <aicd-copy-button .text=${script} label="Copy the script tag"></aicd-copy-button>
-        <h3 id="proxy-heading">Token proxy (Node, Express)</h3>
+        <h4 id="proxy-heading">Token proxy (Node, Express)</h4>
         <pre class="code snippet-proxy" tabindex="0" role="region" aria-labelledby="proxy-heading">${proxy}</pre>
         <aicd-copy-button .text=${proxy} label="Copy the Express token proxy"></aicd-copy-button>
-        <h3 id="nextjs-heading">Token proxy (Next.js)</h3>
+        <h4 id="nextjs-heading">Token proxy (Next.js)</h4>
         <pre class="code snippet-nextjs" tabindex="0" role="region" aria-labelledby="nextjs-heading">${nextjs}</pre>
         <aicd-copy-button .text=${nextjs} label="Copy the Next.js token proxy"></aicd-copy-button>
       </section>

@@ -1,9 +1,11 @@
 /**
- * The two ways to put a bot on a website, filled in for one bot: the script tag (the widget asks a
+ * The ways to put a bot on a website, filled in for one bot. The one snippet (`installSnippet`):
+ * the widget gets its tokens from the service itself, on the origins the bot's website channel
+ * lists (docs/install.md). For sites that sign their users in: the script tag (the widget asks a
  * token proxy at `/ai` on the page's own server for a short-lived token) and that token proxy, which
- * holds the API key, for a Node (Express) server or a Next.js app. These are the forms docs/proxy.md
- * documents; the API key is never part of a snippet, only the name of the variable that holds it.
- * test/node/embed-snippets.test.ts runs each of them as pasted.
+ * holds the API key, for a Node (Express) server or a Next.js app (docs/proxy.md). The API key is
+ * never part of a snippet, only the name of the variable that holds it.
+ * test/node/embed-snippets.test.ts and test/widget/one-snippet.test.ts run them as pasted.
  */
 import type { Bot } from '../../client/index.js';
 
@@ -15,11 +17,27 @@ function attribute(value: string): string {
   return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-export function scriptTagSnippet(bot: Pick<Bot, 'id' | 'name'>, origin: string): string {
+/** The origins the bot's website channels list: pages there may use `installSnippet`. */
+export function websiteOrigins(bot: Pick<Bot, 'channels'>): string[] {
+  return bot.channels.flatMap((c) => (c.type === 'website' && 'allowed_origins' in c ? c.allowed_origins : []));
+}
+
+/** The widget's script from the service at `origin`, and the element with `attributes` (already escaped). */
+function widgetTag(bot: Pick<Bot, 'id' | 'name'>, origin: string, attributes: string): string {
   return [
     `<script src="${attribute(origin)}/dist/ai-chat-widget.iife.js" defer></script>`,
-    `<ai-chat-widget bot-id="${attribute(bot.id)}" token-url="${PROXY_PATH}/token" base-url="${PROXY_PATH}/v1" title="${attribute(bot.name)}"></ai-chat-widget>`,
+    `<ai-chat-widget bot-id="${attribute(bot.id)}" ${attributes} title="${attribute(bot.name)}"></ai-chat-widget>`,
   ].join('\n');
+}
+
+/** The one-snippet install: no key, no proxy; the service at `origin` mints the visitors' tokens. */
+export function installSnippet(bot: Pick<Bot, 'id' | 'name'>, origin: string): string {
+  return widgetTag(bot, origin, `base-url="${attribute(origin)}/v1"`);
+}
+
+/** The script tag of a site with its own token proxy at `/ai`. */
+export function scriptTagSnippet(bot: Pick<Bot, 'id' | 'name'>, origin: string): string {
+  return widgetTag(bot, origin, `token-url="${PROXY_PATH}/token" base-url="${PROXY_PATH}/v1"`);
 }
 
 export type ProxyHost = 'express' | 'nextjs';
@@ -44,8 +62,8 @@ app.listen(Number(process.env.PORT ?? 3000));`,
 };
 
 export function proxySnippet(bot: Pick<Bot, 'id' | 'channels'>, origin: string, host: ProxyHost = 'express'): string {
-  const website = bot.channels.find((c) => c.type === 'website');
-  const origins = website && 'allowed_origins' in website && website.allowed_origins.length ? website.allowed_origins : ['https://your.site'];
+  const listed = websiteOrigins(bot);
+  const origins = listed.length ? listed : ['https://your.site'];
   return `${HEADERS[host]}
 
 /** Your own session check: the signed-in visitor from the request's cookies, or null. */

@@ -5,7 +5,9 @@
  *
  * With `token-url` and no `base-url`, calls go to the `api_base` the token proxy announces (its
  * own `/v1` pass-through; a relative one is relative to the token URL, which may be on another
- * origin), else to `${location.origin}/v1`.
+ * origin), else to `${location.origin}/v1`. With `base-url` alone (no key, no token, no token-url),
+ * the service there mints the tokens itself (`{base-url}/widget/tokens`), for the origins its bot's
+ * website channel lists: the one-snippet install.
  */
 import type { GetTokenContext } from '../../client/index.js';
 import { TokenUnavailableError } from '../core/error-detail.js';
@@ -98,8 +100,8 @@ export class ClientProvider {
         hostGetToken(ctx).catch((error: unknown) => {
           throw new TokenUnavailableError(String((error as Error)?.message ?? error), null, ctx.reason);
         });
-    } else if (!c.token && c.tokenUrl) {
-      const source = new TokenSource(c.tokenUrl, this.tokenRequestBody, c.tokenCredentials);
+    } else if (!c.token && (c.tokenUrl || (c.baseUrl && !c.apiKey))) {
+      const source = new TokenSource(c.tokenUrl || `${c.baseUrl.replace(/\/$/, '')}/widget/tokens`, this.tokenRequestBody, c.tokenCredentials);
       await source.get();
       this.tokenSource = source;
       baseUrl ||= source.apiBase ?? '';

@@ -59,7 +59,7 @@ function classify(
   credentials: TokenCredentials,
   reason: 'initial' | 'unauthorized',
   response: Response | null,
-  errorCode: string | undefined,
+  error: { code?: string; message?: string } | undefined,
 ): TokenUnavailableError {
   const fail = (code: WidgetErrorCode, message: string, retryable = false) => {
     warnOnce(url, code, message);
@@ -84,12 +84,10 @@ function classify(
         `mounted at (its \`basePath\`); for a proxy on another origin, give token-url as an absolute URL.`,
     );
   }
+  const errorCode = error?.code;
   if (errorCode === 'origin_not_allowed') {
-    return fail(
-      'origin_not_allowed',
-      `the token proxy at ${url} refuses pages on ${pageOrigin()}. Add "${pageOrigin()}" to its \`allowedOrigins\` ` +
-        `(the demo server: the AI_CHAT_PROXY_ORIGINS environment variable).`,
-    );
+    // the refusal says where to list the page: the bot's website channel, or the proxy's allowedOrigins
+    return fail('origin_not_allowed', `${url} refuses pages on "${pageOrigin()}": ${error!.message}`);
   }
   if (status === 429) return fail('rate_limited', `token-url ${url} answered 429: too many token requests.`, true);
   if (status >= 500) {
@@ -174,8 +172,7 @@ export class TokenSource {
     const apiBase = typeof grant?.api_base === 'string' ? resolveUrl(grant.api_base, this.url) : undefined;
     if (!response.ok || typeof grant?.token !== 'string' || !grant.token || apiBase === null) {
       this.token = null;
-      const errorCode = envelope && !envelope.success ? envelope.error?.code : undefined;
-      throw classify(this.url, this.credentials, reason, response, errorCode);
+      throw classify(this.url, this.credentials, reason, response, envelope && !envelope.success ? envelope.error : undefined);
     }
     this.token = grant.token;
     if (apiBase) this.apiBase = apiBase;

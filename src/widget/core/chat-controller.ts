@@ -240,9 +240,10 @@ export class ChatController extends ChatTranscript implements ReactiveController
     this.host.requestUpdate();
     const ready = { conversationId: this.conversationId, userId: this.userId, messageCount: this.messages.length };
     this.host.dispatchEvent(new AiChatReadyEvent(ready));
-    // With a key, the bot itself; through a token-url proxy, its public face (name, quick replies).
-    // A host's own `token`/`getToken` may not reach bots at all; there the host passes `starters`.
-    const ownCredentials = !config.token && !config.getToken && (config.apiKey || config.tokenUrl);
+    // With a key, the bot itself; through a token-url proxy or the service's own tokens (base-url
+    // alone), its public face (name, quick replies). A host's own `token`/`getToken` may not reach
+    // bots at all; there the host passes `starters`.
+    const ownCredentials = !config.token && !config.getToken && (config.apiKey || config.tokenUrl || config.baseUrl);
     if (config.botId && ownCredentials) void this.loadBot(generation, config.botId, !this.messages.length);
     // a conversation restored from before may have a person in it (a new one learns from its replies)
     if (this.conversationId) void this.handoff.check(config.botId, this.conversationId);
