@@ -8,6 +8,8 @@ export interface UsageQuery {
   /** ISO date or date-time; default now. */
   to?: string;
   granularity?: Granularity;
+  /** IANA time zone of the report's days (a date `from` / `to` is its midnight, buckets start at its midnights); default UTC. */
+  tz?: string;
 }
 
 /** Deletions in a period, by what was deleted; `conversations` and `messages` include those deleted with a bot or agent. */
@@ -54,6 +56,8 @@ export interface PerformanceQuery {
   bot_id?: string;
   from?: string;
   to?: string;
+  /** IANA time zone of a date `from` / `to`; default UTC. */
+  tz?: string;
 }
 
 export interface PerformanceReport {

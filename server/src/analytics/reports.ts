@@ -12,13 +12,14 @@ import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { deletionsPerBucket, noDeletions } from './deletions.ts';
 import type { UsageRecorder } from './recorder.ts';
-import { bucketStarts, resolveRange, type TimeRange } from './range.ts';
+import { bucketOf, bucketStarts, hoursFitBuckets, resolveRange, type TimeRange } from './range.ts';
 import { performanceReport, topicsReport, type ReplyData } from './reply-reports.ts';
 import { inRawSpans, planRange, withRollups } from './rollups.ts';
 
 export interface UsageQuery {
   from?: string;
   to?: string;
+  tz?: string;
   granularity: Granularity;
 }
 
@@ -27,6 +28,7 @@ export interface PerformanceQuery {
   bot_id?: string;
   from?: string;
   to?: string;
+  tz?: string;
 }
 
 export interface TopicsQuery extends PerformanceQuery {
@@ -49,9 +51,9 @@ export class AnalyticsReports {
     await this.usage.flush();
     const range = resolveRange(query);
     const starts = bucketStarts(range, query.granularity);
-    const unit = sql.lit(query.granularity);
-    const bucket = (column: string) => sql<Date>`date_trunc(${unit}, ${sql.ref(column)} at time zone 'UTC') at time zone 'UTC'`;
-    const plan = planRange(range, this.rollups);
+    const bucket = (column: string) => bucketOf(column, query.granularity, range.timeZone);
+    // hourly rollups fit the buckets only in a zone a whole number of hours from UTC
+    const plan = planRange(range, this.rollups && hoursFitBuckets(range, starts));
     const db = withRollups(this.db);
     const hours = plan.hours ?? { from: range.from, before: range.from }; // an empty span: no rollup rows
 

@@ -13,8 +13,15 @@ export const instant = (what: string): JsonSchema => ({
   type: 'string',
   maxLength: 40,
   pattern: ISO_DATE_OR_DATE_TIME,
-  description: `${what} (UTC midnight for a date).`,
+  description: `${what} (midnight in \`tz\` for a date).`,
 });
+
+const timeZone: JsonSchema = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 64,
+  description: 'IANA time zone (e.g. `Europe/Berlin`) of the report\'s days: a date `from` / `to` is its midnight, and buckets start at its midnights (or hours). Default `UTC`.',
+};
 
 export const usageQuerySchema: JsonSchema = {
   type: 'object',
@@ -25,6 +32,7 @@ export const usageQuerySchema: JsonSchema = {
       ...instant('ISO date or date-time; default now. A date includes that whole day'),
     },
     granularity: { enum: ['hour', 'day'], default: 'day' },
+    tz: timeZone,
   },
 };
 
@@ -36,6 +44,7 @@ export const performanceQuerySchema: JsonSchema = {
     bot_id: { ...schemas.id('bot'), description: 'Only conversations with this bot.' },
     from: instant('ISO date or date-time; default 7 days before `to`'),
     to: instant('ISO date or date-time; default now. A date includes that whole day'),
+    tz: timeZone,
   },
 };
 

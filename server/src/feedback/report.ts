@@ -12,7 +12,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { FeedbackComment, FeedbackCounts, FeedbackQuery, FeedbackRating, FeedbackReason, FeedbackReport } from '../../../src/client/types.ts';
-import { bucketStarts, resolveRange, type TimeRange } from '../analytics/range.ts';
+import { bucketOf, bucketStarts, resolveRange, type TimeRange } from '../analytics/range.ts';
 import { inRealConversation } from '../conversations/test-conversations.ts';
 import { iso } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
@@ -51,11 +51,10 @@ export async function feedbackReport(db: Kysely<Database>, accountId: string, qu
   if (query.agent_id) await assertOwned(db, accountId, 'agents', query.agent_id, 'agent_id', 'agent');
   const inRange = feedbackInRange(db, accountId, range, query);
 
-  const unit = sql.lit(query.granularity);
   const [groups, answers, comments] = await Promise.all([
     inRange
       .select([
-        sql<Date>`date_trunc(${unit}, f.updated_at at time zone 'UTC') at time zone 'UTC'`.as('start'),
+        bucketOf('f.updated_at', query.granularity, range.timeZone).as('start'),
         'f.bot_id',
         'f.agent_id',
         'f.rating',

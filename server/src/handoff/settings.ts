@@ -10,7 +10,8 @@ import { SharedRowRead } from '../db/batcher.ts';
 import { json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
-import { isOpen, isTimeZone, minutesOf } from './hours.ts';
+import { isTimeZone } from '../time-zones.ts';
+import { isOpen, minutesOf } from './hours.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
 
 /** An inbox stream touches presence every heartbeat (15 s); a stale row means that operator left. */
