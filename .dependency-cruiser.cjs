@@ -4,7 +4,7 @@
  * type check. Two kinds of rule: no import circle anywhere, and imports only point down the floors.
  *
  * The service's floors, bottom to top:
- *   base     ids, logger, banner, db/, http/ (less the auth gate), jobs/, llm/
+ *   base     ids, logger, banner, db/, http/ (less the auth gate), jobs/, llm/, text/
  *   domain   the resource folders' services, stores and schemas (conversations/, turns/, bots/…)
  *   config   config.ts, which gathers every folder's options
  *   routes   <folder>/routes.ts, <folder>/<name>-routes.ts, <folder>/openapi.ts, chat/, openapi/,
@@ -35,14 +35,14 @@ const ROUTES =
   ')';
 const ROOT = '^server/src/(services|app|index|main|seed|static|demo-proxy)\\.ts$';
 const CONFIG = '^server/src/config\\.ts$';
-const BASE = '^server/src/((ids|logger|banner)\\.ts$|(db|http|jobs|llm)/)';
+const BASE = '^server/src/((ids|logger|banner)\\.ts$|(db|http|jobs|llm|text)/)';
 /** The domain's floors, bottom to top; a folder named nowhere (nor in the base) is a flow. */
 const FLOORS = {
   engines: ['nlu', 'embeddings', 'rate-limit', 'sessions', 'attachments'],
   stores: ['conversations', 'analytics', 'feedback', 'knowledge', 'accounts', 'keys', 'users', 'dashboard'],
   answerers: ['bots', 'agents'],
 };
-const named = [...Object.values(FLOORS).flat(), 'db', 'http', 'jobs', 'llm'];
+const named = [...Object.values(FLOORS).flat(), 'db', 'http', 'jobs', 'llm', 'text'];
 const folders = (names) => `^server/src/(${names.join('|')})/`;
 const FLOWS = `^server/src/(?!(${named.join('|')})/)[\\w-]+/`;
 /** The folders above a domain floor: the floors after it, then the flows. */
@@ -72,7 +72,7 @@ module.exports = {
       from: { path: '^(server/src|src)/' },
       to: { circular: true },
     },
-    below('base-imports-down', 'The base (ids, logger, db, http, jobs, llm) serves every floor and imports none above it.', BASE, [ROUTES, ROOT, CONFIG, '^server/src/(?!(ids|logger|banner)\\.ts$|(db|http|jobs|llm)/)'].join('|'), '^server/src/http/auth\\.ts$'),
+    below('base-imports-down', 'The base (ids, logger, db, http, jobs, llm, text) serves every floor and imports none above it.', BASE, [ROUTES, ROOT, CONFIG, '^server/src/(?!(ids|logger|banner)\\.ts$|(db|http|jobs|llm|text)/)'].join('|'), '^server/src/http/auth\\.ts$'),
     below('domain-imports-down', 'A service receives what it uses (small interfaces); it never imports routes, config.ts or the root.', '^server/src/', [ROUTES, ROOT, CONFIG].join('|'), [ROUTES, ROOT, CONFIG, BASE].join('|')),
     below('engines-import-down', 'The domain\'s engines (nlu, embeddings, attachments…) import no store, answerer or flow.', folders(FLOORS.engines), domainAbove('engines'), ROUTES),
     below('stores-import-down', 'Stores (conversations, analytics, knowledge, accounts…) import no answerer or flow.', folders(FLOORS.stores), domainAbove('stores'), ROUTES),

@@ -12,7 +12,9 @@
 import type { KnowledgeHit } from '../../../src/client/types.ts';
 import { LanguagePostings, PassageArrays, type QueryTerm } from './postings.ts';
 import { MIN_PASSAGES, relevanceOf, signalsOf, type RelevanceSignals, type WeightedTerm } from './relevance.ts';
-import { chunk, isContentWord, isLanguage, LANGUAGES, processTerm, sameTextKey, snippet, tokenize, type Language } from './text.ts';
+import { isLanguage, LANGUAGES, type Language } from '../text/languages.ts';
+import { sameTextKey, words } from '../text/words.ts';
+import { chunk, isContentWord, processTerm, snippet } from './text.ts';
 
 export interface IndexedEntry {
   id: string;
@@ -70,7 +72,7 @@ function ranksBefore(score: number, id: string, other: RankedEntry): boolean {
 /** Terms of `text` in `language`; `memo` caches the stemmer. */
 function termsOf(text: string, language: Language, memo: Map<string, string | null>): string[] {
   const terms: string[] = [];
-  for (const word of tokenize(text)) {
+  for (const word of words(text)) {
     let term = memo.get(word);
     if (term === undefined) memo.set(word, (term = processTerm(word, language)));
     if (term) terms.push(term);
@@ -80,7 +82,7 @@ function termsOf(text: string, language: Language, memo: Map<string, string | nu
 
 function queryTermsOf(q: string, language: Language): QueryTerm[] {
   const terms = new Set<string>();
-  for (const word of tokenize(q)) {
+  for (const word of words(q)) {
     const term = processTerm(word, language);
     if (term) terms.add(term);
   }
@@ -94,7 +96,7 @@ function queryTermsOf(q: string, language: Language): QueryTerm[] {
 /** The distinct terms of the query's content words: what the relevance weighs. */
 function contentTermsOf(q: string, language: Language): string[] {
   const terms = new Set<string>();
-  for (const word of tokenize(q)) {
+  for (const word of words(q)) {
     const term = isContentWord(word, language) ? processTerm(word, language) : null;
     if (term) terms.add(term);
   }

@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { answerWithIntent, fallbackResponse, type IntentAnswer, type NluEngine } from '../../nlu/index.ts';
 import { answerSentences, keywords, wordDeltas } from './extract.ts';
 import type { Responder, ResponderEvent, ResponderInput, ResponderReply } from './responder.ts';
-import { sameTextKey } from '../../knowledge/text.ts';
+import { sameTextKey } from '../../text/words.ts';
 import { retrieve, toCitation, type KnowledgeSearch, type Passage } from './retrieval.ts';
 
 /** Below this BM25 score a passage matched too little of the question to quote it. */

@@ -3,21 +3,20 @@
  * question, in their original order. No generation, so every word of the answer is in a source.
  */
 
-const MIN_WORD = 3;
-/** Words too common to say anything about relevance (English plus the most frequent de/fr/es ones). */
-const COMMON = new Set(
-  ('the and for are but not you your with this that from have has had was were will can how what when where which who why ' +
-    'does did its it\'s into about there their them they then than out use using get any all also more some just only ' +
-    'der die das und ist wie was wer wir ich sie ein eine mit für les des une est pour que qui avec los las una por con para')
-    .split(' '),
-);
+import { ANY_FUNCTION_WORDS } from '../../text/languages.ts';
+import { folded, wordMatches, words } from '../../text/words.ts';
 
-/** Lower-case word stems (a 5-letter prefix is a crude but language-neutral stemmer). */
+const MIN_WORD = 3;
+
+/**
+ * Lower-case word stems without accents, function words of any language left out (a 5-letter
+ * prefix is a crude but language-neutral stemmer: the question's language is not known here).
+ */
 export function keywords(text: string): Set<string> {
   const out = new Set<string>();
-  for (const match of text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const match of wordMatches(folded(text))) {
     const word = match[0];
-    if (word.length < MIN_WORD || COMMON.has(word)) continue;
+    if (word.length < MIN_WORD || ANY_FUNCTION_WORDS.has(word)) continue;
     out.add(word.slice(0, 5));
   }
   return out;
@@ -51,8 +50,8 @@ function asks(sentence: string, title: string): boolean {
 }
 
 function sameWords(a: string, b: string): boolean {
-  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
-  return words(a) === words(b);
+  const spelled = (text: string) => words(text.toLowerCase()).join(' ');
+  return spelled(a) === spelled(b);
 }
 
 /** A heading line: markdown `#…`, or a line of its own that asks a question (FAQ pages). */

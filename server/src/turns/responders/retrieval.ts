@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Citation, KnowledgeHit, KnowledgeScope } from '../../../../src/client/types.ts';
 import type { Database } from '../../db/schema.ts';
 import { DEFAULT_MIN_RELEVANCE } from '../../knowledge/relevance.ts';
-import { sameTextKey } from '../../knowledge/text.ts';
+import { sameTextKey } from '../../text/words.ts';
 
 /** What chat needs from the knowledge service (`deps.knowledge`). */
 export interface KnowledgeSearch {
