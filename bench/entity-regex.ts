@@ -1,9 +1,9 @@
 /**
  * What matching one message against a tenant's entity regex costs on RE2 (re2js), the engine the
- * service runs them on (server/src/nlu/tenant-regex.mjs): realistic patterns, the ReDoS shapes of
- * issue #10, and the costliest shapes the training checks still accept (close to 200 RE2
- * instructions), on messages up to the chat endpoint's 8,000 characters. These numbers are why
- * the pattern worker's deadline is 250 ms and why bigger programs are refused.
+ * service runs them on (server/src/nlu/tenant-regex.mjs): realistic patterns, the ReDoS shapes
+ * that backtracking engines choke on, and the costliest shapes the training checks still accept
+ * (close to 200 RE2 instructions), on messages up to the chat endpoint's 8,000 characters. These
+ * numbers are why the pattern worker's deadline is 250 ms and why bigger programs are refused.
  *
  *   node --import tsx bench/entity-regex.ts
  */

@@ -1,5 +1,5 @@
 /**
- * The feedback report (`GET /v1/analytics/feedback`, issue #13 item 3) on embedded PGlite: messages
+ * The feedback report (`GET /v1/analytics/feedback`) on embedded PGlite: messages
  * stored by `lib/message-seed.ts`, then a thumbs up or down (a reason on a third of the downs) on a
  * share of the answers, spread over the seeded 30 days; sequential GETs on one keep-alive
  * connection, p50/p99 per variant.

@@ -1,5 +1,5 @@
 /**
- * Knowledge writes on the largest knowledge base (issue #15): what one write costs until it is
+ * Knowledge writes on the largest knowledge base: what one write costs until it is
  * searchable, how long the event loop is blocked while writes land and while a cold index is
  * built, and search latency once the writes are in.
  *

@@ -1,5 +1,5 @@
 /**
- * Throughput of the two chat endpoints against the machine's own ceiling (issue #15): an
+ * Throughput of the two chat endpoints against the machine's own ceiling: an
  * authenticated no-op request — a GET to an unknown /v1 route, which goes through usage recording,
  * authentication and the rate limit and answers `route_not_found` — under the same load. Each chat
  * or bot row is then a ratio to that ceiling, measured in the same run on the same server.

@@ -1,7 +1,7 @@
 /**
  * The streamed-markdown row's reply: a deterministic document of about `bytes` characters with
  * what a long LLM answer holds (headings, paragraphs with inline markup and links, bulleted and
- * numbered lists, fenced code blocks, and since the renderer has them (issue #13): GFM tables,
+ * numbered lists, fenced code blocks, and since the renderer has them: GFM tables,
  * blockquotes, nested task lists and rules), cut into deltas the size of a few tokens each.
  */
 

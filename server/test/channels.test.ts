@@ -1,4 +1,4 @@
-// Channels (issue #26) on the real service against fake platforms: a Telegram and a WhatsApp
+// Channels on the real service against fake platforms: a Telegram and a WhatsApp
 // customer get the bot's answer; deliveries with a bad signature are refused and never stored; a
 // delivery replayed four times is one turn and one reply; a 429 is retried after the platform's
 // retry_after on an injected clock; an operator's reply from the inbox reaches the platform; no

@@ -1,4 +1,4 @@
--- Issue #26, channels: a bot answers on messaging platforms (channels/). One row per bot and platform.
+-- Channels: a bot answers on messaging platforms (channels/). One row per bot and platform.
 -- `settings`: what the platform needs that is no secret (WhatsApp's phone number id); `secrets`: the
 -- credentials, AES-256-GCM encrypted (channels/secrets.ts: {key_id, iv, tag, data}), never returned.
 create table channels (
