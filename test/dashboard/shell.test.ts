@@ -294,6 +294,14 @@ describe('the shell and its pages in the built dashboard, under a strict Content
     const app = await until(() => doc.querySelector('aicd-app'), 'the shell in the frame');
 
     await signUpInUi(app as AicdApp, email('csp'), 'CSP account');
+    await until(() => deep(app, 'aicd-overview-page'), 'the overview', 15_000);
+    // something to draw (a new account's charts say "No data yet"): a chat and a thumbs down, then the overview again
+    const api = (app as unknown as { api: DashboardApi }).api;
+    const { data: reply } = await api.client.chat.send({ messages: [{ role: 'user', content: 'hello there' }] });
+    await api.client.feedback.give(reply.message.id, { rating: 'down' });
+    frame.contentWindow!.location.hash = '#/account';
+    await until(() => deep(app, 'aicd-account-page'), 'another page', 15_000);
+    frame.contentWindow!.location.hash = '#/overview';
     const overview = await until(() => deep(app, 'aicd-overview-page'), 'the overview', 15_000);
     await until(() => deepAll(overview, 'aicd-chart').length === 4 && deepAll(overview, 'aicd-chart').every((c) => deep(c, 'canvas')), 'the four charts', 15_000);
     const swatch = await until(() => deep(deepAll(overview, 'aicd-chart')[0]!, '.swatch'), 'a legend swatch');

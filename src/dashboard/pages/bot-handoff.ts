@@ -12,6 +12,7 @@ import type { AiChatClient, HandoffSettings, HandoffSettingsInput, HandoffUnavai
 import { errorMessage, type FieldErrors } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
+import { browserTimeZone, timeZoneOptions } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 
 type Day = OpeningRange['day'];
@@ -48,7 +49,6 @@ export interface HandoffDraft {
 
 const dayIndex = (day: Day) => DAYS.findIndex(([d]) => d === day);
 const inWeekOrder = (weekly: OpeningRange[]) => [...weekly].sort((a, b) => dayIndex(a.day) - dayIndex(b.day) || a.from.localeCompare(b.from));
-const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 export function handoffDraftOf(settings: HandoffSettings): HandoffDraft {
   return {
@@ -139,7 +139,6 @@ export class AicdBotHandoff extends LitElement {
   @state() private loadError = '';
   @state() private notice = '';
   private readonly form = new FormState(this);
-  private readonly timeZones = Intl.supportedValuesOf('timeZone');
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('botId') || changed.has('client')) void this.load();
@@ -215,7 +214,6 @@ export class AicdBotHandoff extends LitElement {
   }
 
   private renderHours(d: HandoffDraft, errors: FieldErrors) {
-    const zones = this.timeZones.includes(d.timeZone) ? this.timeZones : [d.timeZone, ...this.timeZones];
     return html`<fieldset>
       <legend>Opening hours</legend>
       <label class="check">
@@ -224,7 +222,7 @@ export class AicdBotHandoff extends LitElement {
       </label>
       ${errors.hours ? html`<p class="field-error" role="alert">${errors.hours}</p>` : nothing}
       ${d.useHours
-        ? html`${field({ name: 'hours.time_zone', label: 'Time zone', value: d.timeZone, options: zones.map((zone) => [zone, zone.replaceAll('_', ' ')] as const), error: errors['hours.time_zone'], onInput: (timeZone) => this.patch({ timeZone }) })}
+        ? html`${field({ name: 'hours.time_zone', label: 'Time zone', value: d.timeZone, options: timeZoneOptions(d.timeZone), error: errors['hours.time_zone'], onInput: (timeZone) => this.patch({ timeZone }) })}
           ${DAYS.map(([day, name]) => this.renderDay(d, day, name, errors))}`
         : nothing}
     </fieldset>`;

@@ -2,22 +2,18 @@ import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { AiChatClient, FeedbackReport, PerformanceReport, TopicsReport, UsageReport } from '../../client/index.js';
 import '../ui/chart.js';
-import { errorMessage } from '../ui/errors.js';
-import { feedbackSummary, formatDate, REASON_LABELS } from '../ui/format.js';
+import { errorMessage, type FieldErrors } from '../ui/errors.js';
+import { browserTimeZone, feedbackSummary, formatDate, REASON_LABELS } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './overview-page.styles.js';
+import { daysOf, lastDaysRange, localDay, rangeForm, rangeProblems, type OverviewRange } from './overview-range.js';
 
-const DAY_MS = 86_400_000;
-
-/** The last `count` UTC days, oldest first, as ISO dates. */
-export function lastDays(count: number, now = new Date()): string[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10));
-}
+const conversationLink = (id: string) => html`<a href=${`#/conversations/${encodeURIComponent(id)}`}>${id}</a>`;
 
 const percent = (share: number | null) => (share === null ? null : Math.round(share * 1000) / 10);
 
 interface Overview {
+  range: OverviewRange;
   days: string[];
   usage: UsageReport;
   /** One performance report per day (the service reports one period per call). */
@@ -26,45 +22,57 @@ interface Overview {
   total: PerformanceReport;
   topics: TopicsReport;
   feedback: FeedbackReport;
+  /** Bot and agent names by id (a deleted one shows its id). */
+  names: Map<string, string>;
 }
 
 /**
- * How the bots are doing, from the /v1 analytics reports: conversations and messages per day,
+ * How the bots are doing over a chosen period in a chosen time zone (default: the last 7 days in the
+ * browser's), from the /v1 analytics reports: conversations and messages per day,
  * answered vs fallback replies, reply latency p50/p95, thumbs up and down (a table behind every
  * chart), the top intents, the top unanswered questions, and the feedback visitors gave in the
  * widget: per bot and agent, the reasons, the answers with the most thumbs down and the newest
- * comments (each linking to its conversation).
+ * comments (each linking to its conversation). Bots and agents are shown by name.
  */
 @customElement('aicd-overview-page')
 export class AicdOverviewPage extends LitElement {
   static override styles = [pageStyles, styles];
 
   @property({ attribute: false }) client!: AiChatClient;
-  /** Days shown, today included. */
+  /** Days shown at first, today included. */
   @property({ type: Number }) range = 7;
 
   @state() private data: Overview | null = null;
   @state() private error = '';
+  /** The period as edited in its form; shown once submitted. */
+  @state() private period: OverviewRange = lastDaysRange(7, browserTimeZone());
+  @state() private periodErrors: FieldErrors = {};
+  private run = 0;
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
+    this.period = lastDaysRange(this.range, this.period.timeZone);
+    void this.load(this.period);
     void import('./add-to-intent.js'); // "Add to intent…": a chunk of its own
   }
 
-  private async load(): Promise<void> {
-    const days = lastDays(this.range);
-    const from = days[0]!;
-    const to = days.at(-1)!;
+  private async load(range: OverviewRange): Promise<void> {
+    const run = ++this.run;
+    const days = daysOf(range);
+    const { from, to, timeZone: tz } = range;
     try {
-      const [usage, topics, feedback, total, ...daily] = await Promise.all([
-        this.client.analytics.usage({ from, to, granularity: 'day' }),
-        this.client.analytics.topics({ from, to, limit: 10 }),
-        this.client.analytics.feedback({ from, to, granularity: 'day', limit: 10 }),
-        this.client.analytics.performance({ from, to }),
-        ...days.map((day) => this.client.analytics.performance({ from: day, to: day })),
+      const [usage, topics, feedback, total, names, ...daily] = await Promise.all([
+        this.client.analytics.usage({ from, to, tz, granularity: 'day' }),
+        this.client.analytics.topics({ from, to, tz, limit: 10 }),
+        this.client.analytics.feedback({ from, to, tz, granularity: 'day', limit: 10 }),
+        this.client.analytics.performance({ from, to, tz }),
+        this.names(),
+        ...days.map((day) => this.client.analytics.performance({ from: day, to: day, tz })),
       ]);
+      if (run !== this.run) return;
       this.data = {
+        range,
+        names,
         days,
         usage: usage.data,
         topics: topics.data,
@@ -74,19 +82,37 @@ export class AicdOverviewPage extends LitElement {
       };
       this.error = '';
     } catch (error) {
-      this.error = errorMessage(error);
+      if (run === this.run) this.error = errorMessage(error);
     }
   }
 
+  /** Names of the account's bots and agents (the first pages: a report names few). */
+  private async names(): Promise<Map<string, string>> {
+    const [bots, agents] = await Promise.all([this.client.bots.list({ limit: 100 }), this.client.agents.list({ limit: 100 })]);
+    return new Map([...bots.data.items, ...agents.data.items].map((owner) => [owner.id, owner.name]));
+  }
+
+  private show(event: Event): void {
+    event.preventDefault();
+    this.periodErrors = rangeProblems(this.period);
+    if (Object.keys(this.periodErrors).length) {
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    void this.load(this.period);
+  }
+
   override render() {
+    const shown = this.data?.range;
     return html`<h1>Overview</h1>
-      <p class="hint">The last ${this.range} days (UTC), all bots and agents of the account.</p>
+      ${rangeForm(this.period, this.periodErrors, (patch) => (this.period = { ...this.period, ...patch }), (e) => this.show(e))}
+      <p class="hint" role="status">${shown ? `From ${shown.from} to ${shown.to} (${shown.timeZone.replaceAll('_', ' ')}), all bots and agents of the account.` : ''}</p>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.data ? this.renderData(this.data) : this.error ? nothing : html`<p class="status" role="status">Loading…</p>`}`;
   }
 
-  private renderData({ days, usage, daily, total, topics, feedback }: Overview) {
-    const bucket = new Map(usage.series.map((b) => [b.start.slice(0, 10), b]));
+  private renderData({ range, days, usage, daily, total, topics, feedback, names }: Overview) {
+    const bucket = new Map(usage.series.map((b) => [localDay(b.start, range.timeZone), b]));
     const count = (key: 'conversations' | 'messages') => days.map((day) => bucket.get(day)?.[key] ?? 0);
     const ms = (v: number) => `${Math.round(v)} ms`;
     const pct = (v: number) => `${v} %`;
@@ -151,12 +177,13 @@ export class AicdOverviewPage extends LitElement {
             : html`<p>Every question got an answer in this period.</p>`}
         </section>
       </div>
-      ${this.renderFeedback(days, feedback)}`;
+      ${this.renderFeedback(range, days, feedback, names)}`;
   }
 
   /** Thumbs up and down per day (a chart with its table), per bot and agent, the reasons and the most downvoted answers. */
-  private renderFeedback(days: string[], feedback: FeedbackReport) {
-    const bucket = new Map(feedback.series.map((b) => [b.start.slice(0, 10), b]));
+  private renderFeedback(range: OverviewRange, days: string[], feedback: FeedbackReport, names: Map<string, string>) {
+    const bucket = new Map(feedback.series.map((b) => [localDay(b.start, range.timeZone), b]));
+    const name = (id: string | null) => (id === null ? '—' : (names.get(id) ?? id));
     const per = (key: 'up' | 'down') => days.map((day) => bucket.get(day)?.[key] ?? 0);
     return html`<h2>Feedback</h2>
       <p class="hint">Thumbs up and down that visitors gave answers in the widget: ${feedback.totals.up} up, ${feedback.totals.down} down.</p>
@@ -175,7 +202,7 @@ export class AicdOverviewPage extends LitElement {
             ? html`<table>
                 <thead><tr><th scope="col">Bot</th><th scope="col">Agent</th><th scope="col">Up</th><th scope="col">Down</th></tr></thead>
                 <tbody>${feedback.owners.map(
-                  (row) => html`<tr><td>${row.bot_id ?? '—'}</td><td>${row.agent_id ?? '—'}</td><td>${row.up}</td><td>${row.down}</td></tr>`,
+                  (row) => html`<tr><td>${name(row.bot_id)}</td><td>${name(row.agent_id)}</td><td>${row.up}</td><td>${row.down}</td></tr>`,
                 )}</tbody>
               </table>`
             : html`<p>No feedback in this period.</p>`}
@@ -195,7 +222,7 @@ export class AicdOverviewPage extends LitElement {
               <thead><tr><th scope="col">Answer</th><th scope="col">Down</th><th scope="col">Up</th><th scope="col">Latest conversation</th><th scope="col">Last downvoted</th></tr></thead>
               <tbody>
                 ${feedback.most_downvoted.map(
-                  (row) => html`<tr><td>${row.answer}</td><td>${row.down}</td><td>${row.up}</td><td>${row.conversation_id}</td><td>${formatDate(row.last_down_at)}</td></tr>`,
+                  (row) => html`<tr><td>${row.answer}</td><td>${row.down}</td><td>${row.up}</td><td>${conversationLink(row.conversation_id)}</td><td>${formatDate(row.last_down_at)}</td></tr>`,
                 )}
               </tbody>
             </table>`
@@ -208,8 +235,8 @@ export class AicdOverviewPage extends LitElement {
               <thead><tr><th scope="col">Comment</th><th scope="col">Rating</th><th scope="col">On the answer</th><th scope="col">Bot or agent</th><th scope="col">Given</th><th scope="col">Conversation</th></tr></thead>
               <tbody>
                 ${feedback.comments.map(
-                  (row) => html`<tr><td>${row.comment}</td><td>${feedbackSummary(row)}</td><td>${row.answer}</td><td>${row.bot_id ?? row.agent_id ?? '—'}</td><td>${formatDate(row.updated_at)}</td>
-                    <td><a href=${`#/conversations/${encodeURIComponent(row.conversation_id)}`}>Open</a></td></tr>`,
+                  (row) => html`<tr><td>${row.comment}</td><td>${feedbackSummary(row)}</td><td>${row.answer}</td><td>${name(row.bot_id ?? row.agent_id)}</td><td>${formatDate(row.updated_at)}</td>
+                    <td>${conversationLink(row.conversation_id)}</td></tr>`,
                 )}
               </tbody>
             </table>`

@@ -37,6 +37,14 @@ export default css`
   .plot {
     min-height: 12rem;
   }
+  .empty {
+    margin: 0;
+    padding: 2rem 0;
+    text-align: center;
+    color: var(--aicd-muted, #4d5560);
+    border: 1px dashed var(--aicd-border, #d5d9df);
+    border-radius: 8px;
+  }
   .uplot,
   .uplot * {
     box-sizing: border-box;

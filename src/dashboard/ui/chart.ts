@@ -14,7 +14,8 @@ export interface ChartSeries {
 /**
  * A line chart over days (uPlot: small and fast, canvas), always with its data as a table: the
  * canvas is hidden from assistive technology and the table is what a screen reader reads; a
- * button shows the table on screen too.
+ * button shows the table on screen too. Without data (every value none or zero) it says so
+ * ("No data yet") instead of drawing axes around nothing.
  */
 @customElement('aicd-chart')
 export class AicdChart extends LitElement {
@@ -34,8 +35,19 @@ export class AicdChart extends LitElement {
   private plot: uPlot | null = null;
   private resize?: ResizeObserver;
 
+  /** Nothing to draw: no day, or no value but none and zero. */
+  private get empty(): boolean {
+    return !this.days.length || this.series.every((s) => s.values.every((v) => v === null || v === undefined || v === 0));
+  }
+
   override render() {
     const tableId = 'table';
+    if (this.empty) {
+      return html`<figure>
+        <figcaption><span>${this.caption}</span></figcaption>
+        <p class="empty">No data yet</p>
+      </figure>`;
+    }
     return html`<figure>
       <figcaption>
         <span>${this.caption}</span>
@@ -67,7 +79,12 @@ export class AicdChart extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     // Swatch colours through the CSSOM: the dashboard's CSP allows no style attributes.
     for (const swatch of this.renderRoot.querySelectorAll<HTMLElement>('.swatch')) swatch.style.background = swatch.dataset.color ?? '';
-    if (changed.has('days') || changed.has('series') || changed.has('height')) this.draw();
+    if (changed.has('days') || changed.has('series') || changed.has('height')) {
+      this.draw();
+      // the plot's host is new when the chart comes back from "No data yet"
+      this.resize?.disconnect();
+      if (this.plotHost) this.resize?.observe(this.plotHost);
+    }
   }
 
   override connectedCallback(): void {
@@ -75,7 +92,7 @@ export class AicdChart extends LitElement {
     this.resize = new ResizeObserver(() => this.plot?.setSize({ width: this.width(), height: this.height }));
     if (this.hasUpdated) {
       // Moved in the page: disconnecting destroyed the plot.
-      this.resize.observe(this.plotHost);
+      if (this.plotHost) this.resize.observe(this.plotHost);
       this.draw();
     }
   }
@@ -87,10 +104,6 @@ export class AicdChart extends LitElement {
     this.plot = null;
   }
 
-  protected override firstUpdated(): void {
-    this.resize?.observe(this.plotHost);
-  }
-
   private width(): number {
     return Math.max(240, Math.floor(this.plotHost?.clientWidth || 600));
   }
@@ -98,7 +111,7 @@ export class AicdChart extends LitElement {
   private draw(): void {
     this.plot?.destroy();
     this.plot = null;
-    if (!this.days.length || !this.series.length) return;
+    if (this.empty || !this.plotHost) return;
     const xs = this.days.map((day) => Date.parse(day) / 1000);
     const format = this.format;
     this.plot = new uPlot(

@@ -22,6 +22,15 @@ export function formatDate(iso: string | null | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
 }
 
+/** The browser's IANA time zone (`UTC` if it names none). */
+export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Every IANA time zone the browser knows, for a select (`current` first if the browser does not know it). */
+export function timeZoneOptions(current: string): (readonly [string, string])[] {
+  const zones = Intl.supportedValuesOf('timeZone');
+  return (zones.includes(current) ? zones : [current, ...zones]).map((zone) => [zone, zone.replaceAll('_', ' ')] as const);
+}
+
 /** The languages the service's NLU supports (ISO 639-1), for the language selects. */
 export const LANGUAGES = [['en', 'English'], ['de', 'German'], ['fr', 'French'], ['es', 'Spanish']] as const;
 

@@ -40,8 +40,12 @@ export default css`
     vertical-align: top;
     overflow-wrap: anywhere;
   }
+  /* A header breaks between words only, never inside one (its cells may break anywhere). */
   th {
     font-weight: 600;
+    overflow-wrap: normal;
+    word-break: normal;
+    hyphens: none;
   }
   label {
     display: flex;
