@@ -182,7 +182,7 @@ export class AicdBotHandoff extends LitElement {
       ${this.renderIntents(d, errors)} ${this.renderHours(d, errors)}
       <p class="hint" id="offline-hint">
         When nobody can answer (handoff off, outside the opening hours, or nobody on the team has the Inbox open), the widget offers visitors a form to
-        leave their email and a message; they appear in the Inbox under “Offline messages”.
+        leave their email and a message; they appear in the Inbox under “Left while nobody was online”.
       </p>
       ${this.saved ? html`<p class="hint">Right now: ${this.saved.available ? 'a person can be asked for.' : REASONS[this.saved.unavailable_reason ?? 'disabled']}</p>` : nothing}
       <div class="toolbar">
