@@ -1,8 +1,8 @@
 /** The channel endpoints in the OpenAPI document (document.ts spreads them into its paths; components.ts the schemas). */
-import { operation } from '../openapi/operation.ts';
+import { operation, PATH_IDS } from '../openapi/operation.ts';
 import { whatsappHandshakeQuerySchema } from './schema.ts';
 
-const BOT: [string, string, string] = ['bot_id', 'bot', 'bot'];
+const BOT = PATH_IDS.bot;
 const CHANNEL: [string, string, string] = ['channel_id', 'chn', 'channel'];
 const NAMES = { telegram: 'Telegram', whatsapp: 'WhatsApp' } as const;
 const INPUTS = { telegram: 'TelegramChannelInput', whatsapp: 'WhatsAppChannelInput' } as const;

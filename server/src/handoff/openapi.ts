@@ -1,10 +1,10 @@
 /** The handoff endpoints on /v1 in the OpenAPI document (document.ts spreads them into its paths; components.ts the schemas). */
 import { ref } from '../openapi/components.ts';
-import { operation } from '../openapi/operation.ts';
+import { operation, PATH_IDS } from '../openapi/operation.ts';
 import { eventsQuerySchema, visitorQuerySchema } from './schema.ts';
 
-const CONVERSATION: [string, string, string] = ['conversation_id', 'conv', 'conversation'];
-const BOT: [string, string, string] = ['bot_id', 'bot', 'bot'];
+const CONVERSATION = PATH_IDS.conversation;
+const BOT = PATH_IDS.bot;
 const TOKEN_NOTE = 'Through the token proxy, `user_id` is the token\'s user and `bot_id` its bot.';
 
 const eventsDescription = [

@@ -8,6 +8,16 @@ import { commonHeaders, envelopeOf, errorResponses, ref } from './components.ts'
 
 export type ErrorName = keyof typeof errorResponses;
 
+type PathId = [name: string, prefix: string, what: string];
+
+/** The path ids of the resources (name, id prefix, what it names), one list for every resource's paths. */
+export const PATH_IDS = {
+  agent: ['agent_id', 'agt', 'agent'],
+  bot: ['bot_id', 'bot', 'bot'],
+  entry: ['entry_id', 'kb', 'knowledge entry'],
+  conversation: ['conversation_id', 'conv', 'conversation'],
+} satisfies Record<string, PathId>;
+
 interface Success {
   status: number;
   /** Component name of `data`, or a schema. */
@@ -22,7 +32,7 @@ export interface OperationSpec {
   tag: string;
   summary: string;
   description?: string;
-  pathIds?: [name: string, prefix: string, what: string][];
+  pathIds?: PathId[];
   query?: JsonSchema;
   /** Component name of the JSON body. */
   body?: string;
