@@ -10,6 +10,7 @@ import { ConversationsResource } from './resources/conversations.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { HandoffResource } from './resources/handoff.js';
 import { KnowledgeResource } from './resources/knowledge.js';
+import { WebhooksResource } from './resources/webhooks.js';
 import type { RateLimitInfo } from './types.js';
 
 /**
@@ -58,4 +59,6 @@ export class AiChatClient extends ClientBase {
   readonly handoff = new HandoffResource(this.core);
   /** Files sent with messages: upload (with progress), download, remove before sending. */
   readonly attachments = new AttachmentsResource(this.core);
+  /** Outgoing webhooks: subscriptions, the delivery log, redelivery, a test event. */
+  readonly webhooks = new WebhooksResource(this.core);
 }

@@ -22,3 +22,4 @@ export * from './analytics-types.js';
 export * from './feedback-types.js';
 export * from './handoff-types.js';
 export * from './attachment-types.js';
+export * from './webhook-types.js';

@@ -37,6 +37,7 @@ export const NAV: readonly NavEntry[] = [
   { id: 'conversations', label: 'Conversations', href: '#/conversations' },
   { id: 'inbox', label: 'Inbox', href: '#/inbox' },
   { id: 'keys', label: 'API keys', href: '#/keys' },
+  { id: 'webhooks', label: 'Webhooks', href: '#/webhooks' },
   { id: 'team', label: 'Team', href: '#/team' },
   { id: 'account', label: 'Account', href: '#/account' },
 ];
@@ -58,6 +59,7 @@ export const ROUTES: readonly RouteEntry[] = [
   },
   { path: /^inbox$/, tag: 'aicd-inbox-page', module: 'inbox-page', title: 'Inbox', nav: 'inbox' },
   { path: /^keys$/, tag: 'aicd-keys-page', module: 'keys-page', title: 'API keys', nav: 'keys' },
+  { path: /^webhooks$/, tag: 'aicd-webhooks-page', module: 'webhooks-page', title: 'Webhooks', nav: 'webhooks' },
   { path: /^team$/, tag: 'aicd-team-page', module: 'team-page', title: 'Team', nav: 'team' },
   { path: /^account$/, tag: 'aicd-account-page', module: 'account-page', title: 'Account', nav: 'account' },
 ];

@@ -61,7 +61,7 @@ describe('aicd-app (dashboard shell)', () => {
     const address = email('owner');
     await signUpInUi(app, address, 'Acme support');
     const links = deepAll<HTMLAnchorElement>(app, 'nav a').map((a) => a.textContent);
-    expect(links).to.deep.equal(['Overview', 'Bots', 'Agents', 'Knowledge', 'Conversations', 'Inbox', 'API keys', 'Team', 'Account']);
+    expect(links).to.deep.equal(['Overview', 'Bots', 'Agents', 'Knowledge', 'Conversations', 'Inbox', 'API keys', 'Webhooks', 'Team', 'Account']);
     expect(deep(app, 'nav a[aria-current="page"]')!.textContent).to.equal('Overview');
     await expect(app).to.be.accessible();
 

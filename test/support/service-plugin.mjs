@@ -119,6 +119,8 @@ export function testServicePlugin() {
         dashboard: { signup: 'open', signInLimits: { perAddress: { points: 10_000, durationSeconds: 60 } } },
         // Knowledge imports may read this dev server's own pages (loopback is refused by default).
         imports: { allowPrivateHosts: ['127.0.0.0/8', '::1/128'] },
+        // Webhook tests subscribe this dev server's own address: nothing leaves loopback.
+        webhooks: { allowPrivateHosts: ['127.0.0.0/8', '::1/128'] },
       });
       listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
       const proxy = await createDemoProxy(service);

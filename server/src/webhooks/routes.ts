@@ -7,7 +7,8 @@ import { accountId, type AppContext, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import { deliveriesQuerySchema, webhookInputSchema, webhookUpdateSchema } from './schema.ts';
-import type { WebhookInput, WebhookService } from './service.ts';
+import type { WebhookRequest as WebhookInput } from '../../../src/client/types.ts';
+import type { WebhookService } from './service.ts';
 import type { DeliveryStatus } from './tables.ts';
 
 /** What these routes use of the service graph (services.ts builds it). */

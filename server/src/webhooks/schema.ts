@@ -2,11 +2,11 @@
  * JSON Schemas of the webhook routes: the routes validate with them and the OpenAPI document
  * embeds the same objects (components: `webhookComponents`).
  */
+import type { WebhookEventType } from '../../../src/client/types.ts';
 import { schemas, type JsonSchema } from '../http/validate.ts';
 
-/** What an account can subscribe to. `webhook.test` is sent only by the test route. */
-export const WEBHOOK_EVENTS = ['conversation.started', 'message.created', 'handoff.requested', 'handoff.taken', 'handoff.closed', 'feedback.given'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number] | 'webhook.test';
+/** What an account can subscribe to (`webhook.test` is sent only by the test route). */
+export const WEBHOOK_EVENTS: readonly WebhookEventType[] = ['conversation.started', 'message.created', 'handoff.requested', 'handoff.taken', 'handoff.closed', 'feedback.given'];
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_DESCRIPTION = 500;

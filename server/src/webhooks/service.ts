@@ -5,7 +5,7 @@
  * database, not by this service) and by redeliveries and tests.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Page } from '../../../src/client/types.ts';
+import type { Page, WebhookDelivery as DeliveryView, WebhookRequest as WebhookInput, WebhookSubscription as WebhookView } from '../../../src/client/types.ts';
 import { iso, json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
@@ -18,42 +18,8 @@ import type { Logger } from '../logger.ts';
 import { QueueWorker } from '../jobs/queue-worker.ts';
 import { DeliveryQueue } from './delivery.ts';
 import type { WebhookConfig } from './options.ts';
-import type { WebhookEventType } from './schema.ts';
 import { newSigningSecret } from './signing.ts';
 import { withWebhookTables, type DeliveryStatus, type WebhookDatabase, type WebhookDeliveriesTable, type WebhookSubscriptionsTable } from './tables.ts';
-
-export interface WebhookInput {
-  url: string;
-  events: WebhookEventType[];
-  description?: string;
-  enabled?: boolean;
-}
-
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: string[];
-  description: string;
-  enabled: boolean;
-  disabled_reason: string | null;
-  failing_since: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface DeliveryView {
-  id: string;
-  event_id: string;
-  type: string;
-  status: DeliveryStatus;
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  last_response: string | null;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  occurred_at: string;
-}
 
 type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 type DeliveryRow = Selectable<WebhookDeliveriesTable>;

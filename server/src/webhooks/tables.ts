@@ -1,5 +1,6 @@
 /** Table types of migration 022 (webhooks), joined with `withWebhookTables(db)` so only webhooks/ knows them. */
 import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { WebhookEventType } from '../../../src/client/types.ts';
 import type { Database, Json } from '../db/schema.ts';
 
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -10,7 +11,7 @@ export interface WebhookSubscriptionsTable {
   account_id: string;
   url: string;
   description: Generated<string>;
-  events: Json<string[]>;
+  events: Json<WebhookEventType[]>;
   enabled: Generated<boolean>;
   secret: string;
   failing_since: NullableTimestamp;

@@ -4,7 +4,7 @@ import type { ApiKey, DashboardApi, KeyScope, Plan, Session } from '../api.js';
 import { api as defaultApi } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
-import '../ui/copy-button.js';
+import { secretOnce } from '../ui/secret-once.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
@@ -71,15 +71,13 @@ export class AicdKeysPage extends LitElement {
   }
 
   private renderSecret({ key, secret }: { key: ApiKey; secret: string }) {
-    return html`<section aria-labelledby="secret-title" class="secret">
-      <h2 id="secret-title">Your new key “${key.label}”</h2>
-      <p>Copy it now: it is shown only this once, and the service keeps only its hash.</p>
-      <pre><code>${secret}</code></pre>
-      <div class="toolbar">
-        <aicd-copy-button .text=${secret} label="Copy the key"></aicd-copy-button>
-        <button type="button" @click=${() => (this.secret = null)}>I have copied it</button>
-      </div>
-    </section>`;
+    return secretOnce({
+      title: `Your new key “${key.label}”`,
+      note: 'Copy it now: it is shown only this once, and the service keeps only its hash.',
+      secret,
+      copyLabel: 'Copy the key',
+      onDismiss: () => (this.secret = null),
+    });
   }
 
   private renderCreate() {
