@@ -77,6 +77,7 @@ describe('events', () => {
     const started = payloads.find((p) => p.type === 'conversation.started')!;
     assert.equal(started.data.conversation.id, turn.body.data.conversation_id);
     assert.equal(started.data.conversation.bot_id, botId);
+    assert.match(started.data.conversation.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const messages = payloads.filter((p) => p.type === 'message.created').map((p) => p.data);
     assert.deepEqual(messages.map((m) => m.message.role).sort(), ['assistant', 'user']);
     const reply = messages.find((m) => m.message.role === 'assistant')!;

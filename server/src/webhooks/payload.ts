@@ -15,6 +15,11 @@ export interface StoredEvent {
 }
 
 export function eventBody(event: StoredEvent): string {
-  const data = event.type === 'message.created' ? { ...event.data, message: toMessage(event.data.message as MessageRow) } : event.data;
+  const data =
+    event.type === 'message.created'
+      ? { ...event.data, message: toMessage(event.data.message as MessageRow) }
+      : event.type === 'conversation.started'
+        ? { conversation: { ...(event.data.conversation as object), created_at: iso((event.data.conversation as { created_at: string }).created_at) } }
+        : event.data;
   return JSON.stringify({ type: event.type, timestamp: iso(event.occurred_at), data });
 }
