@@ -256,11 +256,8 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/agents/{agent_id}/train', `/v1/agents/${ids.agent}/train`, { method: 'POST' }, 409);
     await check('/v1/agents/{agent_id}/train', `/v1/agents/${ids.agent}/train`, { body: { holdout: 2 } }, 400);
     await check('/v1/agents/{agent_id}/train', '/v1/agents/agt_missing123456/train', { method: 'POST' }, 404);
-    let job = queued.body.data;
-    for (let i = 0; i < 200 && (job.status === 'queued' || job.status === 'running'); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      job = (await check('/v1/agents/{agent_id}/jobs/{job_id}', `/v1/agents/${ids.agent}/jobs/${job.id}`, {}, 200)).body.data;
-    }
+    await service.deps.trainingJobs.runs.running(queued.body.data.id);
+    const job = (await check('/v1/agents/{agent_id}/jobs/{job_id}', `/v1/agents/${ids.agent}/jobs/${queued.body.data.id}`, {}, 200)).body.data;
     assert.equal(job.status, 'succeeded');
     await check('/v1/agents/{agent_id}/train', `/v1/agents/${ids.agent}/train?wait=true`, { body: { holdout: 0 } }, 200);
     await check('/v1/agents/{agent_id}/jobs', `/v1/agents/${ids.agent}/jobs`, {}, 200);

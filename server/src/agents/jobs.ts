@@ -50,7 +50,8 @@ class JobFailure extends Error {
 }
 
 export class TrainingJobs {
-  private readonly runs: BackgroundRuns;
+  /** This process's runs; `runs.running(jobId)` settles once a job run here has recorded its outcome. */
+  readonly runs: BackgroundRuns;
 
   constructor(
     private readonly db: Kysely<Database>,

@@ -31,6 +31,8 @@ export class UsageRecorder {
   private recorded = 0;
   private written = 0;
   private scheduled = false;
+  /** `settled()` callers, told after each batch. */
+  private readonly waiters: (() => void)[] = [];
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -53,6 +55,15 @@ export class UsageRecorder {
       this.write();
       await this.inFlight;
     }
+  }
+
+  /**
+   * Resolves once everything recorded before the call is in the database, written on the recorder's
+   * own schedule: unlike `flush()` it starts no write, so a test can see that a lone record is written.
+   */
+  async settled(): Promise<void> {
+    const target = this.recorded;
+    while (this.written < target) await new Promise<void>((resolve) => this.waiters.push(resolve));
   }
 
   /** At shutdown, once no request is answered any more: everything recorded, and no write left running. */
@@ -86,6 +97,7 @@ export class UsageRecorder {
       .finally(() => {
         this.written += batch.length;
         this.inFlight = null;
+        for (const waiter of this.waiters.splice(0)) waiter();
         this.write();
       });
   }
