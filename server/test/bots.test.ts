@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { clientFor, shopTraining, startTestService, type TestClient } from './support/core.ts';
+import { trainingStarted } from './support/hold-training.ts';
 
 let api: TestClient;
 let other: TestClient;
@@ -319,13 +320,14 @@ describe('training never blocks the event loop', () => {
     }));
     const bot = await createBot({ name: 'Big' });
     let trainingDoneAt = 0;
+    const started = trainingStarted(api.service.deps.nlu);
     const training = api
       .json(`/v1/bots/${bot.id}`, { method: 'PUT', body: { training: { intents } } })
       .then((r) => {
         trainingDoneAt = performance.now();
         return r;
       });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await started; // the worker thread trains from here on
     const status = await api.json(`/v1/bots/${bot.id}`);
     const listAnsweredAt = performance.now();
     assert.equal(status.res.status, 200);

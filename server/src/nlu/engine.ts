@@ -178,9 +178,10 @@ function trainingError(error: unknown): unknown {
   return new NluTrainingError(`The training worker stopped: ${error.message}`, 'crashed');
 }
 
-/** The engine, with its cache exposed for tests of the memory bound. */
+/** The engine, with its cache exposed for tests of the memory bound, and its pattern worker for tests of its queue. */
 export interface NluEngineInternals extends NluEngine {
   readonly cache: ModelCache;
+  readonly patterns: Pick<JobWorker<unknown, unknown>, 'nextStart'>;
 }
 
 export function createNluEngine(options: NluEngineOptions = {}): NluEngineInternals {
@@ -222,6 +223,7 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
 
   return {
     cache,
+    patterns,
     async train(language, training) {
       const lang = asLanguage(language);
       const input = toTrainInput(training, lang);

@@ -46,6 +46,8 @@ export class JobWorker<In, Out> {
   private ready = false;
   private nextId = 1;
   private closed = false;
+  /** `nextStart()` callers, told when a job is handed to the thread. */
+  private readonly startWaiters: (() => void)[] = [];
 
   constructor(
     private readonly module: URL,
@@ -73,6 +75,11 @@ export class JobWorker<In, Out> {
       this.queue.push(job);
       this.pump();
     });
+  }
+
+  /** Resolves when the next job is handed to the thread: what a test of the queue waits on. */
+  nextStart(): Promise<void> {
+    return new Promise((resolve) => this.startWaiters.push(resolve));
   }
 
   /** Starts the thread ahead of the first job, so that job does not wait for it to load. */
@@ -149,6 +156,7 @@ export class JobWorker<In, Out> {
     // A worker still loading receives the job when its imports are done; the deadline starts then.
     worker.postMessage({ id: job.id, input: job.input });
     if (this.ready) this.startDeadline(worker);
+    for (const started of this.startWaiters.splice(0)) started();
   }
 
   private startDeadline(worker: Worker): void {
