@@ -291,6 +291,16 @@ describe('every endpoint answers as documented', () => {
     await check('/v1/bots/{bot_id}/classify', `/v1/bots/${untrained.body.data.id}/classify`, { body: { text: 'hello' } }, 409);
   });
 
+  it('widget tokens: minted for a listed origin, refused for another', async () => {
+    const site = 'https://shop.example';
+    const bot = await check('/v1/bots', '/v1/bots', { body: { name: 'Shop', channels: [{ type: 'website', allowed_origins: [site] }] } }, 201);
+    const mint = (origin: string, body: object) => check('/v1/widget/tokens', '/v1/widget/tokens', { auth: null, body, headers: { origin } }, origin === site ? 200 : 403);
+    const minted = await mint(site, { bot_id: bot.body.data.id });
+    assert.equal(minted.body.data.bot_id, bot.body.data.id);
+    await mint('https://elsewhere.example', { bot_id: bot.body.data.id });
+    await check('/v1/widget/tokens', '/v1/widget/tokens', { auth: null, body: { bot_id: 'not-a-bot' }, headers: { origin: site } }, 400);
+  });
+
   it('chat, streamed chat and history', async () => {
     const reply = await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'how do I install the widget?' }], user_id: 'user-2' } }, 200);
     ids.conversation = reply.body.data.conversation_id;

@@ -115,13 +115,18 @@ export async function readJson<T>(c: AppContext, schema: JsonSchema, options: Re
     if (!parsed.ok) throw new ServiceError(parsed.code, parsed.message);
     value = parsed.value;
   }
+  return checkBody<T>(value, schema);
+}
+
+/** Validates a parsed JSON body (a route that reads its body its own way, e.g. before the body limit). */
+export function checkBody<T>(value: unknown, schema: JsonSchema): T {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ServiceError('validation_failed', 'The request body must be a JSON object.', { param: '(root)' });
   }
-  value = cleanStrings(value, '');
+  const cleaned = cleanStrings(value, '');
   const validate = validator(bodyAjv, schema);
-  if (!validate(value)) throw toServiceError(validate.errors ?? [], 'body');
-  return value as T;
+  if (!validate(cleaned)) throw toServiceError(validate.errors ?? [], 'body');
+  return cleaned as T;
 }
 
 /** Coerces and validates the query string (one value per name; the last one wins). */

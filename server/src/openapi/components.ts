@@ -34,6 +34,7 @@ import { handoffComponents } from '../handoff/schema.ts';
 import { channelComponents } from '../channels/schema.ts';
 import { webhookComponents } from '../webhooks/schema.ts';
 import { attachmentComponents } from '../attachments/schema.ts';
+import { widgetTokenComponents } from '../widget-tokens/schema.ts';
 import { knowledgeImportComponents } from '../knowledge/import/schema.ts';
 import type { JsonSchema } from '../http/validate.ts';
 import { schemas } from '../http/validate.ts';
@@ -303,6 +304,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ...webhookComponents,
   ...knowledgeImportComponents,
   ...attachmentComponents,
+  ...widgetTokenComponents,
 };
 
 const integerHeader = (description: string) => ({ description, required: true, schema: { type: 'integer' } });

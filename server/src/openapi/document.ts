@@ -14,6 +14,7 @@ import { handoffPaths } from '../handoff/openapi.ts';
 import { channelPaths } from '../channels/openapi.ts';
 import { attachmentPaths } from '../attachments/openapi.ts';
 import { webhookPaths } from '../webhooks/openapi.ts';
+import { widgetTokenPaths } from '../widget-tokens/openapi.ts';
 import { knowledgePaths } from '../knowledge/openapi.ts';
 import { componentHeaders, componentResponses, componentSchemas, pageOf, ref } from './components.ts';
 import { operation, PATH_IDS } from './operation.ts';
@@ -105,6 +106,7 @@ function paths(): Record<string, Record<string, unknown>> {
     ...channelPaths(),
     ...attachmentPaths(),
     ...webhookPaths(),
+    ...widgetTokenPaths(),
   };
 }
 

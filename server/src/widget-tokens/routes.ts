@@ -17,9 +17,10 @@ import { charge, clientGroup, widgetBudgets } from '../http/auth.ts';
 import type { AppContext, AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { ServiceError } from '../http/errors.ts';
+import { checkBody } from '../http/validate.ts';
 import { widgetBearer } from '../http/widget-bearer.ts';
 import type { RateLimitPlan, RateLimits } from '../rate-limit/limiter.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { widgetTokenRequestSchema } from './schema.ts';
 import { WIDGET_CALL, widgetCallOf, type WidgetBot, type WidgetCall, type WidgetTokens } from './service.ts';
 
 export interface WidgetTokenDeps {
@@ -33,7 +34,6 @@ export interface WidgetTokenDeps {
 const API_BASE = '/v1';
 /** Time the in-process answer may take (a chat turn with an LLM), as the proxy's default. */
 const ANSWER_TIMEOUT_MS = 30_000;
-const BOT_ID = new RegExp(ID_PATTERN);
 
 /** A refusal by the proxy's shared code, as the service's own error (same code, status and headers). */
 function asServiceError(error: unknown): unknown {
@@ -65,10 +65,7 @@ export function widgetTokenRoutes(deps: WidgetTokenDeps): Hono<AppEnv> {
     const body = await readJsonObject(c.req.raw, { maxBytes: 4096, optional: true }).catch((error) => {
       throw asServiceError(error);
     });
-    const botId = body.bot_id;
-    if (typeof botId !== 'string' || !BOT_ID.test(botId) || !botId.startsWith('bot_')) {
-      throw new ServiceError('validation_failed', 'bot_id must be the id of a bot (bot_…).', { param: 'bot_id' });
-    }
+    const { bot_id: botId, user_id: heldId } = checkBody<{ bot_id: string; user_id?: string }>(body, widgetTokenRequestSchema);
     const bot = await deps.widgetTokens.bot(botId);
     if (!bot) throw new ServiceError('resource_not_found', 'No bot with that bot_id exists.', { param: 'bot_id' });
     const origin = c.req.header('origin');
@@ -76,7 +73,7 @@ export function widgetTokenRoutes(deps: WidgetTokenDeps): Hono<AppEnv> {
     const plan = (await deps.accounts.rateLimitOf(bot.accountId)) ?? deps.config.rateLimit;
     await charge(c, deps.rateLimits, widgetBudgets(bot.accountId, null, group, plan));
     // The anon_… id the widget keeps is reused, so the visitor keeps its history across renewals.
-    const userId = anonymousId(body.user_id);
+    const userId = anonymousId(heldId);
     const { token, expiresAt } = await deps.widgetTokens.mint(userId, botId, origin!);
     const data: TokenResponseData = {
       token,
