@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestService, type TestClient } from './support/core.ts';
-import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
+import { startFakeOpenAi, type FakeOpenAi, type FakeRequest } from './support/fake-openai.ts';
 
 let api: TestClient;
 let fake: FakeOpenAi;
@@ -30,16 +30,6 @@ after(async () => {
   await api.service.close();
   await fake.close();
 });
-
-/** Polls `check` until it returns a value (the stop is stored after the connection closes). */
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 /** POSTs a streamed turn over the port, reads until `until` text arrived, then aborts (Stop). */
 async function streamThenStop(path: string, body: unknown, until: string, key: string): Promise<{ conversationId: string }> {
@@ -64,9 +54,17 @@ async function streamThenStop(path: string, body: unknown, until: string, key: s
   return { conversationId: JSON.parse(meta![1]!).conversation_id };
 }
 
-async function storedMessages(conversationId: string): Promise<any[] | undefined> {
+async function storedMessages(conversationId: string): Promise<any[]> {
   const { res, body } = await api.json(`/v1/chat/history?conversation_id=${conversationId}`);
-  return res.status === 200 && body.data.items.length === 2 ? body.data.items : undefined;
+  assert.equal(res.status, 200, JSON.stringify(body));
+  assert.equal(body.data.items.length, 2, JSON.stringify(body.data.items));
+  return body.data.items;
+}
+
+/** The stop reached the LLM (the fake saw its request cancelled) and the stopped turn was stored. */
+async function stopped(upstream: FakeRequest): Promise<void> {
+  await upstream.cancelled;
+  await api.service.deps.turns.idle();
 }
 
 describe('stopping a streamed answer', () => {
@@ -75,9 +73,8 @@ describe('stopping a streamed answer', () => {
     const requestsBefore = fake.requests.length;
     const ask = { messages: [{ role: 'user', content: 'Tell me everything' }], stream: true };
     const { conversationId } = await streamThenStop('/v1/chat', ask, 'Partial', 'stop-chat-1');
-    const upstream = fake.requests[requestsBefore]!;
-    await eventually(async () => (upstream.aborted ? true : undefined), 'the fake LLM request is aborted');
-    const [user, reply] = await eventually(() => storedMessages(conversationId), 'the stopped turn is stored');
+    await stopped(fake.requests[requestsBefore]!);
+    const [user, reply] = await storedMessages(conversationId);
     assert.equal(user.role, 'user');
     assert.equal(user.content, 'Tell me everything');
     assert.equal(reply.role, 'assistant');
@@ -101,9 +98,8 @@ describe('stopping a streamed answer', () => {
     const requestsBefore = fake.requests.length;
     const body = { message: 'Count for me', user_id: 'visitor-1', stream: true };
     const { conversationId } = await streamThenStop(`/v1/bots/${bot.id}/messages`, body, 'two', 'stop-bot-1');
-    const upstream = fake.requests[requestsBefore]!;
-    await eventually(async () => (upstream.aborted ? true : undefined), 'the fake LLM request is aborted');
-    const [, reply] = await eventually(() => storedMessages(conversationId), 'the stopped turn is stored');
+    await stopped(fake.requests[requestsBefore]!);
+    const [, reply] = await storedMessages(conversationId);
     assert.equal(reply.content, 'one two ');
     assert.equal(reply.stopped, true);
 
@@ -128,15 +124,12 @@ describe('stopping a streamed answer', () => {
       body: JSON.stringify({ messages: [{ role: 'user', content: 'Never mind' }], user_id: 'json-stopper' }),
       signal: controller.signal,
     }).catch((error: Error) => error);
-    await eventually(async () => (fake.requests.length > requestsBefore ? true : undefined), 'the LLM is asked');
+    const upstream = await fake.request(requestsBefore); // the LLM is asked
     controller.abort();
     assert.equal((await answer as Error).name, 'AbortError');
-    const upstream = fake.requests[requestsBefore]!;
-    await eventually(async () => (upstream.aborted ? true : undefined), 'the fake LLM request is aborted');
-    const stored = await eventually(async () => {
-      const { body } = await api.json('/v1/chat/history?user_id=json-stopper');
-      return body.data.items.length === 2 ? body.data.items : undefined;
-    }, 'the stopped turn is stored');
+    await stopped(upstream);
+    const stored = (await api.json('/v1/chat/history?user_id=json-stopper')).body.data.items;
+    assert.equal(stored.length, 2, JSON.stringify(stored));
     assert.equal(stored[0].content, 'Never mind');
     assert.equal(stored[1].stopped, true);
     // the stall sends one word first: whether it was read before the client left is a race
@@ -149,7 +142,7 @@ describe('stopping a streamed answer', () => {
     const text = await res.text();
     const done = JSON.parse(/event: done\ndata: (.*)\n/.exec(text)![1]!);
     assert.equal(done.data.message.stopped, undefined);
-    const [, reply] = (await storedMessages(done.data.conversation_id))!;
+    const [, reply] = await storedMessages(done.data.conversation_id);
     assert.equal(reply.stopped, undefined);
   });
 });

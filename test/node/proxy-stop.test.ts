@@ -10,8 +10,15 @@ import { call, createBot, hostProxy, mint, startService, type HostedProxy, type 
 /** The part of server/test/support/fake-openai.ts this test uses (imported at run time). */
 interface FakeOpenAi {
   baseUrl: string;
-  requests: { aborted: boolean }[];
+  /** Resolves with the index-th request once it arrived; `cancelled`: its caller went away. */
+  request(index: number): Promise<{ cancelled: Promise<void> }>;
+  requests: unknown[];
   close(): Promise<void>;
+}
+
+/** The part of the service this test waits on: its turns, idle once every one has stored its reply. */
+interface ServiceWithTurns {
+  deps: { turns: { idle(): Promise<void> } };
 }
 
 let fake: FakeOpenAi;
@@ -37,15 +44,6 @@ after(async () => {
   await fake?.close();
 });
 
-async function eventually<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
 describe('proxy: stopping a streamed answer', () => {
   it('closing the stream at the proxy aborts the LLM request and stores the partial reply, stopped', async () => {
     const { token } = await mint(host.url);
@@ -65,14 +63,13 @@ describe('proxy: stopping a streamed answer', () => {
     await reader.cancel(); // the widget's Stop: the browser closes the connection
     const meta = JSON.parse(/event: meta\ndata: (.*)\n/.exec(text)![1]!) as { conversation_id: string };
 
-    await eventually(async () => (fake.requests[before]?.aborted ? true : undefined), 'the LLM request is aborted');
-    const items = await eventually(async () => {
-      const history = await fetch(`${service.url}/v1/chat/history?conversation_id=${meta.conversation_id}`, {
-        headers: { authorization: `Bearer ${apiKey}` },
-      });
-      const body = (await history.json()) as { data?: { items: { role: string; content: string; stopped?: boolean }[] } };
-      return body.data?.items.length === 2 ? body.data.items : undefined;
-    }, 'the stopped turn is stored');
+    await (await fake.request(before)).cancelled; // the LLM request is aborted
+    await (service.service as unknown as ServiceWithTurns).deps.turns.idle(); // the stopped turn is stored
+    const history = await fetch(`${service.url}/v1/chat/history?conversation_id=${meta.conversation_id}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    const items = ((await history.json()) as { data: { items: { role: string; content: string; stopped?: boolean }[] } }).data.items;
+    assert.equal(items.length, 2, JSON.stringify(items));
     assert.equal(items[1]!.stopped, true);
     assert.ok(items[1]!.content.startsWith('one '), items[1]!.content);
     assert.notEqual(items[1]!.content, 'one two three four');

@@ -54,6 +54,9 @@ const EVERY_ENTRY: KnowledgeScope = { tags: [] };
 export class TurnPipeline {
   private readonly builtin: BuiltinResponder;
   private readonly llmResponder: LlmResponder;
+  /** Turns between their first step and their stored outcome, and who waits for none to be left. */
+  private running = 0;
+  private readonly idleWaiters: (() => void)[] = [];
 
   constructor(private readonly deps: TurnDeps) {
     this.builtin = new BuiltinResponder(deps);
@@ -123,6 +126,24 @@ export class TurnPipeline {
    * shows what the user saw.
    */
   async *run(turn: PreparedTurn, signal: AbortSignal): AsyncIterable<TurnEvent> {
+    this.running++;
+    try {
+      yield* this.answer(turn, signal);
+    } finally {
+      if (--this.running === 0) for (const idle of this.idleWaiters.splice(0)) idle();
+    }
+  }
+
+  /**
+   * Resolves once no turn is running: each has stored its reply, a stopped one included. A client
+   * that hung up hears nothing more of its turn; this is what a test of Stop waits on.
+   */
+  idle(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async *answer(turn: PreparedTurn, signal: AbortSignal): AsyncIterable<TurnEvent> {
     if (turn.replay) {
       yield { type: 'done', turn: turn.replay };
       return;

@@ -29,14 +29,25 @@ export const FAKE_REPLY_DELTAS: readonly string[] = deltas(FAKE_REPLY);
 /** A string the fake puts in error bodies; it must never reach our clients. */
 export const FAKE_SECRET = 'sk-upstream-secret-do-not-leak';
 
+/**
+ * A request received (parsed body and the Authorization header). `aborted` turns true, and
+ * `cancelled` resolves, when the caller went away before a paced stream (`slow-stream`, `stall`)
+ * ended: it cancelled the body.
+ */
+export interface FakeRequest {
+  body: Record<string, unknown>;
+  authorization: string | null;
+  aborted: boolean;
+  cancelled: Promise<void>;
+}
+
 export interface FakeOpenAi {
   /** Base URL, e.g. `http://127.0.0.1:41234/v1`. */
   baseUrl: string;
-  /**
-   * Requests received (parsed bodies and the Authorization header). `aborted` turns true when the
-   * caller went away before a paced stream (`slow-stream`, `stall`) ended: it cancelled the body.
-   */
-  requests: { body: Record<string, unknown>; authorization: string | null; aborted: boolean }[];
+  /** Requests received, in order. */
+  requests: FakeRequest[];
+  /** Resolves with `requests[index]` once it has arrived. */
+  request(index: number): Promise<FakeRequest>;
   /**
    * When set, every request gets this scenario whatever its `model`. For tests whose service always
    * sends the same model name, e.g. a provider that fails now and has recovered for the retry.
@@ -100,16 +111,25 @@ function paced(frames: string[], gapMs: number, onCancel: () => void): Response 
 }
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
-  const requests: FakeOpenAi['requests'] = [];
+  const requests: FakeRequest[] = [];
+  const arrivals: (() => void)[] = [];
+  const request = async (index: number) => {
+    while (!requests[index]) await new Promise<void>((resolve) => arrivals.push(resolve));
+    return requests[index];
+  };
   // Built before the server so the handler can read `scenarioOverride` as tests change it.
-  const fake: Omit<FakeOpenAi, 'baseUrl' | 'close'> = { requests, scenarioOverride: null };
+  const fake: Omit<FakeOpenAi, 'baseUrl' | 'close'> = { requests, request, scenarioOverride: null };
   const app = new Hono();
   app.post('/v1/chat/completions', async (c) => {
     const body = (await c.req.json()) as Record<string, unknown>;
-    const request = { body, authorization: c.req.header('authorization') ?? null, aborted: false };
+    let cancel!: () => void;
+    const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+    const request: FakeRequest = { body, authorization: c.req.header('authorization') ?? null, aborted: false, cancelled };
     requests.push(request);
+    for (const arrived of arrivals.splice(0)) arrived();
     const onCancel = () => {
       request.aborted = true;
+      cancel();
     };
     const scenario = fake.scenarioOverride ?? (String(body.model) as Scenario);
     const words = FAKE_REPLY_DELTAS;
