@@ -15,3 +15,6 @@ export function newId(prefix: IdPrefix, length = 20): string {
 
 /** The shape every id in a path or body must have; anything else is rejected at the edge. */
 export const ID_PATTERN = '^[a-z]{2,4}_[0-9A-Za-z]{8,40}$';
+
+/** The shape of one kind's ids (`idPatternOf('bot')`: `^bot_…`), for a schema or a check at the edge. */
+export const idPatternOf = (prefix: IdPrefix): string => `^${prefix}_${ID_PATTERN.slice(ID_PATTERN.indexOf('_') + 1)}`;

@@ -1,5 +1,6 @@
 // Tenant isolation over a real PGlite: two accounts with the same shapes of data (bots, a trained
-// agent, knowledge, conversations of the SAME user_id, analytics traffic). Account B using A's ids
+// agent, knowledge, conversations of the SAME user_id, analytics traffic, a Telegram channel, a
+// webhook subscription with a delivery). Account B using A's ids
 // gets 404 on every operation of the OpenAPI document, sees only its own data in lists, search,
 // history and reports, and cannot change A's resources. Then the token proxy: a token of one bot or
 // one user cannot reach another's.
@@ -10,6 +11,9 @@ import { createProxy } from '../../src/proxy/index.ts';
 import type { Service } from '../src/index.ts';
 import { shopTraining } from './support/core.ts';
 import { caller, memoryService, type Caller } from './support/api.ts';
+import { channelOptions, TestClock } from './support/channels.ts';
+import { FAKE_TELEGRAM_TOKEN, startFakeTelegram, type FakeTelegram } from './support/fake-telegram.ts';
+import { startFakeWhatsApp, type FakeWhatsApp } from './support/fake-whatsapp.ts';
 import { operationsOf, type Operation, type Schema } from './support/fuzz-kit.ts';
 
 const HUGE_PLAN = { points: 1_000_000, durationSeconds: 60 };
@@ -21,10 +25,15 @@ interface Tenant {
   call: Caller;
   /** A word only this tenant's data contains. */
   marker: string;
-  ids: Record<'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id' | 'attachment_id', string>;
+  ids: Record<
+    'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id' | 'attachment_id' | 'webhook_id' | 'delivery_id',
+    string
+  >;
 }
 
 let service: Service;
+let telegram: FakeTelegram;
+let whatsapp: FakeWhatsApp;
 let doc: Schema;
 let a: Tenant;
 let b: Tenant;
@@ -53,6 +62,10 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
   const files = [{ name: 'faq.md', data: Buffer.from(`# FAQ\n\nAsk the ${marker} desk.`).toString('base64') }];
   const imported = await ok(call, '/v1/knowledge/imports?wait=true', { kind: 'files', files });
   await ok(call, '/v1/analytics/usage');
+  await ok(call, `/v1/bots/${bot.id}/channels/telegram`, { bot_token: FAKE_TELEGRAM_TOKEN }, 'PUT');
+  // Loopback is allowed for this service's webhooks: the test event goes to a closed local port.
+  const webhook = await ok(call, '/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['message.created'], description: marker });
+  const delivery = await ok(call, `/v1/webhooks/${webhook.id}/test`, {});
   return {
     accountId,
     apiKey,
@@ -61,7 +74,7 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
     ids: {
       bot_id: bot.id, agent_id: agent.id, job_id: job.id, entry_id: entry.id, conversation_id: botReply.conversation_id,
       agent_conversation_id: chat.conversation_id, import_id: imported.id, message_id: botReply.message.id,
-      attachment_id: attachment.id,
+      attachment_id: attachment.id, webhook_id: webhook.id, delivery_id: delivery.id,
     },
   };
 }
@@ -72,6 +85,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/bots': { name: 'b' },
   'PUT /v1/bots/{bot_id}': { name: 'hijacked', training: { intents: [] } },
   'POST /v1/bots/{bot_id}/messages': { message: 'hello', user_id: SHARED_USER },
+  'POST /v1/bots/{bot_id}/classify': { text: 'hello' },
   'POST /v1/agents': { name: 'a' },
   'PUT /v1/agents/{agent_id}': { name: 'hijacked', examples: [] },
   'POST /v1/agents/{agent_id}/train': {},
@@ -84,6 +98,9 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/conversations/{conversation_id}/handoff/typing': { user_id: SHARED_USER },
   'POST /v1/conversations/{conversation_id}/handoff/offline-messages': { email: 'x@example.com', message: 'hijacked', user_id: SHARED_USER },
   'POST /v1/attachments': 'a plain text file',
+  'PUT /v1/bots/{bot_id}/channels/telegram': { bot_token: FAKE_TELEGRAM_TOKEN },
+  'PUT /v1/bots/{bot_id}/channels/whatsapp': { phone_number_id: '1', access_token: 'hijacked', app_secret: 'hijacked', verify_token: 'hijacked' },
+  'PATCH /v1/webhooks/{webhook_id}': { enabled: false, url: 'http://127.0.0.1:9/hijacked' },
 };
 
 function bodyFor(op: Operation): unknown {
@@ -104,21 +121,28 @@ async function snapshotOf(t: Tenant) {
     knowledge: (await call('/v1/knowledge?limit=100')).body.data,
     imported: (await call(`/v1/knowledge/imports/${ids.import_id}`)).body.data,
     attachment: (await call(`/v1/attachments/${ids.attachment_id}`)).body,
+    channel: (await call(`/v1/bots/${ids.bot_id}/channels/telegram`)).body.data,
+    webhook: (await call(`/v1/webhooks/${ids.webhook_id}`)).body.data,
   };
 }
 
 before(async () => {
-  service = await memoryService({ rateLimit: HUGE_PLAN });
+  [telegram, whatsapp] = await Promise.all([startFakeTelegram(), startFakeWhatsApp()]);
+  service = await memoryService({ rateLimit: HUGE_PLAN, channels: channelOptions({ telegram, whatsapp }, new TestClock()), webhooks: { allowPrivateHosts: true } });
   doc = await (await service.fetch(new Request('http://127.0.0.1/v1/openapi.json'))).json();
   a = await tenant('Alpha', 'zebracorn');
   b = await tenant('Beta', 'quokkaland');
 });
-after(() => service?.close());
+after(async () => {
+  await service?.close();
+  await Promise.all([telegram?.close(), whatsapp?.close()]);
+});
 
 describe('tenant isolation: account B with account A\'s ids', () => {
   it('gets 404 on every operation with a path id, and A\'s data is unchanged afterwards', async () => {
     const before = await snapshotOf(a);
-    const ops = operationsOf(doc).filter((op) => op.pathParams.length);
+    // Public operations (a platform's webhook) answer by their own proof, not by account: their refusals are tested with them.
+    const ops = operationsOf(doc).filter((op) => op.pathParams.length && !op.isPublic);
     assert.ok(ops.length >= 8);
     for (const op of ops) {
       const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) => a.ids[name as keyof Tenant['ids']] ?? assert.fail(`no id for ${name}`));

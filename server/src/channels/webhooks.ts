@@ -14,6 +14,9 @@ import type { ChannelService } from './service.ts';
 import type { RateLimits } from '../rate-limit/limiter.ts';
 import type { ChannelType } from './adapter.ts';
 import { whatsappHandshakeQuerySchema } from './schema.ts';
+import { idPatternOf } from '../ids.ts';
+
+const CHANNEL_ID = new RegExp(idPatternOf('chn'));
 
 /** What these routes use of the service graph (services.ts builds it). */
 export interface WebhookRouteDeps {
@@ -27,9 +30,14 @@ export function channelWebhookRoutes(deps: WebhookRouteDeps): Hono<AppEnv> {
   const plan = { points: webhookRatePerMinute, durationSeconds: 60 };
   const channelId = (c: AppContext) => pathId(c, 'channel_id', 'chn', 'channel');
 
-  /** One budget per channel: a flood on one channel leaves the others (and the API) alone. */
+  /**
+   * One budget per channel: a flood on one channel leaves the others (and the API) alone. Ids that
+   * cannot be a channel's share one budget, charged before their 404 so it carries the rate-limit
+   * headers every answer does: a flood of them costs no database read and touches no real channel.
+   */
   const limited: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const key = `chn:${channelId(c)}`;
+    const id = c.req.param('channel_id') ?? '';
+    const key = CHANNEL_ID.test(id) ? `chn:${id}` : 'chn:(not an id)';
     const result = await deps.rateLimits.consume(key, plan);
     c.header('X-RateLimit-Limit', String(result.info.limit));
     c.header('X-RateLimit-Remaining', String(result.info.remaining));

@@ -1,13 +1,13 @@
 /** The one-snippet install's token route: what it takes and answers (validated here, documented from here). */
 import type { JsonSchema } from '../http/validate.ts';
-import { ID_PATTERN } from '../ids.ts';
+import { idPatternOf } from '../ids.ts';
 
 /** `POST /v1/widget/tokens`: the bot, and the `anon_…` id the widget already holds, if any. */
 export const widgetTokenRequestSchema: JsonSchema = {
   type: 'object',
   required: ['bot_id'],
   properties: {
-    bot_id: { type: 'string', pattern: ID_PATTERN.replace('^[a-z]{2,4}_', '^bot_'), description: 'The bot the page chats with (bot_…).' },
+    bot_id: { type: 'string', pattern: idPatternOf('bot'), description: 'The bot the page chats with (bot_…).' },
     user_id: {
       type: 'string',
       maxLength: 128,

@@ -18,6 +18,8 @@ export interface Operation {
   /** The request body's schema with `$ref`s resolved, when the operation takes one. */
   body?: Schema;
   label: string;
+  /** Needs no API key (`security: []`): a platform's webhook, the widget's token route. */
+  isPublic: boolean;
 }
 
 /** Strings that broke parsers, databases and renderers somewhere. */
@@ -124,6 +126,7 @@ export function operationsOf(doc: Schema): Operation[] {
         query: params.filter((p: Schema) => p.in === 'query').map((p: Schema) => ({ name: p.name, schema: p.schema ?? {} })),
         body: bodySchema ? resolve(bodySchema, doc) : undefined,
         label: `${method.toUpperCase()} ${template}`,
+        isPublic: Array.isArray(op.security) && op.security.length === 0,
       });
     }
   }
