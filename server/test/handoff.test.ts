@@ -317,13 +317,13 @@ describe('automatic handoff and availability', () => {
 
   it('nobody online: unavailable until an inbox is open (one of two tabs closing keeps the operator online)', async () => {
     const secondTab = await openInbox(operator);
-    secondTab.close();
-    await new Promise((r) => setTimeout(r, 100)); // the closed stream's cleanup
+    await secondTab.close();
+    await service.deps.handoff.closingStreams.closed(); // the closed stream's cleanup
     const stillThere = nextUser();
     const stillId = await startConversation(api, botId, stillThere);
     assert.equal((await askForPerson(stillId, stillThere)).res.status, 200, 'the first tab is still open');
-    inbox.close();
-    await new Promise((r) => setTimeout(r, 100)); // the closed stream's cleanup
+    await inbox.close();
+    await service.deps.handoff.closingStreams.closed(); // the closed stream's cleanup
     const user = nextUser();
     const conversationId = await startConversation(api, botId, user);
     const asked = await askForPerson(conversationId, user);

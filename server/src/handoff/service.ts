@@ -21,6 +21,7 @@ import type { IdempotencyTag } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import { accountTopic, conversationTopic, type BusEvent, type HandoffBus } from './bus.ts';
 import type { HandoffSettingsService } from './settings.ts';
+import { ClosingStreams } from './stream.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
 
 /** Who may see a conversation: the visitor's own (`userId`, and `botId` when a token is bound to one). */
@@ -40,6 +41,8 @@ type HandoffRow = Pick<ConversationRow, 'id' | 'account_id' | 'bot_id' | 'user_i
 
 export class HandoffService {
   readonly db: Kysely<HandoffDatabase>;
+  /** Event streams of this process still cleaning up after their client went away (stream.ts). */
+  readonly closingStreams = new ClosingStreams();
 
   constructor(
     db: Kysely<Database>,

@@ -13,7 +13,8 @@ export interface LiveStream {
   next(timeoutMs?: number): Promise<SseEvent>;
   /** Every event received so far, `ready` included. */
   received: SseEvent[];
-  close(): void;
+  /** Hangs up; resolves once the reader is cancelled (the service then sees the client gone). */
+  close(): Promise<void>;
 }
 
 /** Opens `url` on `fetchFn` and reads its events as they come. */
@@ -74,9 +75,9 @@ export async function openStream(fetchFn: (request: Request) => Promise<Response
         });
       });
     },
-    close: () => {
+    close: async () => {
       controller.abort();
-      void reader.cancel().catch(() => {});
+      await reader.cancel().catch(() => {});
     },
   };
 }
