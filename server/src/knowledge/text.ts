@@ -4,17 +4,13 @@
  * Spanish and German stemmers) and chunking of long entries into passages that keep their offset
  * in the entry. Words, languages and function words are the service's one text module (text/).
  */
-import { FUNCTION_WORDS, SEARCH_STOPWORDS, stem, type Language } from '../text/languages.ts';
+import { NOT_EVIDENCE, SEARCH_STOPWORDS, stem, type Language } from '../text/languages.ts';
 import { folded, stripDiacritics, wordMatches } from '../text/words.ts';
 
-/**
- * Whether `word` may count as evidence that a passage answers (not a function word, not a lone
- * letter). In a small knowledge base a function word is rare, so its IDF would make "what should I
- * do if it hurts" look answered by "What should I do if my card is lost?" (relevance.ts).
- */
+/** Whether `word` may count as evidence that a passage answers (relevance.ts): not `NOT_EVIDENCE`, not a lone letter. */
 export function isContentWord(word: string, language: Language): boolean {
   const key = folded(word);
-  return key.length > 1 && !FUNCTION_WORDS[language].has(key);
+  return key.length > 1 && !NOT_EVIDENCE[language].has(key);
 }
 
 /** The index term for a word in `language`, or null for a search stopword. */

@@ -36,23 +36,18 @@ export const SEARCH_STOPWORDS: Record<Language, ReadonlySet<string>> = {
 };
 
 /**
- * Words that say how something is asked, not what about (pronouns, articles, auxiliaries,
- * "should", "much", "please", contractions' "don" and "t"), folded (lower case, no accents). They
- * are no evidence that a passage answers a question (knowledge relevance), that a message is about
- * an intent (the intent guard), or that a sentence answers (extractive answers).
+ * Function words: pronouns, articles, auxiliaries, prepositions, conjunctions, contractions' "don"
+ * and "t" — grammar, no topic — folded (lower case, no accents). No evidence that a message is
+ * about an intent (the intent guard), that a passage answers (knowledge relevance) or that a
+ * sentence answers (extractive answers).
  */
 export const FUNCTION_WORDS: Record<Language, ReadonlySet<string>> = {
   en: new Set([
     ...SEARCH_STOPWORDS.en,
     ...list(
-      'about above after again all also am another any anyone anything anyway around been before being below best better ' +
-        'bit both but could d did didn doesn doing don done down each either else enough even ever every everything few find ' +
-        'get gets getting give go goes going good got had has have having he her here hers hey hi him his hello help however ' +
-        'if into isn its just keep kind know let like ll look lot lots m make many may maybe might mine more most much must need needs ' +
-        'no none not nothing now off ok okay once one only other others out over own please possible pretty quite rather re ' +
-        'really right s said same say see shall she should show since some someone something soon still such sure t take tell than ' +
-        'thank thanks their them then there these they thing things think those though through too try under until up ' +
-        'us use using ve very want wants way well were whatever whether while whom whose would yeah yes yet yours aren wasn',
+      'a am been but could d did didn doesn don done down had has have he her him his if into isn its just ll m may might mine must no ' +
+        'not off out over please re s shall she should so some t than then there these they them their those too under up us ' +
+        've very were whom whose would yes yours aren wasn also any all about here',
     ),
   ]),
   de: new Set([
@@ -69,5 +64,29 @@ export const FUNCTION_WORDS: Record<Language, ReadonlySet<string>> = {
   ]),
 };
 
-/** Function words of every language: for text whose language is not known. */
-export const ANY_FUNCTION_WORDS: ReadonlySet<string> = new Set(LANGUAGES.flatMap((language) => [...FUNCTION_WORDS[language]]));
+/**
+ * Words that say how a question is asked, not what about ("help", "need", "should", "much",
+ * "tell"): with the function words, no evidence that a passage answers (knowledge relevance) or a
+ * sentence does (extractive answers). In a small knowledge base such a word is rare, so its IDF
+ * would make "what should I do if it hurts" look answered by "What should I do if my card is lost?".
+ * The intent guard keeps them: "find", "show", "change" may be what an intent is about.
+ */
+const ASKING_WORDS: Partial<Record<Language, ReadonlySet<string>>> = {
+  en: list(
+    'about above after again all also another any anyone anything anyway around before being below best better ' +
+      'bit both doing each either else enough even ever every everything few find ' +
+      'get gets getting give go goes going good got having hers hey hi hello help however ' +
+      'keep kind know let like look lot lots make many may maybe more most much need needs ' +
+      'none nothing now ok okay once one only other others own possible pretty quite rather ' +
+      'really right said same say see show since someone something soon still such sure take tell ' +
+      'thank thanks thing things think though through try until ' +
+      'use using want wants way well whatever whether while yeah yet',
+  ),
+};
+
+/** Words that are no evidence of an answer in `language`: its function words and its asking words. */
+const notEvidence = (language: Language): ReadonlySet<string> => new Set([...FUNCTION_WORDS[language], ...(ASKING_WORDS[language] ?? [])]);
+export const NOT_EVIDENCE: Record<Language, ReadonlySet<string>> = { en: notEvidence('en'), de: notEvidence('de'), fr: notEvidence('fr'), es: notEvidence('es') };
+
+/** `NOT_EVIDENCE` of every language: for text whose language is not known. */
+export const NOT_EVIDENCE_ANY: ReadonlySet<string> = new Set(LANGUAGES.flatMap((language) => [...NOT_EVIDENCE[language]]));

@@ -3,20 +3,20 @@
  * question, in their original order. No generation, so every word of the answer is in a source.
  */
 
-import { ANY_FUNCTION_WORDS } from '../../text/languages.ts';
+import { NOT_EVIDENCE_ANY } from '../../text/languages.ts';
 import { folded, wordMatches, words } from '../../text/words.ts';
 
 const MIN_WORD = 3;
 
 /**
- * Lower-case word stems without accents, function words of any language left out (a 5-letter
+ * Lower-case word stems without accents, words that are no evidence in any language left out (a 5-letter
  * prefix is a crude but language-neutral stemmer: the question's language is not known here).
  */
 export function keywords(text: string): Set<string> {
   const out = new Set<string>();
   for (const match of wordMatches(folded(text))) {
     const word = match[0];
-    if (word.length < MIN_WORD || ANY_FUNCTION_WORDS.has(word)) continue;
+    if (word.length < MIN_WORD || NOT_EVIDENCE_ANY.has(word)) continue;
     out.add(word.slice(0, 5));
   }
   return out;
