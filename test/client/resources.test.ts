@@ -1,5 +1,5 @@
 // Every resource method against the real service mounted at /v1 (a fresh tenant per test).
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { AiChatClient, ApiError, type TrainingJob } from '../../src/client/index.js';
 import { SUPPORT_BOT, clientFor, rejectionOf } from './fixtures.js';
 
@@ -105,10 +105,15 @@ describe('agents', () => {
     const started = await client.agents.train(created.data.id, { holdout: 0 });
     expect(started.status).to.equal(202);
     let job: TrainingJob = started.data;
-    for (let i = 0; i < 50 && (job.status === 'queued' || job.status === 'running'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      job = (await client.agents.job(created.data.id, job.id)).data;
-    }
+    // The job's row is written by the service; from the browser, reading it is the only signal.
+    await waitUntil(
+      async () => {
+        job = (await client.agents.job(created.data.id, job.id)).data;
+        return job.status !== 'queued' && job.status !== 'running';
+      },
+      'the training job did not finish',
+      { interval: 100, timeout: 5000 },
+    );
     expect(job.status).to.equal('succeeded');
     const jobs = await client.agents.jobs(created.data.id, { limit: 5 });
     expect(jobs.data.items.map((item) => item.id)).to.include(job.id);

@@ -254,8 +254,9 @@ describe('<ai-chat-widget> network faults', () => {
       const { el, ready } = await mount({ mode: 'inline', 'base-url': faultBaseUrl(`flaky/1/${key}/status/500`), 'api-key': apiKey });
       await ready;
       expect(await el.send('refused once')).to.equal(null);
+      // The `online` handler picks what to resend at once (a resent message is `sending` on return).
       window.dispatchEvent(new Event('online'));
-      await new Promise((r) => setTimeout(r, 300));
+      await el.updateComplete;
       expect(el.messages[0].status).to.equal('failed');
       expect(await countOf(key)).to.equal(1);
     });
