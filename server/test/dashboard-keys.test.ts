@@ -61,7 +61,8 @@ describe('API keys in the dashboard', () => {
     const revoked = await owner.call('DELETE', `/dashboard/api/keys/${key.id}`);
     assert.equal(revoked.status, 200);
     assert.equal(revoked.body.data.revoked, true);
-    await within(1000, async () => (await api('/v1/chat', CHAT)).status === 401);
+    // The revoking instance drops its cached entry before it answers: no wait at all here.
+    assert.equal((await api('/v1/chat', CHAT)).status, 401);
     const res = await api('/v1/bots');
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'invalid_api_key');
