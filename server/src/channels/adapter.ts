@@ -16,6 +16,8 @@ export interface InboundEvent {
   text: string;
   /** Media the person sent (not read yet: the text says a file came). */
   files: { kind: string; id: string }[];
+  /** The platform's id of the button press this message is (Telegram `callback_query.id`), to acknowledge. */
+  pressId?: string;
 }
 
 /** What the platform told about a reply sent earlier (WhatsApp statuses). */
@@ -30,8 +32,9 @@ export interface ParsedDelivery {
   statuses: DeliveryStatus[];
 }
 
-/** A reply as the outbox stores it. */
+/** One message of a reply as the outbox stores it. */
 export interface OutboundReply {
+  /** In the platform's markup (format.ts), within its limit. */
   text: string;
   /** Shown as the platform's buttons (Telegram inline keyboard, WhatsApp reply buttons). */
   quickReplies: string[];
@@ -71,6 +74,8 @@ export interface ChannelAdapter {
   /** The events of a verified delivery; throws on a body that is not the platform's shape. */
   parse(rawBody: Uint8Array): ParsedDelivery;
   send(channel: ChannelAccess, chat: string, reply: OutboundReply, signal: AbortSignal): Promise<SendResult>;
+  /** Tells the platform a button press arrived (`InboundEvent.pressId`), where it waits for that (Telegram). */
+  acknowledge?(channel: ChannelAccess, event: InboundEvent): Promise<void>;
   /** Registers the webhook with the platform, where the platform has an API for it (Telegram). */
   connect?(channel: ChannelAccess, webhookUrl: string): Promise<void>;
   disconnect?(channel: ChannelAccess): Promise<void>;

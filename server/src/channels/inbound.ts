@@ -15,8 +15,8 @@ import { ServiceError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { TurnPipeline } from '../turns/pipeline.ts';
 import type { StoredTurn } from '../turns/turn.ts';
-import type { InboundEvent } from './adapter.ts';
-import { backoffMs, replyOf, type Outbox } from './outbox.ts';
+import type { ChannelAdapter, ChannelType, InboundEvent } from './adapter.ts';
+import { backoffMs, type Outbox } from './outbox.ts';
 import { cutChars } from './payload.ts';
 import type { ChannelRow, ChannelStore } from './store.ts';
 
@@ -44,6 +44,7 @@ export class InboundQueue {
     /** The pipeline, built after the services it needs (handoff's writer queues through the outbox). */
     private readonly turns: () => TurnPipeline,
     private readonly outbox: Outbox,
+    private readonly adapters: Record<ChannelType, ChannelAdapter>,
     private readonly now: () => number,
     private readonly logger: Logger,
   ) {}
@@ -79,8 +80,10 @@ export class InboundQueue {
   }
 
   private async process(row: ClaimedEvent): Promise<void> {
-    const channel = await this.store.db.selectFrom('channels').select(['id', 'account_id', 'bot_id', 'type']).where('id', '=', row.channel_id).executeTakeFirst();
+    const channel = await this.store.db.selectFrom('channels').select(['id', 'account_id', 'bot_id', 'type', 'settings', 'secrets']).where('id', '=', row.channel_id).executeTakeFirst();
     if (!channel) return; // deleted: its events went with it
+    // A button press is acknowledged while it is answered, once (a retried event's press has expired).
+    const acknowledged = row.event.pressId && row.attempts === 1 ? this.acknowledge(channel, row.event) : undefined;
     try {
       const turn = await this.answer(channel, row);
       await this.store.db.transaction().execute(async (trx) => {
@@ -91,11 +94,21 @@ export class InboundQueue {
           .onConflict((oc) => oc.column('conversation_id').doUpdateSet({ channel_id: channel.id, chat: row.chat }))
           .execute();
         // A held turn (a person has the conversation) has no reply: the operator answers from the inbox.
-        if (turn.reply.role === 'assistant') await this.outbox.enqueue(trx, { channelId: channel.id, chat: row.chat, messageId: turn.reply.id, reply: replyOf(turn.reply) });
+        if (turn.reply.role === 'assistant') await this.outbox.enqueue(trx, { channelId: channel.id, type: channel.type, chat: row.chat, message: turn.reply });
         await trx.updateTable('channel_inbound').set({ status: 'done', locked_until: null, last_error: null }).where('id', '=', row.id).execute();
       });
     } catch (error) {
       await this.failed(row, error);
+    }
+    await acknowledged;
+  }
+
+  /** Best effort: a press not acknowledged only spins a little longer on the person's screen. */
+  private async acknowledge(channel: Pick<ChannelRow, 'id' | 'type' | 'settings' | 'secrets'>, event: InboundEvent): Promise<void> {
+    try {
+      await this.adapters[channel.type].acknowledge?.(this.store.access(channel), event);
+    } catch (error) {
+      this.logger.error('a button press was not acknowledged', { channel_id: channel.id, error: error instanceof Error ? error.message : String(error) });
     }
   }
 

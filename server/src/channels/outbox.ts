@@ -6,15 +6,22 @@
  * platform's answer: a row still `sending` after a restart may have reached the platform and is
  * never sent again (`unconfirmed`, shown in the channel's health). 429 and 5xx are retried after
  * the wait the platform asked for (`retry_after`, `Retry-After`), else with exponential backoff.
+ *
+ * A reply is stored as the platform's messages (format.ts: its markup, split at its limit), one row
+ * per piece keyed `message_id#n` and inserted in order, so each piece is sent, retried and
+ * confirmed on its own, the pieces go out in order before the chat's next reply, and a restart
+ * between pieces sends only the rest. Quick replies go with the last piece.
  */
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Message } from '../../../src/client/types.ts';
 import { json } from '../db/json.ts';
+import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { ChannelAdapter, ChannelType, OutboundReply } from './adapter.ts';
+import { formatReply } from './format.ts';
 import type { ChannelStore } from './store.ts';
-import type { ChannelDatabase, ChannelOutboxTable } from './tables.ts';
+import { withChannelTables, type ChannelDatabase, type ChannelOutboxTable } from './tables.ts';
 
 /** Tries of one reply, the first included, before it is given up (`failed`). */
 export const MAX_SEND_ATTEMPTS = 8;
@@ -27,14 +34,21 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempts - 1));
 }
 
+export type OutboxMessage = Pick<Message, 'id' | 'content' | 'suggestions' | 'citations'>;
+
 export interface OutboxItem {
   channelId: string;
+  type: ChannelType;
   chat: string;
-  messageId: string;
-  reply: OutboundReply;
+  message: OutboxMessage;
 }
 
-export const replyOf = (message: Pick<Message, 'content' | 'suggestions'>): OutboundReply => ({ text: message.content, quickReplies: message.suggestions ?? [], files: [] });
+/** The message as the platform's messages, in order; quick replies on the last (an empty message is one empty piece). */
+export function piecesOf(message: OutboxMessage, type: ChannelType): OutboundReply[] {
+  const texts = formatReply(message.content, type, message.citations ?? []);
+  if (!texts.length) texts.push('');
+  return texts.map((text, i) => ({ text, quickReplies: i === texts.length - 1 ? (message.suggestions ?? []) : [], files: [] }));
+}
 
 interface ClaimedRow {
   id: string;
@@ -58,13 +72,19 @@ export class Outbox {
     return this.store.db;
   }
 
-  /** Adds a reply in the caller's transaction; a message already queued is not queued twice. */
+  /**
+   * Adds a reply's pieces in the caller's transaction, one insert each so their ids follow their
+   * order; a message already queued is not queued twice.
+   */
   async enqueue(trx: Kysely<ChannelDatabase>, item: OutboxItem): Promise<void> {
-    await trx
-      .insertInto('channel_outbox')
-      .values({ channel_id: item.channelId, chat: item.chat, message_id: item.messageId, reply: json(item.reply), next_attempt_at: new Date(this.now()) })
-      .onConflict((oc) => oc.columns(['channel_id', 'message_id']).doNothing())
-      .execute();
+    const pieces = piecesOf(item.message, item.type);
+    for (const [n, reply] of pieces.entries()) {
+      await trx
+        .insertInto('channel_outbox')
+        .values({ channel_id: item.channelId, chat: item.chat, message_id: `${item.message.id}#${n}`, reply: json(reply), next_attempt_at: new Date(this.now()) })
+        .onConflict((oc) => oc.columns(['channel_id', 'message_id']).doNothing())
+        .execute();
+    }
   }
 
   /**
@@ -72,10 +92,14 @@ export class Outbox {
    * the transaction that stores it (a conversation of the widget has no `channel_conversations` row: no-op).
    */
   readonly operatorMessage = async (trx: Transaction<object>, message: Message): Promise<void> => {
-    await sql`insert into channel_outbox (channel_id, chat, message_id, reply, next_attempt_at)
-      select channel_id, chat, ${message.id}, ${json(replyOf(message))}::jsonb, ${new Date(this.now())}
-      from channel_conversations where conversation_id = ${message.conversation_id}
-      on conflict (channel_id, message_id) do nothing`.execute(trx);
+    const db = withChannelTables(trx as unknown as Kysely<Database>);
+    const chats = await db
+      .selectFrom('channel_conversations')
+      .innerJoin('channels', 'channels.id', 'channel_conversations.channel_id')
+      .select(['channel_conversations.channel_id', 'channel_conversations.chat', 'channels.type'])
+      .where('channel_conversations.conversation_id', '=', message.conversation_id)
+      .execute();
+    for (const { channel_id, chat, type } of chats) await this.enqueue(db, { channelId: channel_id, type, chat, message });
   };
 
   /**

@@ -52,7 +52,7 @@ export class ChannelService {
     this.box = new SecretBox(config.secretsKey, config.previousSecretsKeys);
     this.store = new ChannelStore(deps.db, this.box);
     this.outbox = new Outbox(this.store, this.adapters, config.now, logger);
-    this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, config.now, logger);
+    this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, this.adapters, config.now, logger);
     this.worker = new QueueWorker(
       () => this.step(),
       (error) => logger.error('channel worker stopped until its next wake-up', { error: error instanceof Error ? error.message : String(error) }),

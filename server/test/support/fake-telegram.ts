@@ -3,7 +3,7 @@
  * (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` answers `{ok: true, result}`
  * or `{ok: false, error_code, description, parameters?: {retry_after}}`. It knows one bot token,
  * remembers the webhook `setWebhook` registered (so a test delivers updates with its secret token,
- * as Telegram would), and numbers the messages it takes.
+ * as Telegram would), numbers the messages it takes, and answers each callback query once.
  */
 import { FakePlatform, type FakeAnswer, type FakeRequest } from './fake-platform.ts';
 
@@ -13,6 +13,7 @@ export class FakeTelegram extends FakePlatform {
   /** What the last `setWebhook` registered; null after `deleteWebhook`. */
   webhook: { url: string; secret_token: string } | null = null;
   private messageId = 0;
+  private readonly answeredQueries = new Set<string>();
 
   constructor(readonly token = FAKE_TELEGRAM_TOKEN) {
     super((request) => this.method(request));
@@ -26,6 +27,11 @@ export class FakeTelegram extends FakePlatform {
   /** The `sendMessage` calls received (a failed or held one too). */
   sent(): FakeRequest[] {
     return this.calls('/sendMessage');
+  }
+
+  /** A `400` refusing a message's markup, as Telegram words it. */
+  static cannotParse(): FakeAnswer {
+    return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0' } };
   }
 
   private method(request: FakeRequest): FakeAnswer {
@@ -43,6 +49,12 @@ export class FakeTelegram extends FakePlatform {
       const { chat_id, text } = request.body;
       if (!text) return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message text is empty' } };
       return { status: 200, body: { ok: true, result: { message_id: ++this.messageId, chat: { id: Number(chat_id), type: 'private' }, date: 1_700_000_000, text } } };
+    }
+    if (method === 'answerCallbackQuery') {
+      const id = String(request.body.callback_query_id ?? '');
+      if (!id || this.answeredQueries.has(id)) return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: query is too old and response timeout expired or query ID is invalid' } };
+      this.answeredQueries.add(id);
+      return { status: 200, body: { ok: true, result: true } };
     }
     return { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } };
   }

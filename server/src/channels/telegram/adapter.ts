@@ -2,8 +2,9 @@
  * Telegram Bot API (https://core.telegram.org/bots/api). The webhook is registered with
  * `setWebhook` and a `secret_token` this service generates; Telegram sends it back in
  * `X-Telegram-Bot-Api-Secret-Token` on every update. `update_id` is each delivery's id. Replies go
- * through `sendMessage`, quick replies as an inline keyboard whose button press comes back as a
- * `callback_query` carrying the button's text.
+ * through `sendMessage` in HTML parse mode (format.ts writes it), quick replies as an inline keyboard
+ * whose button press comes back as a `callback_query` carrying the button's text; the press is
+ * answered with `answerCallbackQuery`, which stops the button's spinner.
  */
 import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../../http/errors.ts';
@@ -45,14 +46,23 @@ export class TelegramAdapter implements ChannelAdapter {
 
   async send(channel: ChannelAccess, chat: string, reply: OutboundReply, signal: AbortSignal): Promise<SendResult> {
     const keyboard = reply.quickReplies.slice(0, this.limits.maxQuickReplies).map((text) => [{ text: cutChars(text, 64), callback_data: cutBytes(text, this.limits.maxQuickReplyChars) }]);
-    const body = {
-      chat_id: chat,
-      text: cutChars(reply.text || '…', this.limits.maxTextChars),
-      ...(keyboard.length && { reply_markup: { inline_keyboard: keyboard } }),
-    };
-    const outcome = await this.call(channel, 'sendMessage', body, signal);
+    const body = { chat_id: chat, ...(keyboard.length && { reply_markup: { inline_keyboard: keyboard } }) };
+    const text = reply.text || '…';
+    let outcome = await this.call(channel, 'sendMessage', { ...body, text: cutChars(text, this.limits.maxTextChars), parse_mode: 'HTML' }, signal);
+    // format.ts writes only tags and entities Telegram knows, balanced in every piece, so this should
+    // not happen; if Telegram still refuses the markup, the 400 means nothing was shown, and the
+    // piece goes once more as plain text: a reply is never lost to formatting.
+    if (!outcome.ok && outcome.status === 400 && /can't parse entities/i.test(outcome.error)) {
+      outcome = await this.call(channel, 'sendMessage', { ...body, text: cutChars(plainText(text) || '…', this.limits.maxTextChars) }, signal);
+    }
     if (outcome.ok) return { ok: true, externalId: outcome.result };
     return outcome;
+  }
+
+  async acknowledge(channel: ChannelAccess, event: InboundEvent): Promise<void> {
+    if (!event.pressId) return;
+    const outcome = await this.call(channel, 'answerCallbackQuery', { callback_query_id: event.pressId }, AbortSignal.timeout(this.options.timeoutMs));
+    if (!outcome.ok) throw new Error(`Telegram did not answer the callback query: ${outcome.error}`);
   }
 
   async connect(channel: ChannelAccess, webhookUrl: string): Promise<void> {
@@ -67,7 +77,7 @@ export class TelegramAdapter implements ChannelAdapter {
   }
 
   /** One Bot API method; `{ok: false, error_code, description, parameters: {retry_after}}` read as the outcome. */
-  private async call(channel: ChannelAccess, method: string, body: unknown, signal: AbortSignal): Promise<{ ok: true; result: string } | Extract<SendResult, { ok: false }>> {
+  private async call(channel: ChannelAccess, method: string, body: unknown, signal: AbortSignal): Promise<{ ok: true; result: string } | (Extract<SendResult, { ok: false }> & { status?: number })> {
     const token = channel.secrets.bot_token ?? '';
     const outcome = await postJson(`${this.options.apiUrl}/bot${token}/${method}`, body, { signal, timeoutMs: this.options.timeoutMs });
     const answer = obj(outcome.answer?.body);
@@ -76,6 +86,7 @@ export class TelegramAdapter implements ChannelAdapter {
     const description = typeof answer?.description === 'string' ? cutChars(answer.description, 200) : outcome.ok ? 'an answer that is not ok' : outcome.error;
     return {
       ok: false,
+      status: outcome.answer?.status,
       retryable: outcome.ok ? false : outcome.retryable,
       ...(!outcome.ok && outcome.uncertain && { uncertain: true as const }),
       error: description.replaceAll(token, '***'),
@@ -99,5 +110,24 @@ function callbackEvent(updateId: string, query: Record<string, unknown> | undefi
   const data = str(query?.data);
   if (!query || chat === undefined || !data?.trim()) return undefined;
   const from = obj(query.from);
-  return { externalMessageId: updateId, externalConversationId: chat, user: { id: str(from?.id) ?? chat, name: str(from?.first_name) }, text: data, files: [] };
+  const pressId = str(query.id);
+  return { externalMessageId: updateId, externalConversationId: chat, user: { id: str(from?.id) ?? chat, name: str(from?.first_name) }, text: data, files: [], ...(pressId && { pressId }) };
+}
+
+/**
+ * Telegram HTML as format.ts writes it, as plain text: tags dropped (a link as `text (url)`), its
+ * four entities read back. Only that markup occurs (every other `<`, `>`, `&` is escaped), so
+ * matching its tags is exact.
+ */
+export function plainText(html: string): string {
+  const unescape = (text: string) => text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+  const untag = (text: string) => text.replace(/<\/?[a-z]+(?: [^>]*)?>/g, '');
+  return unescape(
+    untag(
+      html.replace(/<a href="([^"]*)">([\s\S]*?)<\/a>/g, (_, href: string, inner: string) => {
+        const text = untag(inner);
+        return text === href ? href : `${text} (${href})`;
+      }),
+    ),
+  );
 }
