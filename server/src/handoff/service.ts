@@ -21,7 +21,7 @@ import type { IdempotencyTag } from '../http/idempotency.ts';
 import { newId } from '../ids.ts';
 import { accountTopic, conversationTopic, type BusEvent, type HandoffBus } from './bus.ts';
 import type { HandoffSettingsService } from './settings.ts';
-import { ClosingStreams } from './stream.ts';
+import { ClosingStreams } from './closing-streams.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
 
 /** Who may see a conversation: the visitor's own (`userId`, and `botId` when a token is bound to one). */
