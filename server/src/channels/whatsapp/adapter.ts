@@ -4,7 +4,8 @@
  * challenge when the token is ours); every POST carries `X-Hub-Signature-256`, the HMAC-SHA256 of
  * the raw body under the app secret, checked before the body is parsed. A delivery holds messages
  * (`wamid` ids) and statuses of messages sent earlier. Replies go to
- * `POST /{version}/{phone-number-id}/messages`; quick replies as reply buttons (up to 3) or a list.
+ * `POST /{version}/{phone-number-id}/messages`, the text in WhatsApp's own markup (format.ts wrote
+ * it; WhatsApp has no escapes, so it goes as written); quick replies as reply buttons (up to 3) or a list.
  */
 import { ServiceError } from '../../http/errors.ts';
 import type { ChannelAccess, ChannelAdapter, DeliveryStatus, InboundEvent, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
