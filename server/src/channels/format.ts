@@ -119,10 +119,13 @@ function blocksOf(tokens: Token[], d: Dialect, limit: number, firstSep: string):
       case 'hr':
         break;
       case 'code':
-        blocks.push({ sep, pieces: codePieces((token as Tokens.Code).text, d, limit) });
+        // An empty block has nothing to show (Telegram refuses an empty <pre>); its info string
+        // (a language label) has no place on any of these platforms.
+        if ((token as Tokens.Code).text.trim()) blocks.push({ sep, pieces: codePieces((token as Tokens.Code).text, d, limit) });
         break;
       case 'heading':
-        blocks.push({ sep, pieces: inlinePieces((token as Tokens.Heading).tokens, d, limit, d.heading) });
+        // An empty heading ("# ") has no text: an empty <b></b> would be a message of nothing.
+        if ((token as Tokens.Heading).text.trim()) blocks.push({ sep, pieces: inlinePieces((token as Tokens.Heading).tokens, d, limit, d.heading) });
         break;
       case 'blockquote': {
         // Each quoted block is quoted on its own, so a split between them keeps both quoted.
@@ -138,6 +141,8 @@ function blocksOf(tokens: Token[], d: Dialect, limit: number, firstSep: string):
         list.items.forEach((item, i) => {
           const marker = d.escape(list.ordered ? `${Number(list.start || 1) + i}. ` : '• ');
           const inner = blocksOf(item.tokens, d, limit, '');
+          // An empty item ("1. ") keeps its marker: it is the text the reply has there.
+          if (inner.length === 0) inner.push({ sep: '', pieces: [] });
           inner.forEach((block, j) => {
             const pieces = j === 0 ? [marker, ...block.pieces] : block.pieces;
             blocks.push({ sep: i === 0 && j === 0 ? sep : j === 0 ? '\n' : block.sep, pieces });
