@@ -132,9 +132,13 @@ async function dashboardOverview(page: Page): Promise<void> {
     const { csrf_token } = (await (await fetch('/dashboard/api/me')).json()).data;
     const headers = { 'content-type': 'application/json', 'x-csrf-token': csrf_token };
     const bots = (await (await fetch('/dashboard/api/v1/bots')).json()).data.items;
+    let answered: string | undefined;
     for (const content of ['What plans do you offer?', 'How do I install it?', 'Can I pay by invoice?', 'Do you sell hats?']) {
-      await fetch('/dashboard/api/v1/chat', { method: 'POST', headers, body: JSON.stringify({ bot_id: bots[0].id, messages: [{ role: 'user', content }] }) });
+      const res = await fetch('/dashboard/api/v1/chat', { method: 'POST', headers, body: JSON.stringify({ bot_id: bots[0].id, messages: [{ role: 'user', content }] }) });
+      answered ??= (await res.json()).data.message.id;
     }
+    // A thumbs down, so the feedback chart has data to draw (an empty chart says "No data yet").
+    await fetch(`/dashboard/api/v1/messages/${answered}/feedback`, { method: 'POST', headers, body: JSON.stringify({ rating: 'down', bot_id: bots[0].id }) });
   });
   await page.goto(`${new URL(page.url()).origin}/dashboard/#/keys`);
   await page.locator('aicd-keys-page table').waitFor();
