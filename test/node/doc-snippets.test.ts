@@ -586,6 +586,77 @@ import { AiChatClient } from 'ai-chat-widget/client';
   },
 );
 
+/** Every `name/` a layer picture names is a folder of one of `roots` (the picture cannot drift from the tree). */
+const checkFolders =
+  (...roots: string[]) =>
+  (s: Snippet): void => {
+    const named = [...s.code.matchAll(/(?<![\w./<])([a-z][\w-]*)\/(?![\w.])/g)].map((m) => m[1]!);
+    assert.ok(named.length >= 5, 'the picture names folders');
+    const folders = new Set(roots.flatMap((r) => readdirSync(join(root, r), { withFileTypes: true, recursive: true }).filter((e) => e.isDirectory()).map((e) => e.name)));
+    for (const name of named) assert.ok(folders.has(name), `${name}/ is a folder in ${roots.join(' or ')}`);
+  };
+
+const WEBHOOK_EVENTS = ['conversation.started', 'message.created', 'handoff.requested', 'handoff.taken', 'handoff.closed', 'feedback.given'];
+
+CLAIMS.push(
+  { file: 'README.md', heading: 'Quick start (30 seconds)', lang: 'html', how: 'attributes against the reference; test/node/one-snippet.test.ts pastes the dashboard\'s snippet on another origin', check: checkMarkup },
+  { file: 'docs/architecture.md', heading: 'The service, `server/src/`', lang: 'text', how: 'every folder it names exists in server/src', check: checkFolders('server/src') },
+  { file: 'docs/architecture.md', heading: 'The browser side, `src/`', lang: 'text', how: 'every folder it names exists in src or src/widget', check: checkFolders('src', 'src/widget') },
+  {
+    file: 'docs/channels.md',
+    heading: 'Before you start: the secrets key',
+    lang: 'sh',
+    how: 'the service reads the variable; the command writes a key of the length it takes (32 bytes)',
+    check: (s) => {
+      assert.match(s.code, /export AI_CHAT_SECRETS_KEY="\$\(openssl rand -base64 32\)"/);
+      assert.ok(serverSource().includes('AI_CHAT_SECRETS_KEY'), 'the service reads AI_CHAT_SECRETS_KEY');
+      assert.equal(Buffer.from(execFileSync('openssl', ['rand', '-base64', '32'], { encoding: 'utf8' }).trim(), 'base64').length, 32);
+    },
+  },
+  {
+    file: 'docs/webhooks.md',
+    heading: 'Subscribing',
+    lang: 'sh',
+    how: 'its body is a subscription the real service accepts (created disabled and deleted at once: nothing is sent)',
+    check: async (s) => {
+      const body = JSON.parse(/-d '([^']+)'/.exec(s.code)![1]!) as { url: string; events: string[] };
+      assert.match(s.code, /curl -X POST "\$AI_CHAT_URL\/v1\/webhooks"/);
+      const call = (path: string, init: RequestInit = {}) =>
+        fetch(`${service.url}${path}`, { ...init, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } });
+      const response = await call('/v1/webhooks', { method: 'POST', body: JSON.stringify({ ...body, enabled: false }) });
+      const answer = (await response.json()) as { data: { id: string; secret: string; events: string[] } };
+      assert.equal(response.status, 201, JSON.stringify(answer));
+      assert.equal((await call(`/v1/webhooks/${answer.data.id}`, { method: 'DELETE' })).status, 200);
+      assert.deepEqual(answer.data.events, body.events);
+      assert.match(answer.data.secret, /^whsec_/);
+    },
+  },
+  {
+    file: 'docs/webhooks.md',
+    heading: 'Events',
+    lang: 'json',
+    how: 'valid JSON of a documented event type; server/test/webhooks.test.ts receives such events from the real service',
+    check: (s) => {
+      const event = JSON.parse(s.code) as { type: string; data: { message: { id: string } } };
+      assert.ok(WEBHOOK_EVENTS.includes(event.type), event.type);
+      assert.ok(event.data.message.id);
+      assert.match(read('server/src/webhooks/schema.ts'), new RegExp(`'${event.type.replace('.', '\\.')}'`), 'the service sends this type');
+    },
+  },
+  {
+    file: 'docs/webhooks.md',
+    heading: 'Verifying a request',
+    lang: 'js',
+    how: 'the same library call server/test/webhooks.test.ts verifies real deliveries with',
+    check: (s) => {
+      assert.match(s.code, /new Webhook\(process\.env\.CHAT_WEBHOOK_SECRET\)/);
+      assert.match(s.code, /wh\.verify\(req\.body, req\.headers\)/);
+      assert.match(read('server/test/webhooks.test.ts'), /import \{ Webhook \} from 'standardwebhooks'/);
+      assert.match(read('server/test/webhooks.test.ts'), /\.verify\(/, 'the test verifies deliveries with the library');
+    },
+  },
+);
+
 function claimOf(s: Snippet): Claim[] {
   return CLAIMS.filter((c) => c.file === s.file && c.heading === s.heading && c.lang === s.lang);
 }
