@@ -76,7 +76,10 @@ describe('word clusters', () => {
 
   it('are neighbours in the shipped English clusters', () => {
     const clusters = wordClustersOf('en')!;
-    assert.ok(clusters.size >= 50_000);
+    assert.ok(clusters.size >= 49_000, `${clusters.size} words`);
+    // Function words carry no cluster: seen with every intent, they would only cost.
+    assert.equal(clusters.get('the'), undefined);
+    assert.equal(clusters.get('what'), undefined);
     assert.deepEqual(clusters.get('money'), clusters.get('cash'));
     assert.equal(clusters.get('vehicle')![1], clusters.get('car')![1]);
     assert.equal(wordClustersOf('de'), undefined);

@@ -6,6 +6,7 @@
  * a question that says "refund". Loaded once per process, on first use.
  */
 import { readFileSync } from 'node:fs';
+import { FUNCTION_WORDS, isLanguage } from '../../text/languages.ts';
 
 /** Cluster ids of a word, one per granularity (coarse to fine). */
 export type WordClusters = ReadonlyMap<string, Uint16Array>;
@@ -13,8 +14,12 @@ export type WordClusters = ReadonlyMap<string, Uint16Array>;
 const FILES: Record<string, string> = { en: 'word-clusters.en.tsv' };
 const loaded = new Map<string, WordClusters>();
 
-/** One line a word: `word<TAB>id<TAB>id<TAB>id`. Read by hand: 50,000 `split`s cost a third of a second. */
-function parse(text: string): WordClusters {
+/**
+ * One line a word: `word<TAB>id<TAB>id<TAB>id`. Read by hand: 50,000 `split`s cost a third of a
+ * second. Function words are left out: their clusters say nothing about an intent, and as features
+ * seen with every intent they cost a third of a training (a weight per intent at every use).
+ */
+function parse(text: string, functionWords: ReadonlySet<string>): WordClusters {
   const clusters = new Map<string, Uint16Array>();
   const levels = text.slice(0, text.indexOf('\n')).split('\t').length - 1;
   // One array for all the ids, each word a view of it: 50,000 small buffers would cost as much again.
@@ -27,6 +32,10 @@ function parse(text: string): WordClusters {
     const end = text.indexOf('\n', at);
     if (tab < 0 || end < 0) break;
     const word = text.slice(at, tab);
+    if (functionWords.has(word)) {
+      at = end + 1;
+      continue;
+    }
     const start = used;
     let id = 0;
     for (let i = tab + 1; i <= end; i++) {
@@ -49,7 +58,7 @@ export function wordClustersOf(language: string | undefined): WordClusters | und
   if (!file) return undefined;
   let clusters = loaded.get(file);
   if (!clusters) {
-    clusters = parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'));
+    clusters = parse(readFileSync(new URL(`./data/${file}`, import.meta.url), 'utf8'), isLanguage(language!) ? FUNCTION_WORDS[language] : new Set());
     loaded.set(file, clusters);
   }
   return clusters;
