@@ -19,10 +19,11 @@ const citations = fc.array(fc.record({ title: fc.string({ maxLength: 60 }), url:
 
 const alnum = (text: string) => text.replace(/[^A-Za-z0-9]/g, '');
 /**
- * The reply's text without fence info strings: what follows a run of three backticks on its line
- * may be a code block's language label, which no platform shows (over-approximated: any such run).
+ * The reply's text without fence info strings: what follows a run of three backticks (up to a
+ * backtick) or tildes on its line may be a code block's language label, which no platform shows
+ * (over-approximated: any such run, at a line's start or not).
  */
-const withoutInfoStrings = (text: string) => text.replace(/(`{3,})[^`\n]*/g, '$1');
+const withoutInfoStrings = (text: string) => text.replace(/(`{3,})[^`\n]*|(~{3,})[^\n]*/g, '$1$2');
 /** True when `needle`'s characters appear in `haystack` in order (markup may sit between them). */
 function inOrder(needle: string, haystack: string): boolean {
   let at = 0;
