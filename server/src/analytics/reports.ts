@@ -6,7 +6,16 @@
  * not grow with the traffic of the range.
  */
 import { sql, type Kysely } from 'kysely';
-import type { Granularity, PerformanceReport, TopicsReport, UsageBucket, UsageReport } from '../../../src/client/types.ts';
+import type {
+  Granularity,
+  PerformanceQuery,
+  PerformanceReport,
+  TopicsQuery as WireTopicsQuery,
+  TopicsReport,
+  UsageBucket,
+  UsageQuery as WireUsageQuery,
+  UsageReport,
+} from '../../../src/client/types.ts';
 import { inRealConversation, realConversations } from '../conversations/test-conversations.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
@@ -16,24 +25,10 @@ import { bucketOf, bucketStarts, hoursFitBuckets, resolveRange, type TimeRange }
 import { performanceReport, topicsReport, type ReplyData } from './reply-reports.ts';
 import { inRawSpans, planRange, withRollups } from './rollups.ts';
 
-export interface UsageQuery {
-  from?: string;
-  to?: string;
-  tz?: string;
-  granularity: Granularity;
-}
-
-export interface PerformanceQuery {
-  agent_id?: string;
-  bot_id?: string;
-  from?: string;
-  to?: string;
-  tz?: string;
-}
-
-export interface TopicsQuery extends PerformanceQuery {
-  limit: number;
-}
+export type { PerformanceQuery };
+/** The wire queries as the route reads them: the schema's defaults filled in. */
+export type UsageQuery = WireUsageQuery & { granularity: Granularity };
+export type TopicsQuery = WireTopicsQuery & { limit: number };
 
 type UsageCounts = Pick<UsageBucket, 'requests' | 'errors' | 'messages' | 'conversations'>;
 
