@@ -49,6 +49,33 @@ async function timed(name, work) {
 
 const totals = { passed: 0, failed: 0 };
 let failedStep = null;
+/** Each failed test as `file › name — first line of its error`, repeated at the very end (CI shows the tail). */
+const failures = [];
+const plainText = (text) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+
+/** web-test-runner's report: a `file.test.ts:` line, then ` ❌ suite > name` and its error below. */
+function browserFailures(out) {
+  const lines = plainText(out).split('\n');
+  let file = '';
+  lines.forEach((line, i) => {
+    const header = /([\w./@-]+\.test\.\w+):$/.exec(line.trim());
+    if (header) file = header[1];
+    const failed = /❌\s*(.+)$/.exec(line);
+    if (failed) failures.push(`${file} › ${failed[1].trim()} — ${(lines[i + 1] ?? '').trim()}`);
+  });
+}
+
+/** node:test's spec reporter ends with `✖ failing tests:`, each as `test at file:line`, `✖ name`, error. */
+function nodeFailures(out) {
+  const text = plainText(out);
+  const tail = text.slice(text.lastIndexOf('✖ failing tests:'));
+  if (tail === text) return;
+  const lines = tail.split('\n');
+  lines.forEach((line, i) => {
+    const at = /^test at (\S+)/.exec(line);
+    if (at) failures.push(`${at[1]} › ${(lines[i + 1] ?? '').replace(/^✖\s*/, '').trim()} — ${(lines[i + 2] ?? '').trim()}`);
+  });
+}
 
 step('type check');
 if ((await timed('type check', run(npm, ['run', '--silent', 'typecheck']))).code !== 0) failedStep ??= 'type check';
@@ -77,6 +104,7 @@ if (!failedStep) {
 
   step(`browser tests (web-test-runner, headless chromium)${postgres ? ', beside the server tests on PostgreSQL' : ''}`);
   const browser = await timed('browser tests', run(npx, ['--no-install', 'web-test-runner'], { capture: true }));
+  browserFailures(browser.out);
   const counts = [...browser.out.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
   totals.passed += Number(counts?.[1] ?? 0);
   totals.failed += Number(counts?.[2] ?? 0);
@@ -106,7 +134,8 @@ async function nodeTests(files, env, { concurrency = 1, quiet = false } = {}) {
   );
   // The spec reporter's closing summary ("ℹ pass N", "ℹ fail N"); read from the output because a
   // reporter writing to a file may not have flushed when --test-force-exit ends the process.
-  const plain = result.out.replace(/\x1b\[[0-9;]*m/g, ''); // in case colours are forced
+  const plain = plainText(result.out); // in case colours are forced
+  nodeFailures(plain);
   const count = (name) => Number([...plain.matchAll(new RegExp(`^ℹ ${name} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
   const pass = count('pass');
   const fail = count('fail');
@@ -128,6 +157,10 @@ function nodeTestFiles(dirs) {
 
 console.log();
 console.log(`times: ${times.join(', ')}; total ${Math.round((performance.now() - started) / 1000)} s`);
+if (failures.length) {
+  console.log(`failed tests (${failures.length}):`);
+  for (const failure of failures.slice(0, 20)) console.log(`  ${failure.slice(0, 300)}`);
+}
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 if (failedStep) {
   console.error(`FAILED: ${failedStep}`);
