@@ -6,6 +6,7 @@ import { signupPolicyFromEnv, type DashboardOptions } from './dashboard/options.
 import { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './embeddings/options.ts';
 import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type ImportOptions } from './knowledge/import/options.ts';
 import { publicHost } from './http/allowed-hosts.ts';
+import type { PresenceOptions } from './handoff/presence.ts';
 import type { LlmOptions } from './llm/index.ts';
 import type { LogLevel } from './logger.ts';
 import type { WidgetTokenOptions } from './widget-tokens/service.ts';
@@ -63,6 +64,8 @@ export interface ServiceOptions {
   webhooks?: WebhookOptions;
   /** Visitor tokens the service mints itself: the signing secret (`AI_CHAT_WIDGET_TOKEN_SECRET`, else generated once and kept in the database). */
   widgetTokens?: WidgetTokenOptions;
+  /** Operator presence: minutes without dashboard activity before `online` shows as `away` (`AI_CHAT_PRESENCE_AWAY_MINUTES`), and its clock. */
+  presence?: PresenceOptions;
 }
 
 export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'pgliteTemplate' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings' | 'imports' | 'attachmentQuotas'>> &
@@ -119,6 +122,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
       : undefined,
     embeddings: embeddingsOptionsFromEnv(env),
     widgetTokens: { secret: env.AI_CHAT_WIDGET_TOKEN_SECRET || undefined },
+    presence: { awayAfterMinutes: int(env.AI_CHAT_PRESENCE_AWAY_MINUTES) },
   };
 }
 
@@ -147,5 +151,6 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     channels: options.channels ?? {},
     webhooks: options.webhooks ?? {},
     widgetTokens: options.widgetTokens ?? {},
+    presence: options.presence ?? {},
   };
 }

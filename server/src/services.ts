@@ -29,6 +29,7 @@ import { FeedbackService } from './feedback/service.ts';
 import type { HandoffBus } from './handoff/bus.ts';
 import { InboxService } from './handoff/inbox.ts';
 import { HandoffService } from './handoff/service.ts';
+import { OperatorPresences } from './handoff/presence.ts';
 import { HandoffSettingsService } from './handoff/settings.ts';
 import { HandoffTurns } from './handoff/turns.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
@@ -76,6 +77,8 @@ export interface Services {
   handoff: HandoffService;
   /** The operator inbox's reads. */
   inbox: InboxService;
+  /** Operators' presence (online, away, offline): the handoff's "is anyone online". */
+  presences: OperatorPresences;
   /** Files sent with messages: upload, read, and the check before a message takes them. */
   attachments: AttachmentService;
   /** Messaging platforms (channels/): connections, webhooks, the inbound queue and the outbox. */
@@ -110,7 +113,8 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes, core.config.attachmentQuotas);
   // A bot on messaging platforms; an operator's reply to a platform conversation is queued for it.
   const channels = new ChannelService({ db: core.db, logger: core.logger, config: resolveChannelConfig(core.config.channels), bots, singleProcess, turns: () => turns });
-  const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots), attachments);
+  const presences = new OperatorPresences(core.db, core.config.presence);
+  const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots, presences), attachments);
   // Models an NLU upgrade left outdated answer with the fallback until retrained here, bots first.
   const upgrade = new AbortController();
   const retraining = bots
@@ -135,6 +139,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     feedback: new FeedbackService(core.db),
     handoff,
     inbox: new InboxService(core.db, handoff),
+    presences,
     attachments,
     webhooks,
     widgetTokens: await WidgetTokens.open(core.db, core.config.widgetTokens),

@@ -1,10 +1,12 @@
 // Human handoff across two instances of the service on one PostgreSQL and one Redis: an
 // operator on one instance, the visitor's events stream on the other; the visitor's message heard by
-// the inbox on the other instance; and a reconnect to the other instance resumes by Last-Event-ID.
+// the inbox on the other instance; a reconnect to the other instance resumes by Last-Event-ID; and
+// an operator's presence chosen or decayed on one instance is what the other decides by.
 // Needs AI_CHAT_TEST_DATABASE_URL and AI_CHAT_TEST_REDIS_URL (`source /tmp/testdb.env`).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Service } from '../src/index.ts';
+import { TestClock } from './support/channels.ts';
 import { clientFor } from './support/core.ts';
 import { DashboardClient } from './support/dashboard.ts';
 import { handoffSetup, json, openStream, startConversation, type HandoffSetup } from './support/handoff.ts';
@@ -17,9 +19,11 @@ describe('handoff on two instances (PostgreSQL + Redis)', () => {
   let a: Service;
   let b: Service;
   let setup: HandoffSetup;
+  // one clock for both, as one deployment shares the time of day
+  const clock = new TestClock();
   before(async () => {
     if (skip) return;
-    shared = await sharedServices(2);
+    shared = await sharedServices(2, { presence: { awayAfterMinutes: 5, now: clock.now } });
     [a, b] = shared.instances as [Service, Service];
     setup = await handoffSetup(a);
   });
@@ -68,5 +72,28 @@ describe('handoff on two instances (PostgreSQL + Redis)', () => {
     } finally {
       inboxOnB.close();
     }
+  });
+
+  it('presence chosen on one instance, and its decay, decide the handoff on the other', { skip }, async () => {
+    const operatorOnB = Object.assign(new DashboardClient(b), { cookie: setup.operator.cookie, csrf: setup.operator.csrf });
+    const apiB = clientFor(b, a.devApiKey!);
+    const reasonOnB = async () => (await apiB.json(`/v1/bots/${setup.botId}/handoff`)).body.data.unavailable_reason;
+    const dashboardOnA = await openStream(a.fetch, 'http://127.0.0.1/dashboard/api/inbox/events', { cookie: `aicw_session=${setup.operator.cookie}` });
+    try {
+      assert.equal(await reasonOnB(), null, 'connected on A: online on B');
+      assert.equal((await setup.operator.call('PUT', '/dashboard/api/me/presence', { body: { status: 'away' } })).body.data.status, 'away');
+      assert.equal(await reasonOnB(), 'nobody_online', 'chosen on A, seen on B');
+      assert.equal((await operatorOnB.call('GET', '/dashboard/api/teammates')).body.data.items[0].presence, 'away');
+      assert.equal((await operatorOnB.call('PUT', '/dashboard/api/me/presence', { body: { status: 'online' } })).body.data.status, 'online');
+      assert.equal(await reasonOnB(), null);
+      clock.advance(5 * 60_000);
+      assert.equal(await reasonOnB(), 'nobody_online', 'idle: away everywhere');
+      assert.equal((await operatorOnB.call('POST', '/dashboard/api/me/presence/activity')).body.data.status, 'online');
+      assert.equal((await setup.operator.call('GET', '/dashboard/api/me/presence')).body.data.status, 'online', 'activity on B counts on A');
+    } finally {
+      await dashboardOnA.close();
+      await a.deps.handoff.closingStreams.closed();
+    }
+    assert.equal((await operatorOnB.call('GET', '/dashboard/api/me/presence')).body.data.status, 'offline', 'the dashboard on A closed');
   });
 });

@@ -16,6 +16,34 @@ export interface User {
   created_at: string;
 }
 
+/** An operator's presence: `online` takes visitors, `away` and `offline` do not. */
+export type PresenceStatus = 'online' | 'away' | 'offline';
+
+/** `/dashboard/api/me/presence`: what the signed-in user chose and what others see now. */
+export interface OperatorPresence {
+  /** What teammates and the handoff see: `chosen`, unless it decayed (idle: `away`; no dashboard open: `offline`). */
+  status: PresenceStatus;
+  /** What the operator set (default `online`). */
+  chosen: PresenceStatus;
+  /** The last dashboard activity; null before any. */
+  active_at: string | null;
+  /** `online` shows as `away` after this long without activity. */
+  away_after_seconds: number;
+}
+
+/** A member of the team as `/dashboard/api/teammates` lists them. */
+export interface Teammate extends User {
+  presence: PresenceStatus;
+}
+
+/** `/dashboard/api/inbox/counts`: what needs a person, for the shell's badge and tab title. */
+export interface InboxCounts {
+  /** Conversations waiting for anyone. */
+  waiting: number;
+  /** Conversations the signed-in operator holds. */
+  mine: number;
+}
+
 export interface Session {
   user: User;
   account: { id: string; name: string };

@@ -12,6 +12,7 @@ import { ok } from '../http/envelope.ts';
 import type { AccountService } from '../accounts/service.ts';
 import type { ServiceConfig } from '../config.ts';
 import { inboxRoutes, type InboxRouteDeps } from '../handoff/inbox-routes.ts';
+import { presenceRoutes } from '../handoff/presence-routes.ts';
 import { keyRoutes, type KeyRouteDeps } from '../keys/routes.ts';
 import type { RateLimits } from '../rate-limit/limiter.ts';
 import { requireSession, sameOriginWrites, signedIn } from '../sessions/middleware.ts';
@@ -70,6 +71,7 @@ export function dashboardRoutes(deps: DashboardRouteDeps): Hono<AppEnv> {
   router.route('/dashboard/api', teamRoutes(deps));
   router.route('/dashboard/api/keys', keyRoutes(deps));
   router.route('/dashboard/api/inbox', inboxRoutes(deps));
+  router.route('/dashboard/api/me/presence', presenceRoutes(deps));
 
   router.use('/dashboard/api/plan', requireSession(deps.dashboard.sessions));
   router.get('/dashboard/api/plan', async (c) => {

@@ -11,6 +11,7 @@ import { pathId, readJson } from '../http/validate.ts';
 import { requireSession, signedIn } from '../sessions/middleware.ts';
 import type { DashboardServices } from '../dashboard/services.ts';
 import type { InboxService } from './inbox.ts';
+import type { OperatorPresences } from './presence.ts';
 import type { HandoffService, Operator } from './service.ts';
 import { accountTopic } from './bus.ts';
 import { closeRequestSchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
@@ -20,6 +21,7 @@ import { eventStream, resumePoint } from './stream.ts';
 export interface InboxRouteDeps {
   handoff: HandoffService;
   inbox: InboxService;
+  presences: OperatorPresences;
   dashboard: DashboardServices;
 }
 
@@ -30,8 +32,9 @@ function operatorOf(c: AppContext): Operator {
 
 export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
-  // Open inbox streams per user in this process: closing one tab must not take an operator offline
-  // while another of their tabs is open here (a tab on another instance re-marks them within 15 s).
+  // Open inbox streams per user in this process (every dashboard page keeps one open): closing one
+  // tab must not take an operator offline while another of their tabs is open here (a tab on another
+  // instance re-marks them within 15 s).
   const openStreams = new Map<string, number>();
   // Each operator's presence writes, one after another: a tab opened while the last one's close was
   // still deleting the presence row could be marked online first and then offline by that delete.
@@ -43,11 +46,15 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
     void settled.then(() => presenceWrites.get(userId) === settled && presenceWrites.delete(userId));
     return next;
   };
-  const { handoff, inbox } = deps;
+  const { handoff, inbox, presences } = deps;
   const conversationId = (c: AppContext) => pathId(c, 'conversation_id', 'conv', 'conversation');
   router.use('*', requireSession(deps.dashboard.sessions));
 
   router.get('/', async (c) => ok(c, { items: await inbox.list(signedIn(c).accountId) }));
+  router.get('/counts', async (c) => {
+    const session = signedIn(c);
+    return ok(c, await inbox.counts(session.accountId, session.userId));
+  });
   router.get('/offline-messages', async (c) => ok(c, { items: await handoff.offlineMessages(signedIn(c).accountId) }));
 
   router.get('/me', async (c) => ok(c, await handoff.operatorProfile(signedIn(c).userId)));
@@ -60,17 +67,22 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
     const operator = operatorOf(c);
     resumePoint(c); // a bad Last-Event-ID is refused before the stream counts
     openStreams.set(operator.userId, (openStreams.get(operator.userId) ?? 0) + 1);
+    let connecting = true; // opening a page is activity; a heartbeat only says the page is still open
     return eventStream(c, handoff, {
       accountId: operator.accountId,
       topic: accountTopic(operator.accountId),
-      onHeartbeat: () => inOrder(operator.userId, () => handoff.settings.touchPresence(operator.accountId, operator.userId)),
+      onHeartbeat: () => {
+        const activity = connecting;
+        connecting = false;
+        return inOrder(operator.userId, () => presences.touch(operator.accountId, operator.userId, activity));
+      },
       onClose: async () => {
         const left = (openStreams.get(operator.userId) ?? 1) - 1;
         if (left > 0) return void openStreams.set(operator.userId, left);
         openStreams.delete(operator.userId);
         // offline only if no tab of theirs opened here meanwhile
         await inOrder(operator.userId, async () => {
-          if (!openStreams.has(operator.userId)) await handoff.settings.leave(operator.userId);
+          if (!openStreams.has(operator.userId)) await presences.leave(operator.userId);
         });
       },
     });

@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { InboxConversation, OperatorProfile } from '../../../src/client/types.ts';
+import type { InboxCounts } from '../../../src/dashboard/types.ts';
 import { messagePreview } from '../attachments/preview.ts';
 import { iso } from '../db/json.ts';
 import { realConversations } from '../conversations/test-conversations.ts';
@@ -66,6 +67,21 @@ export class InboxService {
         last_message: message ? { id: message.id, role: message.role, preview: message.preview.slice(0, PREVIEW), created_at: iso(message.created_at) } : null,
       };
     });
+  }
+
+  /** How many conversations wait for anyone, and how many `userId` holds (the dashboard's badge). */
+  async counts(accountId: string, userId: string): Promise<InboxCounts> {
+    const row = await this.db
+      .selectFrom('conversations')
+      .select((eb) => [
+        eb.fn.countAll<string>().filterWhere('status', '=', 'waiting').as('waiting'),
+        eb.fn.countAll<string>().filterWhere((f) => f.and([f('status', '=', 'with_person'), f('operator_id', '=', userId)])).as('mine'),
+      ])
+      .where('account_id', '=', accountId)
+      .where(realConversations('conversations'))
+      .where('status', 'in', ['waiting', 'with_person'])
+      .executeTakeFirstOrThrow();
+    return { waiting: Number(row.waiting), mine: Number(row.mine) };
   }
 
   async setProfile(userId: string, input: { display_name?: string | null; avatar_url?: string | null }): Promise<OperatorProfile> {

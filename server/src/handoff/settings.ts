@@ -1,9 +1,8 @@
 /**
  * A bot's handoff settings (`/v1/bots/{bot_id}/handoff`) and whether a person can be asked for now:
- * handoff on, inside the opening hours (if any), and an operator online (an open inbox stream
- * touched `operator_presence` within `PRESENCE_TTL_MS`, on any instance).
+ * handoff on, inside the opening hours (if any), and an operator showing `online` (presence.ts).
  */
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { HandoffAvailability, HandoffSettings, HandoffSettingsInput, OpeningHours } from '../../../src/client/types.ts';
 import type { BotService } from '../bots/service.ts';
 import { SharedRowRead } from '../db/batcher.ts';
@@ -12,10 +11,8 @@ import type { Database } from '../db/schema.ts';
 import { invalid } from '../http/errors.ts';
 import { isTimeZone } from '../time-zones.ts';
 import { isOpen, minutesOf } from './hours.ts';
+import type { OperatorPresences } from './presence.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
-
-/** An inbox stream touches presence every heartbeat (15 s); a stale row means that operator left. */
-export const PRESENCE_TTL_MS = 45_000;
 
 export class HandoffSettingsService {
   private readonly db: Kysely<HandoffDatabase>;
@@ -23,6 +20,8 @@ export class HandoffSettingsService {
   constructor(
     db: Kysely<Database>,
     private readonly bots: BotService,
+    /** Who is online (presence.ts): no operator online, no handoff. */
+    readonly presences: OperatorPresences,
   ) {
     this.db = withHandoffTables(db);
   }
@@ -76,34 +75,8 @@ export class HandoffSettingsService {
   async availabilityOf(accountId: string, settings: { enabled: boolean; hours: OpeningHours | null }): Promise<HandoffAvailability> {
     if (!settings.enabled) return { available: false, unavailable_reason: 'disabled' };
     if (settings.hours && !isOpen(settings.hours)) return { available: false, unavailable_reason: 'outside_hours' };
-    if (!(await this.someoneOnline(accountId))) return { available: false, unavailable_reason: 'nobody_online' };
+    if (!(await this.presences.someoneOnline(accountId))) return { available: false, unavailable_reason: 'nobody_online' };
     return { available: true, unavailable_reason: null };
-  }
-
-  async someoneOnline(accountId: string): Promise<boolean> {
-    const since = new Date(Date.now() - PRESENCE_TTL_MS);
-    const row = await this.db
-      .selectFrom('operator_presence')
-      .select('user_id')
-      .where('account_id', '=', accountId)
-      .where('seen_at', '>', since)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  /** An operator's inbox stream is open: they count as online for `PRESENCE_TTL_MS`. */
-  async touchPresence(accountId: string, userId: string): Promise<void> {
-    await this.db
-      .insertInto('operator_presence')
-      .values({ user_id: userId, account_id: accountId })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ seen_at: sql`now()`, account_id: accountId }))
-      .execute();
-  }
-
-  /** The inbox stream closed: that operator is offline at once (unless another of their streams touches again). */
-  async leave(userId: string): Promise<void> {
-    await this.db.deleteFrom('operator_presence').where('user_id', '=', userId).execute();
   }
 }
 

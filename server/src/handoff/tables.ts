@@ -4,7 +4,7 @@
  * handoff code knows these tables. The columns it added to conversations and messages (status,
  * author) belong to those tables, in `db/schema.ts`.
  */
-import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { ColumnType, Generated, Kysely, RawBuilder } from 'kysely';
 import type { DashboardDatabase } from '../db/dashboard-schema.ts';
 import type { Database, Json } from '../db/schema.ts';
 
@@ -40,10 +40,13 @@ export interface OfflineMessagesTable {
   created_at: Generated<Date>;
 }
 
+/** Migrations 016 and 027: an operator's chosen status, last activity, and last sign of an open dashboard. */
 export interface OperatorPresenceTable {
   user_id: string;
   account_id: string;
-  seen_at: Generated<Date>;
+  status: ColumnType<'online' | 'away' | 'offline', 'online' | 'away' | 'offline' | undefined, 'online' | 'away' | 'offline'>;
+  active_at: ColumnType<Date, Date | undefined, Date>;
+  seen_at: ColumnType<Date | null, Date | null | RawBuilder<Date> | undefined, Date | null | RawBuilder<Date>>;
 }
 
 export type HandoffDatabase = Omit<DashboardDatabase, 'users'> & {

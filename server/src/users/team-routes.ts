@@ -1,5 +1,6 @@
-/** `/dashboard/api/teammates` and `/dashboard/api/invites`: everyone sees the team; owners manage it. */
+/** `/dashboard/api/teammates` and `/dashboard/api/invites`: everyone sees the team (with each one's presence); owners manage it. */
 import { Hono } from 'hono';
+import type { Teammate } from '../../../src/dashboard/types.ts';
 import type { AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
 import { ServiceError } from '../http/errors.ts';
@@ -7,6 +8,7 @@ import { pathId, readJson } from '../http/validate.ts';
 import { ownersOnly, ownOrigin, requireSession, signedIn } from '../sessions/middleware.ts';
 import type { ServiceConfig } from '../config.ts';
 import type { DashboardServices } from '../dashboard/services.ts';
+import type { OperatorPresences } from '../handoff/presence.ts';
 import { DEFAULT_INVITE_HOURS } from './invites.ts';
 import { createInviteSchema, updateTeammateSchema, type CreateInviteInput } from './schema.ts';
 
@@ -14,6 +16,7 @@ import { createInviteSchema, updateTeammateSchema, type CreateInviteInput } from
 export interface TeamRouteDeps {
   config: Pick<ServiceConfig, 'trustedProxies'>;
   dashboard: DashboardServices;
+  presences: Pick<OperatorPresences, 'ofAccount'>;
 }
 
 export function teamRoutes(deps: TeamRouteDeps): Hono<AppEnv> {
@@ -25,7 +28,12 @@ export function teamRoutes(deps: TeamRouteDeps): Hono<AppEnv> {
   router.use('/teammates/*', requireSession(sessions));
   router.use('/invites/*', requireSession(sessions));
 
-  router.get('/teammates', async (c) => ok(c, { items: await users.list(signedIn(c).accountId) }));
+  router.get('/teammates', async (c) => {
+    const accountId = signedIn(c).accountId;
+    const [team, presence] = await Promise.all([users.list(accountId), deps.presences.ofAccount(accountId)]);
+    const items: Teammate[] = team.map((user) => ({ ...user, presence: presence.get(user.id) ?? 'offline' }));
+    return ok(c, { items });
+  });
 
   router.patch('/teammates/:user_id', manage, async (c) => {
     const userId = pathId(c, 'user_id', 'usr', 'teammate');
