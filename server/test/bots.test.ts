@@ -43,6 +43,18 @@ describe('POST /v1/bots validation', () => {
     ['data: avatar that is not an image', { name: 'a', avatar_url: 'data:text/html,<b>x</b>' }, 'validation_failed', 'avatar_url'],
     ['relative avatar', { name: 'a', avatar_url: '/bot.png' }, 'validation_failed', 'avatar_url'],
     ['huge avatar', { name: 'a', avatar_url: `data:image/png;base64,${'A'.repeat(100_000)}` }, 'validation_failed', 'avatar_url'],
+    ['colour by name', { name: 'a', appearance: { color: 'red' } }, 'validation_failed', 'appearance.color'],
+    ['three-digit colour', { name: 'a', appearance: { color: '#f00' } }, 'validation_failed', 'appearance.color'],
+    ['colour with CSS after it', { name: 'a', appearance: { color: '#ff0000;background:url(x)' } }, 'validation_failed', 'appearance.color'],
+    ['unknown corner', { name: 'a', appearance: { position: 'top-left' } }, 'validation_failed', 'appearance.position'],
+    ['unknown launcher icon', { name: 'a', appearance: { launcher_icon: 'rocket' } }, 'validation_failed', 'appearance.launcher_icon'],
+    ['http launcher icon', { name: 'a', appearance: { launcher_icon: 'http://cdn.example.com/i.png' } }, 'validation_failed', 'appearance.launcher_icon'],
+    ['javascript: launcher icon', { name: 'a', appearance: { launcher_icon: 'javascript:alert(1)' } }, 'validation_failed', 'appearance.launcher_icon'],
+    ['launcher icon over 2,048 characters', { name: 'a', appearance: { launcher_icon: `https://cdn.example.com/${'i'.repeat(2025)}` } }, 'validation_failed', 'appearance.launcher_icon'],
+    ['display name over 60 characters', { name: 'a', appearance: { bot_name: 'x'.repeat(61) } }, 'validation_failed', 'appearance.bot_name'],
+    ['welcome over 500 characters', { name: 'a', appearance: { welcome_message: 'x'.repeat(501) } }, 'validation_failed', 'appearance.welcome_message'],
+    ['unknown appearance field', { name: 'a', appearance: { font: 'Comic Sans' } }, 'unknown_parameter', 'appearance.font'],
+    ['appearance that is no object', { name: 'a', appearance: '#ff0000' }, 'validation_failed', 'appearance'],
   ];
   for (const [name, body, code, param] of cases) {
     it(`answers ${code} for ${name}`, async () => {
@@ -147,6 +159,21 @@ describe('bots CRUD and tenancy', () => {
     assert.equal(web.avatar_url, 'https://cdn.example.com/a.png');
     const cleared = await api.json(`/v1/bots/${web.id}`, { method: 'PUT', body: { avatar_url: null } });
     assert.equal(cleared.body.data.avatar_url, null);
+  });
+
+  it("keeps the widget's appearance at its bounds, replaces it whole, and clears it with {}", async () => {
+    const longest = `https://cdn.example.com/${'i'.repeat(2048 - 24)}`;
+    assert.equal(longest.length, 2048);
+    const appearance = { color: '#0F766e', position: 'bottom-left', launcher_icon: longest, bot_name: 'x'.repeat(60), welcome_message: 'w'.repeat(500) };
+    const bot = await createBot({ name: 'Looks', appearance });
+    assert.deepEqual(bot.appearance, appearance);
+    assert.deepEqual((await createBot({ name: 'Plain' })).appearance, {});
+    const icon = await api.json(`/v1/bots/${bot.id}`, { method: 'PUT', body: { appearance: { launcher_icon: 'help' } } });
+    assert.equal(icon.res.status, 200, JSON.stringify(icon.body));
+    assert.deepEqual(icon.body.data.appearance, { launcher_icon: 'help' });
+    const cleared = await api.json(`/v1/bots/${bot.id}`, { method: 'PUT', body: { appearance: {} } });
+    assert.deepEqual(cleared.body.data.appearance, {});
+    assert.deepEqual((await api.json(`/v1/bots/${bot.id}`)).body.data.appearance, {});
   });
 
   it('updates partially and validates updates', async () => {

@@ -133,10 +133,28 @@ describe('a self-minted token on the service', () => {
     assert.deepEqual(history.body.data.items.map((m: { content: string }) => m.content), ['how much does it cost', 'It is free and open source.']);
     const profile = await send(`/v1/bots/${bot.id}`, { origin: SITE, token: alice.token });
     assert.equal(profile.res.status, 200);
-    assert.deepEqual(Object.keys(profile.body.data).sort(), ['attachments', 'avatar_url', 'id', 'language', 'name', 'quick_replies']);
+    assert.deepEqual(Object.keys(profile.body.data).sort(), ['appearance', 'attachments', 'avatar_url', 'id', 'language', 'name', 'quick_replies']);
     // the mallory the browser named has no history of this
     const mallory = await api.json(`/v1/chat/history?bot_id=${bot.id}&user_id=mallory`);
     assert.equal(mallory.body.data.items.length, 0);
+  });
+
+  it("gives pages on a listed origin the bot's appearance, and pages elsewhere nothing", async () => {
+    const appearance = { color: '#0f766e', position: 'bottom-left', bot_name: 'Ava', welcome_message: 'Hi! Ask me anything.' };
+    const styled = await createBot(api, { name: 'Styled', appearance, channels: [{ type: 'website', allowed_origins: [SITE] }] });
+    const carol = await visitor(styled.id);
+    const profile = await send(`/v1/bots/${styled.id}`, { origin: SITE, token: carol.token });
+    assert.equal(profile.res.status, 200, JSON.stringify(profile.body));
+    assert.deepEqual(profile.body.data.appearance, appearance);
+    assert.equal(profile.res.headers.get('access-control-allow-origin'), SITE);
+    // another origin gets no token, and the listed origin's token read from elsewhere is refused
+    const unlisted = await mint(styled.id, { origin: 'https://evil.example' });
+    assert.equal(unlisted.res.status, 403);
+    assert.equal(unlisted.body.error.code, 'origin_not_allowed');
+    const elsewhere = await send(`/v1/bots/${styled.id}`, { origin: 'https://evil.example', token: carol.token });
+    assert.equal(elsewhere.res.status, 403);
+    assert.equal(elsewhere.body.error.code, 'origin_not_allowed');
+    assert.ok(!JSON.stringify(elsewhere.body).includes('#0f766e'));
   });
 
   it("lets a listed origin's page preflight the widget routes, and no other origin", async () => {

@@ -90,6 +90,28 @@ export type Channel = WebsiteChannel | { type: 'mobile' | 'messaging'; name?: st
 
 export type BotStatus = 'untrained' | 'training' | 'ready' | 'failed';
 
+/** The launcher icons the widget draws itself (`BotAppearance.launcher_icon`). */
+export const LAUNCHER_ICONS = ['chat', 'help'] as const;
+export type LauncherIcon = (typeof LAUNCHER_ICONS)[number];
+
+/**
+ * How the chat widget looks for a bot. Each field fills the widget attribute of the same name in
+ * kebab-case (`bot_name` → `bot-name`) unless the page set that attribute itself. Left out: the
+ * widget's default. The avatar and the quick replies are the bot's `avatar_url` and `quick_replies`.
+ */
+export interface BotAppearance {
+  /** The accent colour, `#rrggbb`: the launcher, the Send button, the visitor's bubbles. */
+  color?: string;
+  /** The launcher's corner; default `bottom-right`. */
+  position?: 'bottom-right' | 'bottom-left';
+  /** A built-in icon (`LAUNCHER_ICONS`) or an `https:` image URL, up to 2,048 characters. */
+  launcher_icon?: LauncherIcon | (string & {});
+  /** The name the widget shows, 1–60 characters; default: the bot's `name`. */
+  bot_name?: string;
+  /** The first bubble of an empty conversation, 1–500 characters, never sent; default: a localised greeting. */
+  welcome_message?: string;
+}
+
 export interface CreateBotRequest {
   /** Required, 1–100 characters. */
   name: string;
@@ -114,6 +136,8 @@ export interface CreateBotRequest {
   avatar_url?: string | null;
   /** What visitors may attach to a message; fields left out keep their value (on create: the defaults, off). */
   attachments?: Partial<AttachmentSettings>;
+  /** How the chat widget looks; replaces the whole appearance (`{}`: the widget's defaults). */
+  appearance?: BotAppearance;
 }
 
 /** `PUT /v1/bots/{bot_id}`: any subset; a new `training` retrains the bot before answering. */
@@ -134,6 +158,8 @@ export interface Bot {
   avatar_url: string | null;
   /** What visitors may attach to a message (off by default). */
   attachments: AttachmentSettings;
+  /** How the chat widget looks: the fields set (`{}`: the widget's defaults). */
+  appearance: BotAppearance;
   created_at: string;
   updated_at: string;
   trained_at: string | null;

@@ -103,12 +103,12 @@ export function handoffProfile(settings: Record<string, unknown>): Record<string
 
 /**
  * What a widget token may read of its bot: what the widget shows (name, language, quick replies,
- * avatar) and what it lets visitors attach.
+ * avatar, its appearance) and what it lets visitors attach.
  * Never its training data, channels or description, which hold the account's own work.
  */
 export function botProfile(bot: Record<string, unknown>): Record<string, unknown> {
-  const { id, name, language, quick_replies, avatar_url, attachments } = bot;
-  return { id, name, language, quick_replies, avatar_url, attachments };
+  const { id, name, language, quick_replies, avatar_url, attachments, appearance } = bot;
+  return { id, name, language, quick_replies, avatar_url, attachments, appearance };
 }
 
 /**

@@ -8,7 +8,7 @@ import { draftOf, requestOf } from '../../src/dashboard/pages/bot-draft.js';
 
 const bot = (knowledge: Bot['knowledge']): Bot => ({
   id: 'bot_1', name: 'Bank', description: '', language: 'en', status: 'untrained', training: { intents: [] }, quick_replies: [],
-  channels: [], knowledge, avatar_url: null,
+  channels: [], knowledge, avatar_url: null, appearance: {},
   attachments: { enabled: false, types: ['image/png'], max_file_bytes: 1_048_576, max_files: 1 },
   created_at: '2026-11-27T00:00:00.000Z', updated_at: '2026-11-27T00:00:00.000Z', trained_at: null,
 });

@@ -42,12 +42,12 @@ after(async () => {
 });
 
 describe('proxy: the bot a token may read', () => {
-  it('answers its own bot as the public profile: id, name, language, quick replies, avatar, attachment limits', async () => {
+  it('answers its own bot as the public profile: id, name, language, quick replies, avatar, attachment limits, appearance', async () => {
     const { token } = await mint(host.url);
     const res = await call(host.url, token, `/v1/bots/${botId}`, { method: 'GET' });
     assert.equal(res.status, 200);
     const body = await json(res);
-    assert.deepEqual(Object.keys(body.data).sort(), ['attachments', 'avatar_url', 'id', 'language', 'name', 'quick_replies']);
+    assert.deepEqual(Object.keys(body.data).sort(), ['appearance', 'attachments', 'avatar_url', 'id', 'language', 'name', 'quick_replies']);
     assert.equal(body.data.avatar_url, 'https://cdn.example.com/bot.png');
     assert.equal(body.data.id, botId);
     assert.deepEqual(body.data.quick_replies, ['Pricing', 'Opening hours']);

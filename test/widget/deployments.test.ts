@@ -213,7 +213,7 @@ describe('deployments', () => {
       expect(own.status).to.equal(200);
       const bot = ((await own.json()) as { data: Record<string, unknown> }).data;
       // what visitors may attach is part of the public face: the widget's attach button
-      expect(Object.keys(bot).sort()).to.deep.equal(['attachments', 'avatar_url', 'id', 'language', 'name', 'quick_replies']);
+      expect(Object.keys(bot).sort()).to.deep.equal(['appearance', 'attachments', 'avatar_url', 'id', 'language', 'name', 'quick_replies']);
       const other = await fetch('/proxy/v1/bots/bot_someone_else', { headers: auth });
       expect(other.status).to.equal(403);
       const list = await fetch('/proxy/v1/bots', { headers: auth });

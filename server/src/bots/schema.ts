@@ -6,6 +6,7 @@
 import { schemas, type JsonSchema } from '../http/validate.ts';
 import { attachmentIdsSchema, attachmentSettingsInputSchema, attachmentSettingsSchema } from '../attachments/schema.ts';
 import { knowledgeScopeSchema } from '../knowledge/schema.ts';
+import { LAUNCHER_ICONS } from '../../../src/client/bot-types.ts';
 
 const shortText = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
 
@@ -106,6 +107,30 @@ export const channelSchema: JsonSchema = {
   ],
 };
 
+/**
+ * How the chat widget looks for this bot (the dashboard's Appearance section). Each field is the
+ * snake_case name of the widget attribute it fills (`bot_name` → `bot-name`), which the widget
+ * applies unless the page set that attribute itself. The avatar and the quick replies are the
+ * bot's own `avatar_url` and `quick_replies`, not repeated here.
+ */
+export const appearanceSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$', description: 'The accent colour, `#rrggbb`: the launcher, the Send button, the visitor\'s bubbles.' },
+    position: { enum: ['bottom-right', 'bottom-left'], description: 'The launcher\'s corner. Default: `bottom-right`.' },
+    launcher_icon: {
+      type: 'string',
+      maxLength: 2048,
+      // a built-in icon's name, or an image only over https (the page may be https; never javascript: and friends)
+      pattern: `^(${LAUNCHER_ICONS.join('|')}|https://[^\\s]+)$`,
+      description: `The launcher's icon: a built-in one (${LAUNCHER_ICONS.map((name) => `\`${name}\``).join(', ')}) or an https image URL up to 2,048 characters.`,
+    },
+    bot_name: { ...shortText(60), description: 'The name the widget shows (its header, what screen readers call the replies). Default: the bot\'s `name`.' },
+    welcome_message: { ...shortText(500), description: 'The first bubble of an empty conversation, never sent. Default: a localised greeting.' },
+  },
+};
+
 const botFields = {
   name: shortText(100),
   description: { type: 'string', maxLength: 1000 },
@@ -122,6 +147,7 @@ const botFields = {
     description: 'The avatar the chat widget shows for the bot: an http(s) URL or a `data:image/…` URL. `null`: none.',
   },
   attachments: attachmentSettingsInputSchema,
+  appearance: { ...appearanceSchema, description: 'How the chat widget looks; replaces the whole appearance (`{}`: the widget\'s defaults).' },
 } satisfies Record<string, JsonSchema>;
 
 export const createBotSchema: JsonSchema = {
@@ -175,7 +201,7 @@ function botKnowledgeSchema(): JsonSchema {
 export const botSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'knowledge', 'avatar_url', 'attachments', 'created_at', 'updated_at', 'trained_at'],
+  required: ['id', 'name', 'description', 'language', 'status', 'training', 'quick_replies', 'channels', 'knowledge', 'avatar_url', 'attachments', 'appearance', 'created_at', 'updated_at', 'trained_at'],
   properties: {
     id: schemas.id('bot'),
     name: { type: 'string' },
@@ -188,6 +214,7 @@ export const botSchema: JsonSchema = {
     knowledge: botKnowledgeSchema(),
     avatar_url: { type: ['string', 'null'], description: 'The avatar the chat widget shows for the bot; `null`: none.' },
     attachments: attachmentSettingsSchema,
+    appearance: { ...appearanceSchema, description: 'How the chat widget looks; only the fields set (`{}`: the widget\'s defaults).' },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
     trained_at: { type: ['string', 'null'], format: 'date-time' },

@@ -5,6 +5,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
   Bot,
+  BotAppearance,
   BotStatus,
   Channel,
   CreateBotRequest,
@@ -37,7 +38,7 @@ export type BotRow = Omit<Selectable<BotsTable>, 'nlu_model' | 'training_fallbac
 export type BotTurnRow = Omit<Selectable<BotsTable>, 'nlu_model' | 'training'>;
 const COLUMNS = [
   'id', 'account_id', 'name', 'description', 'language', 'status', 'quick_replies', 'channels',
-  'knowledge', 'created_at', 'updated_at', 'avatar_url', 'attachments', 'trained_at',
+  'knowledge', 'created_at', 'updated_at', 'avatar_url', 'attachments', 'appearance', 'trained_at',
 ] as const satisfies readonly Exclude<keyof BotsTable, 'nlu_model' | 'training' | 'training_fallback'>[];
 const TURN_COLUMNS = [...COLUMNS, 'training_fallback'] as const;
 const BOT_COLUMNS = [...COLUMNS, 'training'] as const;
@@ -62,6 +63,7 @@ export function toBot(row: BotRow): Bot {
     knowledge: knowledgeScopeOf(row),
     avatar_url: row.avatar_url,
     attachments: attachmentSettingsOf(row.attachments),
+    appearance: (row.appearance ?? {}) as BotAppearance,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     trained_at: iso(row.trained_at),
@@ -184,6 +186,7 @@ export class BotService {
         knowledge: storedScope(input.knowledge),
         avatar_url: input.avatar_url ?? null,
         attachments: input.attachments ? json(changedSettings(null, input.attachments, this.maxAttachmentBytes)) : null,
+        appearance: input.appearance ? json(input.appearance) : null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -208,6 +211,7 @@ export class BotService {
     if (input.knowledge !== undefined) changes.knowledge = storedScope(input.knowledge);
     if (input.avatar_url !== undefined) changes.avatar_url = input.avatar_url;
     if (input.attachments !== undefined) changes.attachments = json(changedSettings(current.attachments, input.attachments, this.maxAttachmentBytes));
+    if (input.appearance !== undefined) changes.appearance = json(input.appearance);
     if (retrain) changes.status = training.intents.length > 0 ? 'training' : 'untrained';
     if (retrain && training.intents.length === 0) {
       changes.nlu_model = null;

@@ -54,6 +54,8 @@ export interface BotsTable {
   avatar_url: ColumnType<string | null, string | null | undefined, string | null>;
   /** What visitors may attach (migration 017, attachments/settings.ts); null: the defaults (off). */
   attachments: ColumnType<unknown | null, string | null | undefined, string | null>;
+  /** How the widget looks (migration 029, bots/schema.ts `appearance`); null: the widget's defaults. */
+  appearance: ColumnType<unknown | null, string | null | undefined, string | null>;
   trained_at: NullableTimestamp;
   /** `training->'fallback'`, kept by PostgreSQL (migration 019): turns read it without the training. */
   training_fallback: ColumnType<unknown | null, never, never>;
