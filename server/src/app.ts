@@ -28,6 +28,7 @@ import { ServiceError } from './http/errors.ts';
 import { unmatchedRoute } from './http/method-not-allowed.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { cannedReplyRoutes } from './canned-replies/routes.ts';
 import { isUploadPath, uploadBodyBytes } from './knowledge/import/options.ts';
 import { newId } from './ids.ts';
 import { openapiRoutes } from './openapi/routes.ts';
@@ -97,6 +98,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/analytics', analyticsRoutes(deps));
   v1.route('/attachments', attachmentRoutes(deps));
   v1.route('/webhooks', webhookRoutes(deps));
+  v1.route('/canned-replies', cannedReplyRoutes(deps));
 
   // Knowledge imports and attachments take uploaded files: their own (larger) limits, the service's elsewhere.
   const uploadBytes = Math.max(deps.config.maxBodyBytes, uploadBodyBytes(deps.config.imports));

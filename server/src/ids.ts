@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZabcdefghijkmnopqrstvwxyz';
 
-export type IdPrefix = 'acct' | 'key' | 'bot' | 'agt' | 'job' | 'conv' | 'msg' | 'kb' | 'kbi' | 'req' | 'usr' | 'inv' | 'ofm' | 'att' | 'chn' | 'whk' | 'dlv' | 'evt';
+export type IdPrefix = 'acct' | 'key' | 'bot' | 'agt' | 'job' | 'conv' | 'msg' | 'kb' | 'kbi' | 'req' | 'usr' | 'inv' | 'ofm' | 'att' | 'chn' | 'whk' | 'dlv' | 'evt' | 'cnr';
 
 export function newId(prefix: IdPrefix, length = 20): string {
   const bytes = randomBytes(length);

@@ -37,6 +37,7 @@ import type { RateLimits } from './rate-limit/limiter.ts';
 import { WidgetTokens } from './widget-tokens/service.ts';
 import { resolveWebhookConfig } from './webhooks/options.ts';
 import { WebhookService } from './webhooks/service.ts';
+import { CannedReplyService } from './canned-replies/service.ts';
 
 export interface CoreDeps {
   config: ServiceConfig;
@@ -85,6 +86,8 @@ export interface Services {
   channels: ChannelService;
   /** Outgoing webhooks (webhooks/): subscriptions, their delivery log, and the delivery worker. */
   webhooks: WebhookService;
+  /** The texts a team inserts in the inbox by shortcut (canned-replies/). */
+  cannedReplies: CannedReplyService;
   /** Visitor tokens the service mints for bots' listed website origins (the one-snippet install). */
   widgetTokens: WidgetTokens;
   /** Retraining of the models an NLU upgrade left outdated, in the background; `stop()` ends it. */
@@ -142,6 +145,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     presences,
     attachments,
     webhooks,
+    cannedReplies: new CannedReplyService(core.db),
     widgetTokens: await WidgetTokens.open(core.db, core.config.widgetTokens),
     nluUpgrade: {
       done: retraining,

@@ -515,6 +515,18 @@ describe('every endpoint answers as documented', () => {
     await check(one, `/v1/webhooks/${id}`, { method: 'DELETE' }, 404);
   });
 
+  it('canned replies', async () => {
+    const [list, one] = ['/v1/canned-replies', '/v1/canned-replies/{canned_reply_id}'];
+    await check(list, '/v1/canned-replies', { body: { shortcut: 'Not ok', text: 'x' } }, 400);
+    const id = (await check(list, '/v1/canned-replies', { body: { shortcut: 'refund-policy', text: 'Refunds take 5 days.' } }, 201)).body.data.id;
+    await check(list, '/v1/canned-replies', { body: { shortcut: 'refund-policy', text: 'again' } }, 409);
+    await check(list, '/v1/canned-replies', {}, 200);
+    await check(one, `/v1/canned-replies/${id}`, { method: 'PATCH', body: { text: 'Refunds take 3 days.' } }, 200);
+    await check(one, '/v1/canned-replies/cnr_missing123456789', { method: 'PATCH', body: { text: 'x' } }, 404);
+    await check(one, `/v1/canned-replies/${id}`, { method: 'DELETE' }, 200);
+    await check(one, `/v1/canned-replies/${id}`, { method: 'DELETE' }, 404);
+  });
+
   it('covered a success answer of every documented operation', () => {
     const missing: string[] = [];
     for (const item of Object.values(doc.paths)) {

@@ -26,7 +26,7 @@ interface Tenant {
   /** A word only this tenant's data contains. */
   marker: string;
   ids: Record<
-    'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id' | 'attachment_id' | 'webhook_id' | 'delivery_id',
+    'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id' | 'attachment_id' | 'webhook_id' | 'delivery_id' | 'canned_reply_id',
     string
   >;
 }
@@ -66,6 +66,7 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
   // Loopback is allowed for this service's webhooks: the test event goes to a closed local port.
   const webhook = await ok(call, '/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['message.created'], description: marker });
   const delivery = await ok(call, `/v1/webhooks/${webhook.id}/test`, {});
+  const canned = await ok(call, '/v1/canned-replies', { shortcut: 'secret', text: `Ask the ${marker} desk.` });
   return {
     accountId,
     apiKey,
@@ -74,7 +75,7 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
     ids: {
       bot_id: bot.id, agent_id: agent.id, job_id: job.id, entry_id: entry.id, conversation_id: botReply.conversation_id,
       agent_conversation_id: chat.conversation_id, import_id: imported.id, message_id: botReply.message.id,
-      attachment_id: attachment.id, webhook_id: webhook.id, delivery_id: delivery.id,
+      attachment_id: attachment.id, webhook_id: webhook.id, delivery_id: delivery.id, canned_reply_id: canned.id,
     },
   };
 }
@@ -101,6 +102,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /v1/bots/{bot_id}/channels/telegram': { bot_token: FAKE_TELEGRAM_TOKEN },
   'PUT /v1/bots/{bot_id}/channels/whatsapp': { phone_number_id: '1', access_token: 'hijacked', app_secret: 'hijacked', verify_token: 'hijacked' },
   'PATCH /v1/webhooks/{webhook_id}': { enabled: false, url: 'http://127.0.0.1:9/hijacked' },
+  'PATCH /v1/canned-replies/{canned_reply_id}': { text: 'hijacked' },
 };
 
 function bodyFor(op: Operation): unknown {
@@ -123,6 +125,7 @@ async function snapshotOf(t: Tenant) {
     attachment: (await call(`/v1/attachments/${ids.attachment_id}`)).body,
     channel: (await call(`/v1/bots/${ids.bot_id}/channels/telegram`)).body.data,
     webhook: (await call(`/v1/webhooks/${ids.webhook_id}`)).body.data,
+    cannedReplies: (await call('/v1/canned-replies')).body.data,
   };
 }
 
@@ -206,6 +209,9 @@ describe('tenant isolation: account B with account A\'s ids', () => {
     const conversations = own((await b.call(`/v1/conversations?user_id=${SHARED_USER}&limit=100`)).body.data.items);
     assert.deepEqual(conversations.sort(), [b.ids.conversation_id, b.ids.agent_conversation_id].sort());
     assert.deepEqual((await b.call(`/v1/conversations?q=${a.marker}`)).body.data.items, []);
+    const canned = (await b.call('/v1/canned-replies')).body.data.items;
+    assert.deepEqual(own(canned), [b.ids.canned_reply_id]);
+    assert.doesNotMatch(JSON.stringify(canned), new RegExp(a.marker));
   });
 
   it('never finds A\'s text in knowledge search, nor in chat answers grounded on knowledge', async () => {

@@ -5,6 +5,7 @@ import { AgentsResource } from './resources/agents.js';
 import { AnalyticsResource } from './resources/analytics.js';
 import { AttachmentsResource } from './resources/attachments.js';
 import { BotsResource } from './resources/bots.js';
+import { CannedRepliesResource } from './resources/canned-replies.js';
 import { ChatResource } from './resources/chat.js';
 import { ConversationsResource } from './resources/conversations.js';
 import { FeedbackResource } from './resources/feedback.js';
@@ -61,4 +62,6 @@ export class AiChatClient extends ClientBase {
   readonly attachments = new AttachmentsResource(this.core);
   /** Outgoing webhooks: subscriptions, the delivery log, redelivery, a test event. */
   readonly webhooks = new WebhooksResource(this.core);
+  /** The texts a team inserts in the inbox by shortcut. */
+  readonly cannedReplies = new CannedRepliesResource(this.core);
 }

@@ -23,3 +23,4 @@ export * from './feedback-types.js';
 export * from './handoff-types.js';
 export * from './attachment-types.js';
 export * from './webhook-types.js';
+export * from './canned-reply-types.js';

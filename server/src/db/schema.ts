@@ -116,6 +116,8 @@ export interface ConversationsTable {
   operator_id: OptionalText;
   /** Started by a dashboard session (migration 023): counts nowhere (conversations/test-conversations.ts). */
   is_test: Generated<boolean>;
+  /** Free-text labels the team puts on it (migration 025; conversations/labels.ts). */
+  labels: Generated<string[]>;
 }
 
 export interface MessagesTable {

@@ -33,6 +33,7 @@ import { feedbackComponents } from '../feedback/schema.ts';
 import { handoffComponents } from '../handoff/schema.ts';
 import { channelComponents } from '../channels/schema.ts';
 import { webhookComponents } from '../webhooks/schema.ts';
+import { cannedReplyComponents } from '../canned-replies/schema.ts';
 import { attachmentComponents } from '../attachments/schema.ts';
 import { widgetTokenComponents } from '../widget-tokens/schema.ts';
 import { knowledgeImportComponents } from '../knowledge/import/schema.ts';
@@ -302,6 +303,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ...handoffComponents,
   ...channelComponents,
   ...webhookComponents,
+  ...cannedReplyComponents,
   ...knowledgeImportComponents,
   ...attachmentComponents,
   ...widgetTokenComponents,

@@ -14,6 +14,7 @@ import { handoffPaths } from '../handoff/openapi.ts';
 import { channelPaths } from '../channels/openapi.ts';
 import { attachmentPaths } from '../attachments/openapi.ts';
 import { webhookPaths } from '../webhooks/openapi.ts';
+import { cannedReplyPaths } from '../canned-replies/openapi.ts';
 import { widgetTokenPaths } from '../widget-tokens/openapi.ts';
 import { knowledgePaths } from '../knowledge/openapi.ts';
 import { componentHeaders, componentResponses, componentSchemas, pageOf, ref } from './components.ts';
@@ -106,6 +107,7 @@ function paths(): Record<string, Record<string, unknown>> {
     ...channelPaths(),
     ...attachmentPaths(),
     ...webhookPaths(),
+    ...cannedReplyPaths(),
     ...widgetTokenPaths(),
   };
 }
@@ -130,7 +132,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: ['Chat', 'Attachments', 'Bots', 'Channels', 'Webhooks', 'AI Agents', 'Knowledge Base', 'Analytics', 'Meta'].map((name) => ({ name })),
+    tags: ['Chat', 'Attachments', 'Bots', 'Channels', 'Webhooks', 'Canned replies', 'AI Agents', 'Knowledge Base', 'Analytics', 'Meta'].map((name) => ({ name })),
     paths: paths(),
     components: {
       schemas: componentSchemas,

@@ -16,6 +16,7 @@ export const PATH_IDS = {
   bot: ['bot_id', 'bot', 'bot'],
   entry: ['entry_id', 'kb', 'knowledge entry'],
   conversation: ['conversation_id', 'conv', 'conversation'],
+  cannedReply: ['canned_reply_id', 'cnr', 'canned reply'],
 } satisfies Record<string, PathId>;
 
 interface Success {
