@@ -25,6 +25,7 @@ import { resolveChannelConfig } from './channels/options.ts';
 import { queueOperatorReplies } from './channels/outbox.ts';
 import { ChannelService } from './channels/service.ts';
 import { ConversationService } from './conversations/service.ts';
+import { CsatService } from './csat/service.ts';
 import { FeedbackService } from './feedback/service.ts';
 import type { HandoffBus } from './handoff/bus.ts';
 import { InboxService } from './handoff/inbox.ts';
@@ -74,6 +75,8 @@ export interface Services {
   importJobs: ImportJobs;
   /** Feedback on assistant answers, and its report. */
   feedback: FeedbackService;
+  /** Satisfaction ratings of conversations (CSAT), and the support report. */
+  csat: CsatService;
   /** Human handoff: conversation status, operator messages, live events (handoff/). */
   handoff: HandoffService;
   /** The operator inbox's reads. */
@@ -140,6 +143,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     knowledgeImports: new KnowledgeImports(core.db, importJobs, core.config.imports),
     importJobs,
     feedback: new FeedbackService(core.db),
+    csat: new CsatService(core.db, handoff),
     handoff,
     inbox: new InboxService(core.db, handoff),
     presences,

@@ -347,6 +347,25 @@ describe('every endpoint answers as documented', () => {
     await check(template, `${feedback}?nope=1`, { method: 'DELETE' }, 400);
   });
 
+  it('satisfaction (CSAT): a rating once per conversation, the settings, the support report', async () => {
+    const conversation = (await check('/v1/chat', '/v1/chat', { body: { messages: [{ role: 'user', content: 'hi' }], bot_id: ids.bot, user_id: 'user-c' } }, 200)).body.data.conversation_id;
+    const csat = '/v1/conversations/{conversation_id}/csat';
+    await check(csat, `/v1/conversations/${conversation}/csat?user_id=user-c`, {}, 200);
+    await check(csat, `/v1/conversations/${conversation}/csat?user_id=user-x`, {}, 404);
+    await check(csat, `/v1/conversations/${conversation}/csat`, { body: { rating: 5, comment: 'Thanks!', user_id: 'user-c' } }, 201);
+    await check(csat, `/v1/conversations/${conversation}/csat`, { body: { rating: 4, user_id: 'user-c' } }, 409);
+    await check(csat, `/v1/conversations/${conversation}/csat`, { body: { rating: 6 } }, 400);
+    await check(csat, '/v1/conversations/conv_missing123456/csat', { body: { rating: 3 } }, 404);
+    const settings = '/v1/bots/{bot_id}/csat';
+    await check(settings, `/v1/bots/${ids.bot}/csat`, {}, 200);
+    await check(settings, `/v1/bots/${ids.bot}/csat`, { method: 'PUT', body: { after_bot: true } }, 200);
+    await check(settings, `/v1/bots/${ids.bot}/csat`, { method: 'PUT', body: { after_bot: 'yes' } }, 400);
+    await check(settings, '/v1/bots/bot_missing123456/csat', {}, 404);
+    await check('/v1/analytics/support', `/v1/analytics/support?bot_id=${ids.bot}&tz=Europe/Berlin&limit=5`, {}, 200);
+    await check('/v1/analytics/support', '/v1/analytics/support?limit=51', {}, 400);
+    await check('/v1/analytics/support', '/v1/analytics/support?agent_id=agt_missing123456', {}, 404);
+  });
+
   it('human handoff: settings, state, asking, offline messages, the events stream', async () => {
     // The install's account: its first sign-up is the operator whose open inbox makes a person available.
     const dev = caller(service, service.devApiKey!);

@@ -98,6 +98,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/conversations/{conversation_id}/handoff': { user_id: SHARED_USER },
   'POST /v1/conversations/{conversation_id}/handoff/typing': { user_id: SHARED_USER },
   'POST /v1/conversations/{conversation_id}/handoff/offline-messages': { email: 'x@example.com', message: 'hijacked', user_id: SHARED_USER },
+  'POST /v1/conversations/{conversation_id}/csat': { rating: 1, comment: 'hijacked', user_id: SHARED_USER },
+  'PUT /v1/bots/{bot_id}/csat': { after_bot: true },
   'POST /v1/attachments': 'a plain text file',
   'PUT /v1/bots/{bot_id}/channels/telegram': { bot_token: FAKE_TELEGRAM_TOKEN },
   'PUT /v1/bots/{bot_id}/channels/whatsapp': { phone_number_id: '1', access_token: 'hijacked', app_secret: 'hijacked', verify_token: 'hijacked' },

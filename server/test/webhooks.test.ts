@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { createService, type Service, type ServiceOptions } from '../src/index.ts';
 import { signedHeaders } from '../src/webhooks/signing.ts';
 import { RETRY_SCHEDULE_MS } from '../src/webhooks/delivery.ts';
+import { WEBHOOK_EVENTS } from '../src/webhooks/schema.ts';
 import { TestClock } from './support/channels.ts';
 import { clientFor, startTestService, type TestClient } from './support/core.ts';
 import { FakePlatform, type FakeRequest } from './support/fake-platform.ts';
@@ -105,6 +106,26 @@ describe('events', () => {
     assert.equal(events['feedback.given'].message_id, turn.body.data.message.id);
     assert.equal(events['handoff.requested'].conversation_id, conversationId);
     assert.equal(events['handoff.closed'].status, 'closed');
+  });
+
+  it('a satisfaction rating is the csat.given event, and every type the API lists can be subscribed to', async () => {
+    const all = await api.json('/v1/webhooks', { method: 'POST', body: { url: `${receiver.url}/all`, events: WEBHOOK_EVENTS } });
+    assert.equal(all.res.status, 201, JSON.stringify(all.body));
+    assert.ok(WEBHOOK_EVENTS.includes('csat.given'));
+    await api.json(`/v1/webhooks/${all.body.data.id}`, { method: 'DELETE' });
+    await subscribe('/csat', ['csat.given']);
+    const turn = await api.json(`/v1/bots/${botId}/messages`, { method: 'POST', body: { message: 'hi', user_id: 'cid' } });
+    const conversationId = turn.body.data.conversation_id;
+    const rated = await api.json(`/v1/conversations/${conversationId}/csat`, { method: 'POST', body: { rating: 4, comment: 'Fine.', user_id: 'cid' } });
+    assert.equal(rated.res.status, 201, JSON.stringify(rated.body));
+    await drain();
+    const [event] = hooks('/csat').map((request) => request.body);
+    assert.equal(event.type, 'csat.given');
+    assert.deepEqual(
+      { ...event.data, given_at: undefined },
+      { conversation_id: conversationId, bot_id: botId, agent_id: null, user_id: 'cid', operator_id: null, rating: 4, comment: 'Fine.', given_at: undefined },
+    );
+    assert.equal(new Date(event.data.given_at).toISOString(), rated.body.data.created_at);
   });
 });
 

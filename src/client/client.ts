@@ -8,6 +8,7 @@ import { BotsResource } from './resources/bots.js';
 import { CannedRepliesResource } from './resources/canned-replies.js';
 import { ChatResource } from './resources/chat.js';
 import { ConversationsResource } from './resources/conversations.js';
+import { CsatResource } from './resources/csat.js';
 import { FeedbackResource } from './resources/feedback.js';
 import { HandoffResource } from './resources/handoff.js';
 import { KnowledgeResource } from './resources/knowledge.js';
@@ -56,6 +57,8 @@ export class AiChatClient extends ClientBase {
   readonly knowledge = new KnowledgeResource(this.core);
   readonly analytics = new AnalyticsResource(this.core);
   readonly feedback = new FeedbackResource(this.core);
+  /** Satisfaction (CSAT): a conversation's 1–5 rating, and when the widget asks for it. */
+  readonly csat = new CsatResource(this.core);
   /** Human handoff: settings, state, asking for a person, and the live events (`events()`). */
   readonly handoff = new HandoffResource(this.core);
   /** Files sent with messages: upload (with progress), download, remove before sending. */

@@ -49,6 +49,7 @@ export type ErrorCode =
   | 'request_in_progress'
   | 'invalid_status_transition'
   | 'handoff_unavailable'
+  | 'csat_already_given'
   | 'secrets_key_missing'
   | 'upload_quota_exceeded'
   | 'payload_too_large'
@@ -103,6 +104,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_status_transition: 409,
   /** Handoff: a person cannot be asked for now (handoff off, outside hours, nobody online). */
   handoff_unavailable: 409,
+  /** Satisfaction: the conversation has its rating already (one per conversation). */
+  csat_already_given: 409,
   /** Channels: credentials cannot be stored or read: the service has no `AI_CHAT_SECRETS_KEY` (or not the key that sealed them). */
   secrets_key_missing: 503,
   /** Attachments: unsent uploads of this visitor, client address or bot hold their byte quota. */

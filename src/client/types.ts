@@ -20,6 +20,7 @@ export * from './agent-types.js';
 export * from './knowledge-types.js';
 export * from './analytics-types.js';
 export * from './feedback-types.js';
+export * from './csat-types.js';
 export * from './handoff-types.js';
 export * from './attachment-types.js';
 export * from './webhook-types.js';

@@ -1,7 +1,7 @@
 /** Outgoing webhooks (`/webhooks`): subscriptions and their delivery log (docs/webhooks.md). */
 
 /** What a subscription can take; `webhook.test` comes only from `webhooks.test()`. */
-export type WebhookEventType = 'conversation.started' | 'message.created' | 'handoff.requested' | 'handoff.taken' | 'handoff.closed' | 'feedback.given';
+export type WebhookEventType = 'conversation.started' | 'message.created' | 'handoff.requested' | 'handoff.taken' | 'handoff.closed' | 'feedback.given' | 'csat.given';
 
 export interface WebhookSubscription {
   id: string;

@@ -68,8 +68,11 @@ function asTokenUser(grant: TokenGrant, request: Record<string, unknown>): Recor
 const MESSAGE_ID = /^msg_[0-9A-Za-z]{8,40}$/;
 /** The same for a conversation id (the handoff routes). */
 const CONVERSATION_ID = /^conv_[0-9A-Za-z]{8,40}$/;
-/** Handoff routes of one conversation: its state + asking for a person, offline messages, its events stream. */
-const HANDOFF_ROUTE = /^\/v1\/conversations\/([^/]+)\/(handoff|handoff\/offline-messages|handoff\/typing|events)$/;
+/**
+ * Routes of one conversation: its handoff state + asking for a person, offline messages, its events
+ * stream, and its satisfaction rating (whether to ask, and giving it).
+ */
+const HANDOFF_ROUTE = /^\/v1\/conversations\/([^/]+)\/(handoff|handoff\/offline-messages|handoff\/typing|events|csat)$/;
 
 /** An attachment id as a path segment. */
 const ATTACHMENT_ID = /^att_[0-9A-Za-z]{8,40}$/;
@@ -183,11 +186,11 @@ export function planForward(method: string, path: string, search: URLSearchParam
   const handoff = HANDOFF_ROUTE.exec(path);
   if (handoff) {
     // the token user's own conversation only: the service answers 404 for anyone else's
-    const [, conversationId, route] = handoff as unknown as [string, string, 'handoff' | 'handoff/offline-messages' | 'handoff/typing' | 'events'];
+    const [, conversationId, route] = handoff as unknown as [string, string, 'handoff' | 'handoff/offline-messages' | 'handoff/typing' | 'events' | 'csat'];
     if (!CONVERSATION_ID.test(conversationId)) throw deny('That is not a conversation id.', 'conversation_id');
     const upstream = `/v1/conversations/${conversationId}/${route}`;
     const scope = handoffScope(grant);
-    if (method === 'GET' && (route === 'handoff' || route === 'events')) {
+    if (method === 'GET' && (route === 'handoff' || route === 'events' || route === 'csat')) {
       requireScope(grant, 'chat:read');
       const query = route === 'events' ? eventsQuery(grant, search, now) : new URLSearchParams(scope);
       return { path: upstream, query, hasBody: false, rewriteBody: (body) => body };

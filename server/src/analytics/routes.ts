@@ -1,4 +1,4 @@
-/** `/v1/analytics`: usage (requests, errors, messages, conversations over time), reply performance, topics and feedback. */
+/** `/v1/analytics`: usage (requests, errors, messages, conversations over time), reply performance, topics, feedback and support (CSAT, response times). */
 import { Hono } from 'hono';
 import { accountId, type AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
@@ -7,12 +7,16 @@ import { feedbackReportQuerySchema } from '../feedback/schema.ts';
 import type { FeedbackReportQuery } from '../feedback/report.ts';
 import type { AnalyticsReports, PerformanceQuery, TopicsQuery, UsageQuery } from './reports.ts';
 import type { FeedbackService } from '../feedback/service.ts';
+import type { CsatService } from '../csat/service.ts';
+import type { SupportReportQuery } from '../csat/report.ts';
+import { supportQuerySchema } from '../csat/schema.ts';
 import { performanceQuerySchema, topicsQuerySchema, usageQuerySchema } from './schema.ts';
 
 /** What these routes use of the service graph (services.ts builds it). */
 export interface AnalyticsRouteDeps {
   analytics: AnalyticsReports;
   feedback: FeedbackService;
+  csat: CsatService;
 }
 
 export function analyticsRoutes(deps: AnalyticsRouteDeps): Hono<AppEnv> {
@@ -32,6 +36,10 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): Hono<AppEnv> {
   router.get('/feedback', async (c) => {
     const query = readQuery<FeedbackReportQuery>(c, feedbackReportQuerySchema);
     return ok(c, await deps.feedback.report(accountId(c), query));
+  });
+  router.get('/support', async (c) => {
+    const query = readQuery<SupportReportQuery>(c, supportQuerySchema);
+    return ok(c, await deps.csat.report(accountId(c), query));
   });
   return router;
 }

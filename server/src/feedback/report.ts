@@ -180,8 +180,8 @@ async function mostDownvoted(db: Kysely<Database>, inRange: FeedbackInRange, acc
   });
 }
 
-/** 404 for a bot or agent that is not this account's. */
-async function assertOwned(db: Kysely<Database>, accountId: string, table: 'bots' | 'agents', id: string, param: string, what: string): Promise<void> {
+/** 404 for a bot or agent that is not this account's (also the support report's and CSAT settings' check). */
+export async function assertOwned(db: Kysely<Database>, accountId: string, table: 'bots' | 'agents', id: string, param: string, what: string): Promise<void> {
   const row = await db.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(param, what);
 }

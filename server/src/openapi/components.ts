@@ -31,6 +31,7 @@ import { chatMessageSchema, chatRequestSchema } from '../chat/schema.ts';
 import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
 import { feedbackComponents } from '../feedback/schema.ts';
 import { handoffComponents } from '../handoff/schema.ts';
+import { csatComponents } from '../csat/schema.ts';
 import { channelComponents } from '../channels/schema.ts';
 import { webhookComponents } from '../webhooks/schema.ts';
 import { cannedReplyComponents } from '../canned-replies/schema.ts';
@@ -301,6 +302,7 @@ export const componentSchemas: Record<string, JsonSchema> = {
   TopicsReport: topicsReportSchema,
   ...feedbackComponents,
   ...handoffComponents,
+  ...csatComponents,
   ...channelComponents,
   ...webhookComponents,
   ...cannedReplyComponents,
@@ -352,7 +354,7 @@ export const errorResponses: Record<
   MethodNotAllowed: { status: 405, description: '`method_not_allowed`; the `Allow` header lists the methods.' },
   Conflict: {
     status: 409,
-    description: '`conflict`, `idempotency_key_reused` or `request_in_progress`; on handoff routes `invalid_status_transition` (the conversation\'s status does not allow it) or `handoff_unavailable` (no person can be asked for now).',
+    description: '`conflict`, `idempotency_key_reused` or `request_in_progress`; on handoff routes `invalid_status_transition` (the conversation\'s status does not allow it) or `handoff_unavailable` (no person can be asked for now); `csat_already_given`: the conversation has its satisfaction rating already.',
   },
   PayloadTooLarge: { status: 413, description: '`payload_too_large`: the body is larger than the limit.' },
   UnsupportedMediaType: { status: 415, description: '`unsupported_media_type`: send `Content-Type: application/json`.' },

@@ -11,6 +11,7 @@ import { historyQuerySchema } from '../chat/schema.ts';
 import { listConversationsQuerySchema } from '../conversations/schema.ts';
 import { feedbackPaths } from '../feedback/openapi.ts';
 import { handoffPaths } from '../handoff/openapi.ts';
+import { csatPaths } from '../csat/openapi.ts';
 import { channelPaths } from '../channels/openapi.ts';
 import { attachmentPaths } from '../attachments/openapi.ts';
 import { webhookPaths } from '../webhooks/openapi.ts';
@@ -104,6 +105,7 @@ function paths(): Record<string, Record<string, unknown>> {
     ...analyticsPaths(),
     ...feedbackPaths(),
     ...handoffPaths(),
+    ...csatPaths(),
     ...channelPaths(),
     ...attachmentPaths(),
     ...webhookPaths(),

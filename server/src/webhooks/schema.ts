@@ -6,7 +6,7 @@ import type { WebhookEventType } from '../../../src/client/types.ts';
 import { schemas, type JsonSchema } from '../http/validate.ts';
 
 /** What an account can subscribe to (`webhook.test` is sent only by the test route). */
-export const WEBHOOK_EVENTS: readonly WebhookEventType[] = ['conversation.started', 'message.created', 'handoff.requested', 'handoff.taken', 'handoff.closed', 'feedback.given'];
+export const WEBHOOK_EVENTS: readonly WebhookEventType[] = ['conversation.started', 'message.created', 'handoff.requested', 'handoff.taken', 'handoff.closed', 'feedback.given', 'csat.given'];
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_DESCRIPTION = 500;

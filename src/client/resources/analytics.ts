@@ -1,9 +1,11 @@
-/** `/analytics`: usage, reply-quality and feedback reports of the calling account. */
+/** `/analytics`: usage, reply-quality, feedback and support reports of the calling account. */
 import type { HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
 import type {
   FeedbackQuery,
   FeedbackReport,
+  SupportQuery,
+  SupportReport,
   PerformanceQuery,
   PerformanceReport,
   TopicsQuery,
@@ -31,5 +33,10 @@ export class AnalyticsResource {
   /** Thumbs up and down per bucket, per bot and agent, the reasons, and the answers with the most thumbs down. */
   feedback(query: FeedbackQuery = {}, options?: RequestOptions): Promise<ApiResult<FeedbackReport>> {
     return this.core.request({ method: 'GET', path: '/analytics/feedback', query: { ...query } }, options);
+  }
+
+  /** Satisfaction (CSAT) and the team's first-response and resolution times, per operator and per bot, and the newest rating comments. */
+  support(query: SupportQuery = {}, options?: RequestOptions): Promise<ApiResult<SupportReport>> {
+    return this.core.request({ method: 'GET', path: '/analytics/support', query: { ...query } }, options);
   }
 }

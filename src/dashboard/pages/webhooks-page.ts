@@ -11,14 +11,17 @@ import { FormState } from '../ui/form-state.js';
 import { formatDate } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 
-const EVENTS: readonly [WebhookEventType, string][] = [
-  ['conversation.started', 'A conversation starts'],
-  ['message.created', 'A message is stored (visitor, bot or operator)'],
-  ['handoff.requested', 'A visitor asks for a person'],
-  ['handoff.taken', 'An operator takes a conversation'],
-  ['handoff.closed', 'A conversation is closed'],
-  ['feedback.given', 'A visitor rates an answer'],
-];
+/** Every event type, each with its label: a `Record`, so a type the wire contract adds cannot be left out. */
+const EVENT_LABELS: Record<WebhookEventType, string> = {
+  'conversation.started': 'A conversation starts',
+  'message.created': 'A message is stored (visitor, bot or operator)',
+  'handoff.requested': 'A visitor asks for a person',
+  'handoff.taken': 'An operator takes a conversation',
+  'handoff.closed': 'A conversation is closed',
+  'feedback.given': 'A visitor rates an answer',
+  'csat.given': 'A visitor rates a conversation (satisfaction, 1–5)',
+};
+const EVENTS = Object.entries(EVENT_LABELS) as [WebhookEventType, string][];
 
 const FIELDS = ['url', 'events', 'description'] as const;
 
