@@ -534,6 +534,16 @@ describe('every endpoint answers as documented', () => {
     await check(one, `/v1/webhooks/${id}`, { method: 'DELETE' }, 404);
   });
 
+  it('conversation labels', async () => {
+    const template = '/v1/conversations/{conversation_id}/labels';
+    const conversation = (await raw('/v1/chat', { body: { messages: [{ role: 'user', content: 'hello' }] } })).body.data.conversation_id;
+    await check(template, `/v1/conversations/${conversation}/labels`, { body: { add: ['vip', 'refund'] } }, 200);
+    await check(template, `/v1/conversations/${conversation}/labels`, { body: { add: ['x'.repeat(41)] } }, 400);
+    await check(template, '/v1/conversations/conv_missing123456789/labels', { body: { remove: ['vip'] } }, 404);
+    const listed = await check('/v1/conversations', '/v1/conversations?label=vip', {}, 200);
+    assert.deepEqual(listed.body.data.items.map((c: { id: string }) => c.id), [conversation]);
+  });
+
   it('canned replies', async () => {
     const [list, one] = ['/v1/canned-replies', '/v1/canned-replies/{canned_reply_id}'];
     await check(list, '/v1/canned-replies', { body: { shortcut: 'Not ok', text: 'x' } }, 400);

@@ -105,6 +105,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /v1/bots/{bot_id}/channels/whatsapp': { phone_number_id: '1', access_token: 'hijacked', app_secret: 'hijacked', verify_token: 'hijacked' },
   'PATCH /v1/webhooks/{webhook_id}': { enabled: false, url: 'http://127.0.0.1:9/hijacked' },
   'PATCH /v1/canned-replies/{canned_reply_id}': { text: 'hijacked' },
+  'POST /v1/conversations/{conversation_id}/labels': { add: ['hijacked'] },
 };
 
 function bodyFor(op: Operation): unknown {

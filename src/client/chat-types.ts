@@ -76,6 +76,8 @@ export interface ConversationListQuery extends PageQuery {
   to?: string;
   /** A message contains every word (case-insensitive; a word also matches the start of a longer one). */
   q?: string;
+  /** Has this label (exactly as written). */
+  label?: string;
 }
 
 /** A conversation as `GET /v1/conversations` lists it; its messages come from `GET /v1/chat/history`. */
@@ -87,8 +89,22 @@ export interface Conversation {
   created_at: string;
   /** When the last message was added. */
   updated_at: string;
+  /** The labels the team put on it, in the order they were added. */
+  labels: string[];
   /** The newest message, its text cut to 200 characters; null while there is none. */
   last_message: { id: string; role: Role | 'operator'; preview: string; created_at: string } | null;
+}
+
+/** `POST /v1/conversations/{id}/labels`: labels to put on and take off, at once (`remove` wins). */
+export interface LabelsUpdate {
+  /** 1–40 characters each, trimmed; a conversation has at most 20. */
+  add?: string[];
+  remove?: string[];
+}
+
+export interface ConversationLabels {
+  conversation_id: string;
+  labels: string[];
 }
 
 /** What every `DELETE` answers: the deleted id and what went with it. */

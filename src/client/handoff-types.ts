@@ -99,5 +99,7 @@ export interface InboxConversation {
   /** Seconds since `waiting_since` at the time of the answer. */
   wait_seconds: number | null;
   operator: OperatorProfile | null;
+  /** The labels the team put on it. */
+  labels: string[];
   last_message: { id: string; role: string; preview: string; created_at: string } | null;
 }

@@ -18,8 +18,11 @@ export interface ChatMessage {
 export interface Message {
   id: string;
   conversation_id: string;
-  /** `operator`: written by a person in the dashboard inbox (see `author`). */
-  role: Role | 'operator';
+  /**
+   * `operator`: written by a person in the dashboard inbox (see `author`). `note`: a private note of
+   * the team, read only in the inbox (`/dashboard/api/inbox/{id}/notes`); /v1 never answers one.
+   */
+  role: Role | 'operator' | 'note';
   content: string;
   created_at: string;
   /** Present on assistant messages. */
@@ -33,7 +36,7 @@ export interface Message {
    * `content` is the text sent before the stop. Absent otherwise.
    */
   stopped?: true;
-  /** Present on operator messages: who wrote it, as the visitor saw it. */
+  /** Present on operator messages (who wrote it, as the visitor saw it) and notes (who wrote it). */
   author?: OperatorProfile;
   /** Files sent with the message (`GET /v1/attachments/{id}` reads each); absent when none. */
   attachments?: Attachment[];
@@ -76,6 +79,8 @@ export interface HandoffStreamEvents {
   status: HandoffState;
   /** A message written while a person is involved: the visitor's, or an operator's (`role: 'operator'`). */
   message: Message;
+  /** A private note of the team (`role: 'note'`): on the inbox's stream only, never the visitor's. */
+  note: Message;
   /** Someone is typing: the operator (to the visitor's stream) or the visitor (to both); show it for a few seconds. */
   typing: { conversation_id: string; from: 'operator' | 'visitor'; operator: OperatorProfile | null };
 }

@@ -1,6 +1,7 @@
 /**
  * The conversation list of `GET /v1/conversations` (filtered, newest first) and the conversation as
- * the API answers it (`ConversationService.list` and `get`).
+ * the API answers it (`ConversationService.list` and `get`). The team's private notes (role `note`)
+ * are neither a conversation's newest message nor found by its text.
  *
  * The list is built to stay fast on large tables: a keyset page on an index per filter
  * (migration 007), the text filter on a GIN index of the messages' stored words, the newest message of
@@ -45,6 +46,7 @@ export function toConversation(row: ListedConversationRow): Conversation {
     user_id: row.user_id,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
+    labels: row.labels,
     last_message: last && { id: last.id, role: last.role as Role, preview: last.preview, created_at: iso(last.created_at) },
   };
 }
@@ -73,6 +75,7 @@ export async function listConversations(db: Kysely<Database>, accountId: string,
   if (query.bot_id) select = select.where('bot_id', '=', query.bot_id);
   if (query.agent_id) select = select.where('agent_id', '=', query.agent_id);
   if (query.user_id) select = select.where('user_id', '=', query.user_id);
+  if (query.label) select = select.where(withLabel(query.label));
   if (from) select = select.where('created_at', '>=', from);
   // `to` is inclusive to the millisecond; the database keeps microseconds.
   if (to) select = select.where('created_at', '<', new Date(to.getTime() + 1));
@@ -80,7 +83,7 @@ export async function listConversations(db: Kysely<Database>, accountId: string,
     const words = textQuery(query.q);
     const matches = sql<boolean>`content_words @@ ${words}`;
     const walk = select.where(({ exists, selectFrom }) =>
-      exists(selectFrom('messages').select(sql`1`.as('one')).whereRef('messages.conversation_id', '=', 'conversations.id').where(matches)),
+      exists(selectFrom('messages').select(sql`1`.as('one')).whereRef('messages.conversation_id', '=', 'conversations.id').where(matches).where('role', '<>', 'note')),
     );
     // Common words first: a full page is among the newest few hundred conversations of the list,
     // found by walking them and checking their messages (a few thousand rows). Within that
@@ -107,12 +110,17 @@ export async function listConversations(db: Kysely<Database>, accountId: string,
       // (1,000,000 rows: 300–500 ms for a word in 500 messages); the bitmap scan reads only matches.
       await sql`set local enable_seqscan = off`.execute(trx);
       await sql`set local enable_indexscan = off`.execute(trx);
-      return trx.selectFrom('messages').select('conversation_id').where('account_id', '=', accountId).where(matches).limit(SPARSE_MATCHES).execute();
+      return trx.selectFrom('messages').select('conversation_id').where('account_id', '=', accountId).where(matches).where('role', '<>', 'note').limit(SPARSE_MATCHES).execute();
     });
     if (hits.length === 0) return { items: [], next_cursor: null, has_more: false };
     select = hits.length < SPARSE_MATCHES ? select.where('id', 'in', [...new Set(hits.map((hit) => hit.conversation_id))]) : walk;
   }
   return newestFirstPage(select, { limit: query.limit, cursor: query.cursor }, toConversation);
+}
+
+/** Conversations with this label (the GIN index of migration 025). */
+export function withLabel(label: string) {
+  return sql<boolean>`labels @> array[${label}]::text[]`;
 }
 
 export function selectConversations(db: Kysely<Database>, accountId: string) {
@@ -123,7 +131,7 @@ export function selectConversations(db: Kysely<Database>, accountId: string) {
     .select(
       sql<LastMessageRow | null>`(
         select json_build_object('id', m.id, 'role', m.role, 'preview', left(${messagePreview('m')}, ${sql.lit(PREVIEW_LENGTH)}), 'created_at', m.created_at)
-        from messages m where m.conversation_id = conversations.id order by m.seq desc limit 1)`.as('last_message'),
+        from messages m where m.conversation_id = conversations.id and m.role <> 'note' order by m.seq desc limit 1)`.as('last_message'),
     )
     .where('account_id', '=', accountId);
 }

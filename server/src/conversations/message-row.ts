@@ -22,7 +22,7 @@ export function toMessage(row: MessageRow): Message {
     message.suggestions = row.suggestions ?? [];
     if (row.stopped) message.stopped = true;
   }
-  if (row.role === 'operator') message.author = { id: row.author_id ?? '', name: row.author_name ?? 'Operator', avatar_url: row.author_avatar_url };
+  if (row.role === 'operator' || row.role === 'note') message.author = { id: row.author_id ?? '', name: row.author_name ?? 'Operator', avatar_url: row.author_avatar_url };
   if (row.attachments?.length) message.attachments = row.attachments as Attachment[];
   return message;
 }

@@ -51,7 +51,18 @@ export interface NewOperatorMessage {
   attachments?: Attachment[];
 }
 
-export type NewMessage = NewUserMessage | NewAssistantMessage | NewOperatorMessage;
+/**
+ * A private note of the team (the inbox): stored with the messages so it sits in the transcript, but
+ * never read by anything a visitor reaches (history, the conversation list, the visitor's stream,
+ * channel outboxes, `message.created` webhooks: migration 025).
+ */
+export interface NewNoteMessage {
+  role: 'note';
+  content: string;
+  author: OperatorProfile;
+}
+
+export type NewMessage = NewUserMessage | NewAssistantMessage | NewOperatorMessage | NewNoteMessage;
 
 /** Who a conversation belongs to, when `append` creates it together with the messages. */
 export interface ConversationOwner {
@@ -91,12 +102,12 @@ interface PendingTurn {
 type MessageRowInput = ReturnType<typeof messageRow>;
 
 /** The files a message sends, or null. */
-const filesOf = (m: NewMessage): Attachment[] | null => (m.role !== 'assistant' && m.attachments?.length ? m.attachments : null);
+const filesOf = (m: NewMessage): Attachment[] | null => ((m.role === 'user' || m.role === 'operator') && m.attachments?.length ? m.attachments : null);
 
 function messageRow(m: NewMessage, conversationId: string) {
   const assistant = m.role === 'assistant' ? m : undefined;
   const keyed = m.role === 'user' ? m.idempotency : undefined;
-  const author = m.role === 'operator' ? m.author : undefined;
+  const author = m.role === 'operator' || m.role === 'note' ? m.author : undefined;
   return {
     id: newId('msg'),
     conversation_id: conversationId,

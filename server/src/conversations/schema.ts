@@ -4,6 +4,7 @@
  */
 import { instant } from '../analytics/schema.ts';
 import { schemas, type JsonSchema } from '../http/validate.ts';
+import { MAX_LABEL_LENGTH, MAX_LABELS } from './labels.ts';
 
 /** Characters of a message's text shown in a list. */
 export const PREVIEW_LENGTH = 200;
@@ -25,9 +26,31 @@ export const listConversationsQuerySchema: JsonSchema = {
       description:
         'Only conversations with a message containing every word of `q` (case-insensitive; a word also matches as the start of a longer word).',
     },
+    label: { type: 'string', minLength: 1, maxLength: MAX_LABEL_LENGTH, description: 'Only conversations with this label (exactly as written).' },
     limit: schemas.limit(200, 50),
     cursor: schemas.cursor,
   },
+};
+
+/** A label: 1–40 characters, not only spaces (it is stored trimmed). */
+export const labelSchema: JsonSchema = { type: 'string', minLength: 1, maxLength: MAX_LABEL_LENGTH, pattern: '\\S' };
+
+/** `POST /v1/conversations/{conversation_id}/labels`. */
+export const labelsUpdateSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    add: { type: 'array', maxItems: MAX_LABELS, items: labelSchema, description: `Labels to put on it (those it has stay once); at most ${MAX_LABELS} in all.` },
+    remove: { type: 'array', maxItems: MAX_LABELS, items: labelSchema, description: 'Labels to take off (one it does not have is no error); applied after `add`.' },
+  },
+};
+
+export const conversationLabelsSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['conversation_id', 'labels'],
+  properties: { conversation_id: schemas.id('conv'), labels: { type: 'array', maxItems: MAX_LABELS, items: { type: 'string' } } },
 };
 
 const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
@@ -37,7 +60,7 @@ const nullableString: JsonSchema = { type: ['string', 'null'] };
 export const conversationSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'bot_id', 'agent_id', 'user_id', 'created_at', 'updated_at', 'last_message'],
+  required: ['id', 'bot_id', 'agent_id', 'user_id', 'created_at', 'updated_at', 'labels', 'last_message'],
   properties: {
     id: schemas.id('conv'),
     bot_id: nullableString,
@@ -45,6 +68,7 @@ export const conversationSchema: JsonSchema = {
     user_id: nullableString,
     created_at: dateTime,
     updated_at: { ...dateTime, description: 'When the last message was added.' },
+    labels: { type: 'array', items: { type: 'string' }, description: 'The labels the team put on it, in the order they were added.' },
     last_message: {
       description: 'The newest message, its text cut to the first 200 characters; null for a conversation without messages.',
       oneOf: [

@@ -5,7 +5,7 @@
  * is scoped by account id: no method takes an id alone.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Conversation, ConversationListQuery, Deletion, Entity, Message, Page } from '../../../src/client/types.ts';
+import type { Conversation, ConversationLabels, ConversationListQuery, Deletion, Entity, LabelsUpdate, Message, Page } from '../../../src/client/types.ts';
 import { recordDeletion } from '../analytics/deletions.ts';
 import { accountRowKey, Batcher, parseAccountRowKey } from '../db/batcher.ts';
 import type { ConversationsTable, Database } from '../db/schema.ts';
@@ -13,6 +13,7 @@ import { notFound, ServiceError } from '../http/errors.ts';
 import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempotency.ts';
 import { decodeSeqCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
+import { updateLabels } from './labels.ts';
 import { listConversations, selectConversations, toConversation } from './list.ts';
 import { toMessage } from './message-row.ts';
 import { MessageWriter, rethrowMissingOwner, type ConversationOwner, type NewMessage } from './message-writer.ts';
@@ -187,7 +188,8 @@ export class ConversationService {
       .innerJoin('conversations as c', 'c.id', 'm.conversation_id')
       .selectAll('m')
       .where('m.account_id', '=', accountId)
-      .where('c.account_id', '=', accountId);
+      .where('c.account_id', '=', accountId)
+      .where('m.role', '<>', 'note'); // the team's private notes: read in the inbox only
     if (filter.conversationId) query = query.where('m.conversation_id', '=', filter.conversationId);
     if (filter.userId) query = query.where('c.user_id', '=', filter.userId);
     if (filter.botId) query = query.where('c.bot_id', '=', filter.botId);
@@ -208,6 +210,11 @@ export class ConversationService {
     const row = await selectConversations(this.db, accountId).where('id', '=', conversationId).executeTakeFirst();
     if (!row) throw notFound('conversation_id', 'conversation');
     return toConversation(row);
+  }
+
+  /** Adds and removes labels at once (labels.ts); 404 when it is not this account's. */
+  updateLabels(accountId: string, conversationId: string, update: LabelsUpdate): Promise<ConversationLabels> {
+    return updateLabels(this.db, accountId, conversationId, update);
   }
 
   /** Deletes the conversation with its messages, and counts the deletion. 404 when it is not this account's. */

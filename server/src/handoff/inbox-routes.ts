@@ -7,14 +7,14 @@
 import { Hono } from 'hono';
 import type { AppContext, AppEnv } from '../http/context.ts';
 import { ok } from '../http/envelope.ts';
-import { pathId, readJson } from '../http/validate.ts';
+import { pathId, readJson, readQuery } from '../http/validate.ts';
 import { requireSession, signedIn } from '../sessions/middleware.ts';
 import type { DashboardServices } from '../dashboard/services.ts';
 import type { InboxService } from './inbox.ts';
 import type { OperatorPresences } from './presence.ts';
 import type { HandoffService, Operator } from './service.ts';
 import { accountTopic } from './bus.ts';
-import { closeRequestSchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
+import { closeRequestSchema, inboxQuerySchema, noteRequestSchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
 import { eventStream, resumePoint } from './stream.ts';
 
 /** What these routes use of the service graph (services.ts builds it). */
@@ -50,7 +50,7 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
   const conversationId = (c: AppContext) => pathId(c, 'conversation_id', 'conv', 'conversation');
   router.use('*', requireSession(deps.dashboard.sessions));
 
-  router.get('/', async (c) => ok(c, { items: await inbox.list(signedIn(c).accountId) }));
+  router.get('/', async (c) => ok(c, { items: await inbox.list(signedIn(c).accountId, readQuery<{ q?: string; label?: string }>(c, inboxQuerySchema)) }));
   router.get('/counts', async (c) => {
     const session = signedIn(c);
     return ok(c, await inbox.counts(session.accountId, session.userId));
@@ -92,6 +92,12 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
   router.post('/:conversation_id/messages', async (c) => {
     const { content, attachments } = await readJson<{ content: string; attachments?: string[] }>(c, operatorReplySchema);
     return ok(c, await handoff.reply(operatorOf(c), conversationId(c), content, attachments), 201);
+  });
+  // The team's private notes: any conversation of the account, whoever holds it.
+  router.get('/:conversation_id/notes', async (c) => ok(c, { items: await handoff.notes(signedIn(c).accountId, conversationId(c)) }));
+  router.post('/:conversation_id/notes', async (c) => {
+    const { content } = await readJson<{ content: string }>(c, noteRequestSchema);
+    return ok(c, await handoff.note(operatorOf(c), conversationId(c), content), 201);
   });
   router.post('/:conversation_id/typing', async (c) => {
     await handoff.typing(operatorOf(c), conversationId(c));

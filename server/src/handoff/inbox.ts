@@ -8,6 +8,7 @@ import type { InboxCounts } from '../../../src/dashboard/types.ts';
 import { messagePreview } from '../attachments/preview.ts';
 import { iso } from '../db/json.ts';
 import { realConversations } from '../conversations/test-conversations.ts';
+import { withLabel } from '../conversations/list.ts';
 import type { Database } from '../db/schema.ts';
 import type { HandoffService } from './service.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
@@ -25,13 +26,32 @@ export class InboxService {
     this.db = withHandoffTables(db);
   }
 
-  async list(accountId: string): Promise<InboxConversation[]> {
-    const rows = await this.db
+  /**
+   * `q`: only conversations with a message or note containing it (ILIKE, its `%`, `_` and `\` taken
+   * literally). The inbox's conversations are few (the partial index of migration 016), and each is
+   * searched through its own messages, so the search stays bounded however large the account.
+   */
+  async list(accountId: string, filter: { q?: string; label?: string } = {}): Promise<InboxConversation[]> {
+    let query = this.db
       .selectFrom('conversations')
-      .select(['id', 'status', 'bot_id', 'user_id', 'waiting_since', 'operator_id', sql<number>`extract(epoch from now() - waiting_since)`.as('wait')])
+      .select(['id', 'status', 'bot_id', 'user_id', 'waiting_since', 'operator_id', 'labels', sql<number>`extract(epoch from now() - waiting_since)`.as('wait')])
       .where('account_id', '=', accountId)
       .where(realConversations('conversations'))
-      .where('status', 'in', ['waiting', 'with_person'])
+      .where('status', 'in', ['waiting', 'with_person']);
+    if (filter.label) query = query.where(withLabel(filter.label));
+    if (filter.q) {
+      const pattern = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('messages')
+            .select(sql`1`.as('one'))
+            .where('messages.account_id', '=', accountId)
+            .whereRef('messages.conversation_id', '=', 'conversations.id')
+            .where(sql<boolean>`messages.content ilike ${pattern} escape '\\'`),
+        ),
+      );
+    }
+    const rows = await query
       .orderBy(sql`status = 'waiting'`, 'desc')
       .orderBy('waiting_since', 'asc')
       .orderBy('id')
@@ -64,6 +84,7 @@ export class InboxService {
         waiting_since: row.waiting_since ? iso(row.waiting_since) : null,
         wait_seconds: row.waiting_since ? Math.max(0, Math.floor(Number(row.wait))) : null,
         operator: row.operator_id ? (profiles.get(row.operator_id) ?? null) : null,
+        labels: row.labels,
         last_message: message ? { id: message.id, role: message.role, preview: message.preview.slice(0, PREVIEW), created_at: iso(message.created_at) } : null,
       };
     });

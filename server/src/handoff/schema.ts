@@ -7,6 +7,8 @@ import { schemas, type JsonSchema } from '../http/validate.ts';
 
 export const MAX_OPERATOR_MESSAGE = 8000;
 export const MAX_OFFLINE_MESSAGE = 4000;
+/** Notes of one conversation the inbox reads (the newest). */
+export const MAX_NOTES = 500;
 /** The longest a visitor's events stream stays open before the client reconnects. */
 export const MAX_STREAM_SECONDS = 3600;
 
@@ -139,6 +141,23 @@ export const operatorReplySchema: JsonSchema = {
     // blank only with a file (the service checks)
     content: { type: 'string', maxLength: MAX_OPERATOR_MESSAGE, description: 'The reply; may be empty when `attachments` sends a file.' },
     attachments: attachmentIdsSchema,
+  },
+};
+
+export const noteRequestSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['content'],
+  properties: { content: { type: 'string', minLength: 1, maxLength: MAX_OPERATOR_MESSAGE, description: 'The note; only the team sees it.' } },
+};
+
+/** `GET /dashboard/api/inbox`: search and a label narrow the list. */
+export const inboxQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Only conversations with a message (or note) containing this text, case-insensitive.' },
+    label: { type: 'string', minLength: 1, maxLength: 40, description: 'Only conversations with this label.' },
   },
 };
 

@@ -12,6 +12,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Attachment, HandoffAvailability, HandoffState, Message, OfflineMessage, OfflineMessageRequest, OperatorProfile } from '../../../src/client/types.ts';
 import type { AttachmentService } from '../attachments/service.ts';
 import type { MessageWriter, NewMessage } from '../conversations/message-writer.ts';
+import { toMessage } from '../conversations/message-row.ts';
 import type { ConversationRow } from '../conversations/service.ts';
 import { statusesBefore, type ConversationStatus } from '../conversations/status.ts';
 import { iso, json } from '../db/json.ts';
@@ -23,6 +24,7 @@ import { accountTopic, conversationTopic, type BusEvent, type HandoffBus } from 
 import type { HandoffSettingsService } from './settings.ts';
 import { ClosingStreams } from './closing-streams.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
+import { MAX_NOTES } from './schema.ts';
 
 /** Who may see a conversation: the visitor's own (`userId`, and `botId` when a token is bound to one). */
 export interface Visitor {
@@ -153,6 +155,31 @@ export class HandoffService {
     return this.storeMessage(operator.accountId, conversationId, { role: 'operator', content: content.trim() ? content : '', author, attachments });
   }
 
+  /**
+   * A private note of the team on any conversation of the account: stored with its messages, and
+   * published to the inbox only (`storeMessage`); nothing a visitor reaches reads it.
+   */
+  async note(operator: Operator, conversationId: string, content: string): Promise<Message> {
+    await this.conversation(operator.accountId, conversationId);
+    if (!content.trim()) throw invalid('content', 'Write the note.');
+    return this.storeMessage(operator.accountId, conversationId, { role: 'note', content, author: await this.operatorProfile(operator.userId) });
+  }
+
+  /** The conversation's notes, oldest first: the newest `MAX_NOTES` (the inbox shows them in its transcript). */
+  async notes(accountId: string, conversationId: string): Promise<Message[]> {
+    await this.conversation(accountId, conversationId);
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('conversation_id', '=', conversationId)
+      .where('role', '=', 'note')
+      .orderBy('seq', 'desc')
+      .limit(MAX_NOTES)
+      .execute();
+    return rows.reverse().map(toMessage);
+  }
+
   /** A visitor message while a person is involved: stored, not answered by the bot. */
   async visitorMessage(accountId: string, conversationId: string, content: string, extra: { idempotency?: IdempotencyTag; attachments?: Attachment[] } = {}): Promise<{ message: Message; state: HandoffState }> {
     const message = await this.storeMessage(accountId, conversationId, { role: 'user', content, ...extra });
@@ -196,7 +223,8 @@ export class HandoffService {
   /** Stored events after `afterSeq`, oldest first: one conversation's, or a whole account's (the inbox). */
   async eventsAfter(scope: { accountId: string; conversationId?: string }, afterSeq: string, limit = 500): Promise<BusEvent[]> {
     let query = this.db.selectFrom('handoff_events').select(['seq', 'type', 'data']).where('account_id', '=', scope.accountId).where('seq', '>', afterSeq);
-    if (scope.conversationId) query = query.where('conversation_id', '=', scope.conversationId);
+    // A conversation's stream is the visitor's: the team's notes are on the account's (the inbox) only.
+    if (scope.conversationId) query = query.where('conversation_id', '=', scope.conversationId).where('type', '<>', 'note');
     const rows = await query.orderBy('seq').limit(limit).execute();
     return rows.map((row) => ({ type: row.type, id: String(row.seq), data: row.data }));
   }
@@ -235,11 +263,13 @@ export class HandoffService {
    * hits the unique key.
    */
   private async storeMessage(accountId: string, conversationId: string, input: Exclude<NewMessage, { role: 'assistant' }>): Promise<Message> {
+    const note = input.role === 'note';
     const { message, event } = await this.db.transaction().execute(async (trx) => {
       const [message] = await this.messages.appendIn(trx, accountId, conversationId, [input]);
-      return { message: message!, event: await this.storeEvent(trx, accountId, conversationId, 'message', message) };
+      return { message: message!, event: await this.storeEvent(trx, accountId, conversationId, note ? 'note' : 'message', message) };
     });
-    this.publish(accountId, conversationId, event);
+    if (note) this.bus.publish([accountTopic(accountId)], event);
+    else this.publish(accountId, conversationId, event);
     return message;
   }
 

@@ -28,7 +28,7 @@ import {
   updateBotSchema,
 } from '../bots/schema.ts';
 import { chatMessageSchema, chatRequestSchema } from '../chat/schema.ts';
-import { conversationSchema, deletionSchema } from '../conversations/schema.ts';
+import { conversationLabelsSchema, conversationSchema, deletionSchema, labelsUpdateSchema } from '../conversations/schema.ts';
 import { feedbackComponents } from '../feedback/schema.ts';
 import { handoffComponents } from '../handoff/schema.ts';
 import { csatComponents } from '../csat/schema.ts';
@@ -267,6 +267,8 @@ export const componentSchemas: Record<string, JsonSchema> = {
   ChatStreamDelta: { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string' } } },
   HistoryPage: pageOf(ref('Message')),
   Conversation: conversationSchema,
+  LabelsUpdate: labelsUpdateSchema,
+  ConversationLabels: conversationLabelsSchema,
   Deletion: deletionSchema,
   Intent: intentSchema,
   EntityDefinition: entityDefinitionSchema,

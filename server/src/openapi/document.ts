@@ -74,7 +74,7 @@ function paths(): Record<string, Record<string, unknown>> {
         tag: 'Chat',
         summary: 'List conversations (newest first), with filters',
         description:
-          'Filters combine with AND: the bot or agent, the end user, when the conversation started (`from`/`to`), and words in its messages (`q`). Each item carries a preview of its newest message; read the whole transcript with `GET /v1/chat/history?conversation_id=`. No total is counted: page with `cursor` until `has_more` is false.',
+          'Filters combine with AND: the bot or agent, the end user, when the conversation started (`from`/`to`), words in its messages (`q`), and a label (`label`). Each item carries a preview of its newest message; read the whole transcript with `GET /v1/chat/history?conversation_id=`. No total is counted: page with `cursor` until `has_more` is false.',
         query: listConversationsQuerySchema,
         success: [{ status: 200, data: pageOf(ref('Conversation')), description: 'A page of conversations.' }],
         errors: ['NotFound'],
@@ -96,6 +96,18 @@ function paths(): Record<string, Record<string, unknown>> {
         description: 'The messages are deleted with it, and the deletion is counted in the usage report. A second delete answers 404.',
         pathIds: [CONVERSATION],
         success: [{ status: 200, data: 'Deletion', description: 'What was deleted.' }],
+        errors: [],
+      }),
+    },
+    '/v1/conversations/{conversation_id}/labels': {
+      post: operation({
+        operationId: 'updateConversationLabels',
+        tag: 'Chat',
+        summary: "Put labels on a conversation and take them off",
+        description: 'Both at once: `add`, then `remove`. Labels are free text (1–40 characters, trimmed, exactly as written); a conversation has at most 20: more answers 400 `validation_failed`. `GET /v1/conversations?label=` lists those with one.',
+        pathIds: [CONVERSATION],
+        body: 'LabelsUpdate',
+        success: [{ status: 200, data: 'ConversationLabels', description: 'The labels it has now.' }],
         errors: [],
       }),
     },

@@ -189,7 +189,7 @@ export class Handoff implements ReactiveController {
         for await (const event of events) {
           if (event.type === 'status') this.apply(event.data);
           else if (event.type === 'message') this.received(event.data);
-          else if (event.data.from === 'operator') this.showTyping(event.data.operator?.name ?? '');
+          else if (event.type === 'typing' && event.data.from === 'operator') this.showTyping(event.data.operator?.name ?? '');
         }
       } catch {
         // 404 or 403: the conversation is gone or not this visitor's; nothing more will come
