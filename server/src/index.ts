@@ -185,6 +185,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       resolve(s),
     );
   });
+  // A listening service trains soon: its training threads start now, not on the first request.
+  service.deps.nlu.warm();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return {

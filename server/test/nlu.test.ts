@@ -2,6 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { answerWithIntent, checkTraining, createNluEngine, renderTemplate, resolveThreshold } from '../src/nlu/index.ts';
+import { storeClassifier } from '../src/nlu/classifier/model.ts';
+import type { StoredModel } from '../src/nlu/stored-model.ts';
+import { trainClassifier } from '../src/nlu/classifier/train.ts';
 import { shopTraining } from './support/core.ts';
 
 const nlu = createNluEngine();
@@ -73,6 +76,21 @@ describe('NluEngine', () => {
     }
     assert.ok(ticks >= 5, `timers kept firing during training (${ticks})`);
     assert.ok(maxGap < 250, `no long stall of the event loop (max gap ${Math.round(maxGap)} ms)`);
+  });
+
+  it('trains in its threads exactly the model one thread trains: the served model and its calibration are the data\'s alone', async () => {
+    // The engine fits the model and cross-validates it on two threads at once when it has two cores.
+    const intents = Array.from({ length: 12 }, (_, i) => ({
+      name: `topic${i}`,
+      examples: Array.from({ length: 8 }, (_, j) => `question ${j} about subject${i} and detail${(i * j) % 5}`),
+      responses: ['x'],
+    }));
+    const model = (await nlu.train('en', { intents })).model as StoredModel;
+    const examples = intents.flatMap((intent, i) => intent.examples.map((text) => ({ text, intent: i })));
+    const alone = trainClassifier(intents.map((i) => i.name), examples, 'en');
+    assert.deepEqual(JSON.parse(JSON.stringify(model.classifier)), JSON.parse(JSON.stringify(storeClassifier(alone.classifier))));
+    assert.deepEqual(JSON.parse(JSON.stringify(model.quality)), JSON.parse(JSON.stringify(alone.quality)));
+    assert.ok(model.classifier.threshold > 0, 'calibrated');
   });
 
   it('rejects languages it does not support', async () => {

@@ -16,7 +16,7 @@ import { HttpCore, type RequestSpec } from '../client/http.js';
 import { AttachmentsResource } from '../client/resources/attachments.js';
 import { followEvents, type HandoffEventsOptions } from '../client/resources/handoff.js';
 import type { Attachment, HandoffEvent, HandoffState, InboxConversation, Message, OfflineMessage, OperatorProfile } from '../client/types.js';
-import type { ApiKey, Invite, KeyScope, Plan, Role, Session, SignupInfo, User } from './types.js';
+import type { ApiKey, InboxCounts, Invite, KeyScope, OperatorPresence, Plan, PresenceStatus, Role, Session, SignupInfo, Teammate, User } from './types.js';
 
 export type * from './types.js';
 
@@ -144,8 +144,9 @@ export class DashboardApi extends EventTarget {
 
   // Teammates and invites
 
-  async teammates(): Promise<User[]> {
-    return (await this.call<Items<User>>('GET', '/teammates')).items;
+  /** The team, each with their presence. */
+  async teammates(): Promise<Teammate[]> {
+    return (await this.call<Items<Teammate>>('GET', '/teammates')).items;
   }
 
   setRole(userId: string, role: Role): Promise<User> {
@@ -233,12 +234,30 @@ export class DashboardApi extends EventTarget {
     return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/close`, { to });
   }
 
+  /** Conversations waiting for anyone, and those this user holds. */
+  inboxCounts(): Promise<InboxCounts> {
+    return this.call('GET', '/inbox/counts');
+  }
+
+  presence(): Promise<OperatorPresence> {
+    return this.call('GET', '/me/presence');
+  }
+
+  setPresence(status: PresenceStatus): Promise<OperatorPresence> {
+    return this.call('PUT', '/me/presence', { status });
+  }
+
+  /** This user is at work in the dashboard: `online` does not decay to `away` for a while. */
+  presenceActivity(): Promise<OperatorPresence> {
+    return this.call('POST', '/me/presence/activity');
+  }
+
   operatorProfile(): Promise<OperatorProfile> {
     return this.call('GET', '/inbox/me');
   }
 
-  /** The inbox's live events; while it is followed, this user counts as online for visitors. */
-  inboxEvents(options: Pick<HandoffEventsOptions, 'signal' | 'lastEventId'> = {}): AsyncGenerator<HandoffEvent, void, undefined> {
+  /** The inbox's live events; while one is followed, this user's dashboard counts as open (presence). */
+  inboxEvents(options: Pick<HandoffEventsOptions, 'signal' | 'lastEventId' | 'onReady'> = {}): AsyncGenerator<HandoffEvent, void, undefined> {
     return followEvents(this.core, '/inbox/events', {}, options);
   }
 }

@@ -65,6 +65,18 @@ export default css`
   nav a:hover {
     background: #e5e7eb;
   }
+  .badge {
+    display: inline-block;
+    min-width: 1.3rem;
+    margin-left: 0.3rem;
+    padding: 0 0.35rem;
+    border-radius: 999px;
+    background: #b3261e;
+    color: #fff;
+    font-size: 0.8rem;
+    font-weight: 700;
+    text-align: center;
+  }
   nav a[aria-current='page'] {
     background: var(--aicd-accent, #1a56db);
     color: #fff;

@@ -1,10 +1,11 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { api as defaultApi, type DashboardApi, type Session } from './api.js';
+import { api as defaultApi, type DashboardApi, type InboxCounts, type Session } from './api.js';
 import styles from './app.styles.js';
 import './sign-in.js';
 import { DEFAULT_ROUTE, loadPage, NAV, resolveRoute, type ResolvedRoute } from './routes.js';
 import { SessionController } from './session.js';
+import type { InboxCountsEvent } from './operator-bar.js';
 
 /** The invite token of an invite link (`/dashboard/#invite=<token>`), if this is one. */
 function inviteOf(hash: string): string {
@@ -14,7 +15,9 @@ function inviteOf(hash: string): string {
 /**
  * The dashboard shell: signed out, the sign-in / sign-up view (with the invite of an invite link);
  * signed in, the navigation and the page of the hash route (routes.ts). Pages get the typed /v1
- * client over the session, the CSRF token and the session itself as properties.
+ * client over the session, the CSRF token and the session itself as properties. Signed in, the
+ * operator bar (operator-bar.ts, loaded then) keeps the operator's presence and the inbox's numbers
+ * on every page: the Inbox link's badge and the tab title's count are what waits for a person.
  */
 @customElement('aicd-app')
 export class AicdApp extends LitElement {
@@ -27,6 +30,8 @@ export class AicdApp extends LitElement {
   @state() private page: HTMLElement | null = null;
   @state() private pageProblem = '';
   @state() private invite = inviteOf(location.hash);
+  /** Waiting, and held by this operator: from the operator bar. */
+  @state() private counts: InboxCounts | null = null;
   @query('main') private main?: HTMLElement;
 
   private sessionState?: SessionController;
@@ -63,7 +68,6 @@ export class AicdApp extends LitElement {
     this.route = route;
     this.page = null;
     this.pageProblem = '';
-    document.title = `${route.entry.title} · ai-chat-widget dashboard`;
     const problem = await loadPage(route.entry);
     if (this.route !== route) return; // navigated on meanwhile
     if (problem) {
@@ -80,6 +84,19 @@ export class AicdApp extends LitElement {
   protected override willUpdate(): void {
     const session = this.session;
     if (this.page && session) Object.assign(this.page, { api: this.api, client: this.api.client, csrfToken: this.api.csrfToken, session });
+    if (!session) this.counts = null;
+    else if (!customElements.get('aicd-operator-bar')) void import('./operator-bar.js');
+  }
+
+  protected override updated(): void {
+    const title = `${this.route?.entry.title ?? 'Dashboard'} · ai-chat-widget dashboard`;
+    const count = this.attention;
+    document.title = count ? `(${count}) ${title}` : title;
+  }
+
+  /** What waits for this operator: conversations waiting for anyone, and those they hold. */
+  private get attention(): number {
+    return this.counts ? this.counts.waiting + this.counts.mine : 0;
   }
 
   override render() {
@@ -99,13 +116,18 @@ export class AicdApp extends LitElement {
       <header>
         <span class="brand">ai-chat-widget</span>
         <span class="who">${session.user.email} · ${session.account.name} (${session.user.role})</span>
+        <aicd-operator-bar .api=${this.api} @aicd-inbox-counts=${(e: InboxCountsEvent) => (this.counts = e.counts)}></aicd-operator-bar>
         <button type="button" @click=${() => this.sessionState?.signOut()}>Sign out</button>
       </header>
       <div class="layout">
         <nav aria-label="Dashboard">
           <ul>
             ${NAV.map(
-              (item) => html`<li><a href=${item.href} aria-current=${item.id === current ? 'page' : nothing}>${item.label}</a></li>`,
+              (item) => html`<li>
+                <a href=${item.href} aria-current=${item.id === current ? 'page' : nothing} aria-label=${item.id === 'inbox' ? this.inboxLabel() : nothing}
+                  >${item.label}${item.id === 'inbox' && this.attention ? html` <span class="badge">${this.attention}</span>` : nothing}</a
+                >
+              </li>`,
             )}
           </ul>
         </nav>
@@ -126,6 +148,11 @@ export class AicdApp extends LitElement {
         <p class="notice">(${this.pageProblem})</p>`;
     }
     return html`<p class="notice" role="status">Loading…</p>`;
+  }
+
+  private inboxLabel() {
+    if (!this.attention) return nothing;
+    return `Inbox: ${this.counts!.waiting} waiting, ${this.counts!.mine} yours`;
   }
 
   private skipToMain(): void {

@@ -4,6 +4,7 @@
  * loaded models, list entities matched in-process and tenants' entity regexes in another worker
  * thread (RE2, see tenant-regex.mjs). Public surface re-exported by `nlu/index.ts`.
  */
+import { availableParallelism } from 'node:os';
 import type { Entity, IntentQuality, TrainingData } from '../../../src/client/types.ts';
 import { answerDataOf, type AnswerData, type ModelVersion } from './answer-data.ts';
 import { classify, rankIntents, type StoredClassifier } from './classifier/model.ts';
@@ -84,6 +85,8 @@ export interface NluEngine {
    * agent, so its model does not stay in memory. Returns how many were dropped.
    */
   forget(ownerId: string): number;
+  /** Starts the training threads now (a listening server does), so the first training does not wait for them. */
+  warm(): void;
   /** Stops the training and pattern workers; pending trainings reject. */
   close(): Promise<void>;
 }
@@ -130,13 +133,20 @@ interface TrainInput {
   intents: string[];
   examples: { text: string; intent: number }[];
   language: NluLanguage;
+  /** Which part of the training a thread does (see classifier/train.ts and worker.mjs). */
+  part?: 'model' | 'validation' | 'all';
 }
 
+/** A part's output: the classifier (uncalibrated from 'model'), or the calibration and quality report, or both. */
 interface TrainOutput {
-  classifier: StoredClassifier;
-  quality: IntentQuality;
+  classifier?: StoredClassifier;
+  calibration?: { temperature: number; threshold: number };
+  quality?: IntentQuality;
   trainingMs: number;
 }
+
+/** Two threads when there are two cores: the served model and its cross-validation train side by side. */
+const TRAINING_THREADS = Math.min(2, availableParallelism());
 
 function asLanguage(language: string): NluLanguage {
   if ((LANGUAGES as readonly string[]).includes(language)) return language as NluLanguage;
@@ -185,7 +195,21 @@ export interface NluEngineInternals extends NluEngine {
 }
 
 export function createNluEngine(options: NluEngineOptions = {}): NluEngineInternals {
-  const trainer = new JobWorker<TrainInput, TrainOutput>(new URL('./worker.mjs', import.meta.url), options.trainingTimeoutMs ?? 120_000);
+  const trainers = Array.from({ length: TRAINING_THREADS }, () => new JobWorker<TrainInput, TrainOutput>(new URL('./worker.mjs', import.meta.url), options.trainingTimeoutMs ?? 120_000));
+  const runPart = (trainer: JobWorker<TrainInput, TrainOutput>, input: TrainInput) => trainer.run(input).catch((error: unknown) => Promise.reject(trainingError(error)));
+  /** The classifier and its quality report, from one thread or from two at once. */
+  async function trainParts(input: TrainInput): Promise<{ classifier: StoredClassifier; quality: IntentQuality; trainingMs: number }> {
+    const [first, second] = trainers;
+    const outputs = second
+      ? await Promise.all([runPart(first!, { ...input, part: 'model' }), runPart(second, { ...input, part: 'validation' })])
+      : [await runPart(first!, { ...input, part: 'all' })];
+    const merged = Object.assign({}, ...outputs) as TrainOutput;
+    return {
+      classifier: { ...merged.classifier!, ...merged.calibration },
+      quality: merged.quality!,
+      trainingMs: Math.max(...outputs.map((o) => o.trainingMs)),
+    };
+  }
   // Its own thread: a message never waits behind a training run, and a stuck pattern never stops one.
   const patterns = new JobWorker<{ patterns: string[]; text: string }, TenantMatch[][]>(
     new URL('./pattern-worker.mjs', import.meta.url),
@@ -228,7 +252,7 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
       const lang = asLanguage(language);
       const input = toTrainInput(training, lang);
       if (input.examples.length === 0) throw new NluTrainingError('Training needs at least one example.', 'invalid');
-      const output = await trainer.run(input).catch((error: unknown) => Promise.reject(trainingError(error)));
+      const output = await trainParts(input);
       const regexes = (training.entities ?? []).flatMap((e) => (e.type === 'regex' ? [{ name: e.name, pattern: e.pattern }] : []));
       const stored: StoredModel = {
         format: MODEL_FORMAT,
@@ -271,8 +295,9 @@ export function createNluEngine(options: NluEngineOptions = {}): NluEngineIntern
     },
 
     forget: (ownerId) => cache.deleteOwner(ownerId),
+    warm: () => trainers.forEach((trainer) => trainer.warm()),
     close: async () => {
-      await Promise.all([trainer.close(), patterns.close()]);
+      await Promise.all([...trainers.map((trainer) => trainer.close()), patterns.close()]);
     },
   };
 }

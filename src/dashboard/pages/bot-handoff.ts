@@ -33,7 +33,7 @@ const MAX_FALLBACKS = 20;
 const REASONS: Record<HandoffUnavailableReason, string> = {
   disabled: 'Handoff is off.',
   outside_hours: 'It is outside the opening hours.',
-  nobody_online: 'Nobody on the team has the Inbox open.',
+  nobody_online: 'Nobody on the team is online (the status beside Sign out).',
 };
 
 export interface HandoffDraft {
@@ -181,7 +181,7 @@ export class AicdBotHandoff extends LitElement {
       ${field({ name: 'after_fallbacks', label: 'Hand off after this many fallback answers in a row', hint: `1 to ${MAX_FALLBACKS}; empty: never by count.`, type: 'number', min: 1, max: MAX_FALLBACKS, step: 1, value: d.afterFallbacks, error: errors.after_fallbacks, onInput: (afterFallbacks) => this.patch({ afterFallbacks }) })}
       ${this.renderIntents(d, errors)} ${this.renderHours(d, errors)}
       <p class="hint" id="offline-hint">
-        When nobody can answer (handoff off, outside the opening hours, or nobody on the team has the Inbox open), the widget offers visitors a form to
+        When nobody can answer (handoff off, outside the opening hours, or nobody on the team is online), the widget offers visitors a form to
         leave their email and a message; they appear in the Inbox under “Left while nobody was online”.
       </p>
       ${this.saved ? html`<p class="hint">Right now: ${this.saved.available ? 'a person can be asked for.' : REASONS[this.saved.unavailable_reason ?? 'disabled']}</p>` : nothing}

@@ -36,8 +36,8 @@ const whoOf = (m: Message) => (m.role === 'user' ? 'Visitor' : m.role === 'opera
  * The operator inbox (human handoff): conversations waiting for a person first, longest wait on top,
  * then those with a person; take one, read its transcript, reply, close it (back to the bot, or
  * end it), with files (attached, dropped or pasted; each message's files shown with it); messages
- * left while nobody was online. Live over the inbox's event stream, which also marks this operator
- * as online for visitors while the page is open. Visitor text and file names are rendered only
+ * left while nobody was online. Live over the inbox's event stream (the operator's presence is the
+ * shell's: operator-bar.ts). Visitor text and file names are rendered only
  * through text bindings.
  */
 @customElement('aicd-inbox-page')
@@ -98,7 +98,7 @@ export class AicdInboxPage extends LitElement {
       <div class="layout">
         <section aria-labelledby="queue-heading">
           <h2 id="queue-heading">Conversations for a person</h2>
-          <p class="meta">${this.live ? 'Live: you are online for visitors.' : 'Connecting…'}</p>
+          <p class="meta">${this.live ? 'Live.' : 'Connecting…'}</p>
           ${this.items.length === 0 ? html`<p>Nobody is waiting.</p>` : html`<ul class="queue">${this.items.map((c) => this.renderItem(c))}</ul>`}
         </section>
         ${open ? this.renderConversation(open) : html`<section aria-label="Conversation"><p>Open a conversation to read and answer it.</p></section>`}

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import type { DashboardApi, Invite, Role, Session, User } from '../api.js';
+import type { DashboardApi, Invite, Role, Session, Teammate, User } from '../api.js';
 import { api as defaultApi } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
@@ -8,14 +8,15 @@ import '../ui/copy-button.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
-import { formatDate } from '../ui/format.js';
+import { formatDate, PRESENCE_LABELS } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 
 const FIELDS = ['role', 'expires_in_hours'] as const;
 
 /**
- * Teammates: the list with roles; owners invite by one-time link (shown once, copyable), change
- * roles, remove teammates and revoke pending invites. Members see the list only.
+ * Teammates: the list with roles and presence (as of loading the page); owners invite by one-time
+ * link (shown once, copyable), change roles, remove teammates and revoke pending invites. Members
+ * see the list only.
  */
 @customElement('aicd-team-page')
 export class AicdTeamPage extends LitElement {
@@ -24,7 +25,7 @@ export class AicdTeamPage extends LitElement {
   @property({ attribute: false }) session!: Session;
   @property({ attribute: false }) api: DashboardApi = defaultApi;
 
-  @state() private teammates: User[] | null = null;
+  @state() private teammates: Teammate[] | null = null;
   @state() private invites: Invite[] = [];
   @state() private loadError = '';
   @state() private inviteRole: Role = 'member';
@@ -106,7 +107,7 @@ export class AicdTeamPage extends LitElement {
     return html`<table>
       <caption class="visually-hidden">Teammates</caption>
       <thead>
-        <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Joined</th>${this.owner ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : nothing}</tr>
+        <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Joined</th>${this.owner ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : nothing}</tr>
       </thead>
       <tbody>
         ${this.teammates.map((user) => {
@@ -123,6 +124,7 @@ export class AicdTeamPage extends LitElement {
                   ? 'Owner'
                   : 'Member'}
             </td>
+            <td>${PRESENCE_LABELS[user.presence]}</td>
             <td>${formatDate(user.created_at)}</td>
             ${this.owner
               ? html`<td>${self ? nothing : html`<button type="button" class="danger" aria-label=${`Remove ${user.email}`} @click=${() => this.removeTeammate(user)}>Remove</button>`}</td>`

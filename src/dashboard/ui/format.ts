@@ -1,5 +1,6 @@
 /** Small text helpers shared by the pages. */
 import type { FeedbackRating, FeedbackReason } from '../../client/index.js';
+import type { PresenceStatus } from '../types.js';
 
 /** "a, b ,, c" or one per line → ['a', 'b', 'c']: empty items are dropped, the rest trimmed. */
 export function splitList(text: string, separator: RegExp = /[,\n]/): string[] {
@@ -13,6 +14,9 @@ export function splitList(text: string, separator: RegExp = /[,\n]/): string[] {
 export function splitLines(text: string): string[] {
   return splitList(text, /\n/);
 }
+
+/** An operator's presence in words. */
+export const PRESENCE_LABELS: Readonly<Record<PresenceStatus, string>> = { online: 'Online', away: 'Away', offline: 'Offline' };
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

@@ -107,15 +107,44 @@ function crossValidate(xs: readonly SparseVector[], vocabulary: Vocabulary, labe
   return { classes, labels, scores, fold, folds };
 }
 
-/** `language`: the bot's; its word clusters, if it has them, are features (word-clusters.ts). */
-export function trainClassifier(intents: string[], examples: readonly Example[], language?: string): TrainOutput {
+/** What both parts of a training share: the features of every example, derived from the data alone. */
+function prepare(examples: readonly Example[], language?: string) {
   const clusters = wordClustersOf(language) ? language : undefined;
   const { vocabulary, xs } = vectorizeAll(examples.map((e) => extract(e.text, wordClustersOf(clusters))));
-  const seed = seedOf(examples);
-  const labels = Int32Array.from(examples, (e) => e.intent);
+  return { clusters, vocabulary, xs, seed: seedOf(examples), labels: Int32Array.from(examples, (e) => e.intent) };
+}
+
+/** The served model, before calibration. */
+export type FittedModel = Omit<Classifier, 'temperature' | 'threshold'>;
+
+/** Its calibration and quality report, from cross-validation. */
+export interface Validation {
+  temperature: number;
+  threshold: number;
+  quality: QualityReport;
+}
+
+/**
+ * A training is two independent parts, each deterministic for the data: the served model, and the
+ * cross-validation that calibrates it. The engine runs them on two threads at once when it has two
+ * cores; `trainClassifier` runs them one after the other.
+ */
+export function fitModel(intents: string[], examples: readonly Example[], language?: string, prepared = prepare(examples, language)): FittedModel {
+  const { clusters, vocabulary, xs, seed, labels } = prepared;
   const linear = trainLinear(xs, labels, intents.length, vocabulary.buckets.length, options(xs.length, seed, vocabulary.family));
+  return { intents, vocabulary, linear, ...(clusters ? { clusters } : {}) };
+}
+
+export function validateModel(intents: string[], examples: readonly Example[], language?: string, prepared = prepare(examples, language)): Validation {
+  const { vocabulary, xs, seed, labels } = prepared;
   const heldOut = crossValidate(xs, vocabulary, labels, examples, intents.length, seed);
   const { temperature, threshold } = calibrate(heldOut);
-  const classifier: Classifier = { intents, vocabulary, linear, temperature, threshold, ...(clusters ? { clusters } : {}) };
-  return { classifier, quality: qualityReport(heldOut, intents, examples, temperature, threshold) };
+  return { temperature, threshold, quality: qualityReport(heldOut, intents, examples, temperature, threshold) };
+}
+
+/** `language`: the bot's; its word clusters, if it has them, are features (word-clusters.ts). */
+export function trainClassifier(intents: string[], examples: readonly Example[], language?: string): TrainOutput {
+  const prepared = prepare(examples, language);
+  const { quality, ...calibration } = validateModel(intents, examples, language, prepared);
+  return { classifier: { ...fitModel(intents, examples, language, prepared), ...calibration }, quality };
 }
