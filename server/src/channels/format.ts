@@ -235,13 +235,20 @@ export function splitText(text: string, escape: (text: string) => string, limit:
         out.push(escape(word));
         continue;
       }
+      // Escaping is per character inside a fixed wrapper (a code span's), so a piece's escaped
+      // length is counted as it grows: escaping the whole piece at every character is quadratic.
+      const wrapper = escape('').length;
       let piece = '';
+      let size = wrapper;
       for (const char of word) {
-        if (escape(piece + char).length > limit) {
+        const grows = escape(char).length - wrapper;
+        if (piece && size + grows > limit) {
           out.push(escape(piece));
           piece = '';
+          size = wrapper;
         }
         piece += char;
+        size += grows;
       }
       if (piece) out.push(escape(piece));
     }
@@ -251,25 +258,33 @@ export function splitText(text: string, escape: (text: string) => string, limit:
 
 /** A code block's lines in as few fenced pieces as fit. */
 function codePieces(text: string, d: Dialect, limit: number): string[] {
-  const fits = (lines: string) => d.codeBlock(lines).length <= limit;
-  if (fits(text)) return [d.codeBlock(text)];
+  if (d.codeBlock(text).length <= limit) return [d.codeBlock(text)];
+  // The fence's escaping is per character, so a group's length is the fence's plus its lines'
+  // (counted once each, not by rendering the growing group at every line).
+  const fence = d.codeBlock('').length;
+  const size = (line: string) => d.codeBlock(line).length - fence;
+  const newline = size('\n');
   const pieces: string[] = [];
   let group: string | undefined;
+  let groupSize = 0;
   const close = () => {
     if (group !== undefined) pieces.push(d.codeBlock(group));
     group = undefined;
   };
   for (const line of text.split('\n')) {
-    if (!fits(line)) {
+    const lineSize = size(line);
+    if (fence + lineSize > limit) {
       close();
       pieces.push(...splitText(line, d.codeBlock, limit)); // a line longer than a message: fenced piece by piece
       continue;
     }
-    const next = group === undefined ? line : `${group}\n${line}`;
-    if (fits(next)) group = next;
-    else {
+    if (group !== undefined && fence + groupSize + newline + lineSize <= limit) {
+      group = `${group}\n${line}`;
+      groupSize += newline + lineSize;
+    } else {
       close();
       group = line;
+      groupSize = lineSize;
     }
   }
   close();
