@@ -3,7 +3,8 @@
 // the server's tests run once more against that real PostgreSQL (and Redis), beside the browser tests.
 // Prints each step's time, then one closing line, `N passed, N failed`, summed over every run.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -99,7 +100,7 @@ if (!failedStep) {
   // databases of random names and its own Redis keys (accounts of random ids).
   const redis = process.env.AI_CHAT_TEST_REDIS_URL ? 'Redis' : 'in-process rate limits';
   const postgres = process.env.AI_CHAT_TEST_DATABASE_URL
-    ? timed('node tests (PostgreSQL, beside the browser tests)', nodeTests(nodeTestFiles(['server/test', 'test/security/service']), process.env, { concurrency: 2, quiet: true }))
+    ? timed('node tests (PostgreSQL, beside the browser tests)', nodeTests(nodeTestFiles(['server/test', 'test/security/service']).filter((file) => usesTestDatabase(file)), process.env, { concurrency: 2, quiet: true }))
     : undefined;
 
   step(`browser tests (web-test-runner, headless chromium)${postgres ? ', beside the server tests on PostgreSQL' : ''}`);
@@ -146,13 +147,39 @@ async function nodeTests(files, env, { concurrency = 1, quiet = false } = {}) {
   return { ok: result.code === 0 && pass > 0, out: quiet ? result.out : '' };
 }
 
-/** Node-side test files in `dirs`: the server's own, and the root package's Node parts (proxy). */
+/**
+ * Files that take tens of seconds each (builds, packing, the bench's smoke run, kill -9 restarts):
+ * they start first, so the run does not end with one of them alone on one of the two cores.
+ * Only an order: a file missing here merely starts in its alphabetical turn.
+ */
+const SLOWEST_FIRST = [
+  'test/node/bench-smoke.test.ts', 'test/node/reproducible-build.test.ts', 'server/test/durability.test.ts',
+  'test/node/pack.test.ts', 'test/node/screenshots.test.ts', 'server/test/fuzz.test.ts',
+  'test/security/service/signin.test.ts', 'server/test/dashboard-auth.test.ts', 'test/node/doc-snippets.test.ts',
+  'server/test/dashboard-team.test.ts',
+];
+
+/** Node-side test files in `dirs` (the server's own, and the root package's Node parts), slowest first. */
 function nodeTestFiles(dirs) {
-  return dirs.flatMap((dir) =>
+  const files = dirs.flatMap((dir) =>
     existsSync(dir)
       ? readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => `${dir}/${f}`)
       : [],
   );
+  const rank = (file) => (SLOWEST_FIRST.includes(file) ? SLOWEST_FIRST.indexOf(file) : SLOWEST_FIRST.length);
+  return files.sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * Whether a test file reaches the test database's support module through its relative imports:
+ * only those run again on PostgreSQL (a file that never opens a database would test nothing new).
+ */
+function usesTestDatabase(file, seen = new Set()) {
+  if (file.endsWith('/support/test-database.ts')) return true;
+  if (seen.has(file) || !existsSync(file) || !file.includes('test/')) return false;
+  seen.add(file);
+  const imports = readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g);
+  return [...imports].some(([, spec]) => usesTestDatabase(join(dirname(file), spec), seen));
 }
 
 console.log();
