@@ -190,8 +190,19 @@ export class DashboardApi extends EventTarget {
 
   // The operator inbox (human handoff, docs/handoff.md)
 
-  async inbox(): Promise<InboxConversation[]> {
-    return (await this.call<Items<InboxConversation>>('GET', '/inbox')).items;
+  /** `q`: text in a message or note (case-insensitive); `label`: one of its labels. */
+  async inbox(filter: { q?: string; label?: string } = {}): Promise<InboxConversation[]> {
+    return (await this.core.request<Items<InboxConversation>>({ method: 'GET', path: '/inbox', query: { ...filter } })).data.items;
+  }
+
+  /** The team's private notes on a conversation, oldest first (`role: 'note'`). */
+  async notes(conversationId: string): Promise<Message[]> {
+    return (await this.call<Items<Message>>('GET', `/inbox/${encodeURIComponent(conversationId)}/notes`)).items;
+  }
+
+  /** A private note: only the team sees it (never the visitor). */
+  addNote(conversationId: string, content: string): Promise<Message> {
+    return this.call('POST', `/inbox/${encodeURIComponent(conversationId)}/notes`, { content });
   }
 
   async offlineMessages(): Promise<OfflineMessage[]> {

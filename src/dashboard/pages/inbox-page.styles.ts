@@ -59,6 +59,48 @@ export default css`
   .message.operator {
     border-color: var(--aicd-accent, #1f5fbf);
   }
+  /* A private note: the team's only, so it must never pass for a message the visitor saw. */
+  .message.note {
+    background: var(--aicd-note-bg, #fff8db);
+    border-style: dashed;
+    border-color: var(--aicd-note-border, #b08900);
+  }
+  .filters {
+    display: grid;
+    gap: 0.25rem;
+    margin-bottom: 0.75rem;
+  }
+  .reply {
+    position: relative;
+  }
+  .canned {
+    list-style: none;
+    margin: 0.25rem 0;
+    padding: 0.25rem;
+    border: 1px solid var(--aicd-border, #d5d9df);
+    border-radius: 8px;
+    background: var(--aicd-surface, #fff);
+    max-height: 16rem;
+    overflow-y: auto;
+  }
+  .canned [role='option'] {
+    padding: 0.3rem 0.5rem;
+    border-radius: 6px;
+    cursor: pointer;
+    overflow-wrap: anywhere;
+  }
+  .canned [aria-selected='true'] {
+    background: var(--aicd-selected, #eef3fd);
+    outline: 2px solid var(--aicd-accent, #1f5fbf);
+  }
+  .canned .shortcut {
+    font-weight: 600;
+  }
+  .note textarea {
+    width: 100%;
+    box-sizing: border-box;
+    min-height: 3rem;
+  }
   .text {
     margin: 0;
     white-space: pre-wrap;

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import type { HandoffEvent, InboxConversation, Message, OfflineMessage } from '../../client/index.js';
+import type { CannedReply, HandoffEvent, InboxConversation, Message, OfflineMessage } from '../../client/index.js';
 import { api as defaultApi, type DashboardApi } from '../api.js';
 import { messageAttachments } from '../ui/attachment-list.js';
 import { errorMessage } from '../ui/errors.js';
@@ -9,6 +9,11 @@ import pageStyles from '../ui/page.styles.js';
 import styles from './inbox-page.styles.js';
 import './reply-files.js';
 import type { AicdReplyFiles, ReplyFilesChangeEvent, ReplyFilesState } from './reply-files.js';
+import { CannedPicker } from './canned-picker.js';
+import './canned-replies-panel.js';
+import type { CannedRepliesChangeEvent } from './canned-replies-panel.js';
+import './conversation-labels.js';
+import type { LabelsChangeEvent } from './conversation-labels.js';
 
 /** Typing notices go out at most this often while the operator types. */
 const TYPING_EVERY_MS = 3000;
@@ -30,7 +35,11 @@ const NO_FILES: ReplyFilesState = { ids: [], uploading: false };
 /** Whether a drag carries files (not text being moved inside the page). */
 const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
 
-const whoOf = (m: Message) => (m.role === 'user' ? 'Visitor' : m.role === 'operator' ? (m.author?.name ?? 'Operator') : m.role === 'assistant' ? 'Bot' : 'System');
+const whoOf = (m: Message) =>
+  m.role === 'user' ? 'Visitor' : m.role === 'operator' ? (m.author?.name ?? 'Operator') : m.role === 'note' ? `Note by ${m.author?.name ?? 'a teammate'}` : m.role === 'assistant' ? 'Bot' : 'System';
+
+/** Messages and notes in the order they were written. */
+const byTime = (messages: Message[]) => [...messages].sort((a, b) => a.created_at.localeCompare(b.created_at));
 
 /**
  * The operator inbox (human handoff): conversations waiting for a person first, longest wait on top,
@@ -39,6 +48,10 @@ const whoOf = (m: Message) => (m.role === 'user' ? 'Visitor' : m.role === 'opera
  * left while nobody was online. Live over the inbox's event stream (the operator's presence is the
  * shell's: operator-bar.ts). Visitor text and file names are rendered only
  * through text bindings.
+ *
+ * The team's tools: canned replies inserted by typing `/` in the reply (canned-picker.ts; managed
+ * at the bottom of the page), private notes in the transcript, labels, and a search and label
+ * filter of the list.
  */
 @customElement('aicd-inbox-page')
 export class AicdInboxPage extends LitElement {
@@ -63,6 +76,16 @@ export class AicdInboxPage extends LitElement {
   /** A reply is on its way: a second Enter must not send its files twice (the service refuses that). */
   @state() private sending = false;
   @query('aicd-reply-files') private fileList?: AicdReplyFiles;
+  @query('#reply') private replyBox?: HTMLTextAreaElement;
+  /** The list's filters: text in a message or note, and one label. */
+  @state() private search = '';
+  @state() private label = '';
+  @state() private canned: CannedReply[] = [];
+  @state() private noteDraft = '';
+  private readonly picker = new CannedPicker(this, 'canned-options', (text, caret) => {
+    this.draft = text;
+    void this.updateComplete.then(() => this.replyBox?.setSelectionRange(caret, caret));
+  });
 
   private stop: AbortController | null = null;
   private clock: ReturnType<typeof setInterval> | undefined;
@@ -99,11 +122,22 @@ export class AicdInboxPage extends LitElement {
         <section aria-labelledby="queue-heading">
           <h2 id="queue-heading">Conversations for a person</h2>
           <p class="meta">${this.live ? 'Live.' : 'Connecting…'}</p>
-          ${this.items.length === 0 ? html`<p>Nobody is waiting.</p>` : html`<ul class="queue">${this.items.map((c) => this.renderItem(c))}</ul>`}
+          <form class="filters" role="search" @submit=${(e: Event) => (e.preventDefault(), void this.reload())}>
+            <label for="inbox-search">Search messages and notes</label>
+            <input id="inbox-search" type="search" maxlength="200" .value=${this.search} @input=${(e: Event) => (this.search = (e.target as HTMLInputElement).value)} />
+            <label for="inbox-label">Label</label>
+            <input id="inbox-label" maxlength="40" .value=${this.label} @input=${(e: Event) => (this.label = (e.target as HTMLInputElement).value)} />
+            <button type="submit">Filter</button>
+          </form>
+          ${this.items.length === 0 ? html`<p>${this.search.trim() || this.label.trim() ? 'No conversation matches.' : 'Nobody is waiting.'}</p>` : html`<ul class="queue">${this.items.map((c) => this.renderItem(c))}</ul>`}
         </section>
         ${open ? this.renderConversation(open) : html`<section aria-label="Conversation"><p>Open a conversation to read and answer it.</p></section>`}
       </div>
       ${this.renderOffline()}
+      <section aria-labelledby="canned-heading">
+        <h2 id="canned-heading">Canned replies</h2>
+        <aicd-canned-replies .api=${this.api} .replies=${this.canned} @aicd-canned-change=${(e: CannedRepliesChangeEvent) => (this.canned = this.picker.replies = e.replies)}></aicd-canned-replies>
+      </section>
     `;
   }
 
@@ -114,6 +148,7 @@ export class AicdInboxPage extends LitElement {
     return html`<li class="item" aria-current=${this.openId === c.id ? 'true' : nothing}>
       <p class="who">${label} · ${visitor}</p>
       <p class="preview">${c.last_message?.preview ?? ''}</p>
+      ${c.labels.length ? html`<p class="meta">Labels: ${c.labels.join(', ')}</p>` : nothing}
       ${c.status === 'waiting' ? html`<button type="button" class="primary" @click=${() => this.take(c)} aria-label=${`Take the conversation with ${visitor}`}>Take</button>` : nothing}
       <button type="button" @click=${() => this.openConversation(c.id)} aria-label=${`Open the conversation with ${visitor}`}>Open</button>
     </li>`;
@@ -127,7 +162,7 @@ export class AicdInboxPage extends LitElement {
       <ol class="messages" aria-label="Transcript">
         ${this.transcript.map(
           (m) => html`<li class=${`message ${m.role}`}>
-            <p class="meta">${whoOf(m)} · ${formatDate(m.created_at)}</p>
+            <p class="meta">${whoOf(m)} · ${formatDate(m.created_at)}${m.role === 'note' ? html` · <strong>Only your team sees this</strong>` : nothing}</p>
             <p class="text">${m.content}</p>
             ${messageAttachments(m, this.api.client.baseUrl)}
           </li>`,
@@ -137,8 +172,21 @@ export class AicdInboxPage extends LitElement {
       ${mine
         ? html`<form class="reply" @submit=${this.send} @dragover=${this.onDragOver} @drop=${this.onDrop} @paste=${this.onPaste}>
             <label for="reply">Reply</label>
-            <p class="hint" id="reply-hint">Enter sends, Shift+Enter starts a new line. Drop or paste files here to attach them.</p>
-            <textarea id="reply" name="reply" maxlength="8000" aria-describedby="reply-hint" .value=${this.draft} @input=${this.onInput} @keydown=${this.onKeydown}></textarea>
+            <p class="hint" id="reply-hint">Enter sends, Shift+Enter starts a new line, / inserts a canned reply. Drop or paste files here to attach them.</p>
+            <textarea
+              id="reply"
+              name="reply"
+              maxlength="8000"
+              aria-describedby="reply-hint"
+              aria-autocomplete="list"
+              aria-controls=${this.picker.id}
+              aria-activedescendant=${this.picker.activeDescendant}
+              .value=${this.draft}
+              @input=${this.onInput}
+              @keydown=${this.onKeydown}
+              @blur=${() => this.picker.close()}
+            ></textarea>
+            ${this.picker.listbox(() => this.replyBox ?? null)}
             <aicd-reply-files .api=${this.api} .conversationId=${c.id} @aicd-files-change=${(e: ReplyFilesChangeEvent) => (this.files = e.state)}></aicd-reply-files>
             <div class="toolbar">
               <button type="submit" class="primary" ?disabled=${!this.canSend}>Send</button>
@@ -149,6 +197,13 @@ export class AicdInboxPage extends LitElement {
         : c.status === 'waiting'
           ? html`<div class="toolbar"><button type="button" class="primary" @click=${() => this.take(c)}>Take</button></div>`
           : nothing}
+      <form class="note" @submit=${this.addNote}>
+        <label for="note">Private note</label>
+        <p class="hint" id="note-hint">Only your team sees this; the visitor never does.</p>
+        <textarea id="note" name="note" maxlength="8000" aria-describedby="note-hint" .value=${this.noteDraft} @input=${(e: Event) => (this.noteDraft = (e.target as HTMLTextAreaElement).value)}></textarea>
+        <button type="submit" ?disabled=${!this.noteDraft.trim()}>Add note</button>
+      </form>
+      <aicd-conversation-labels .api=${this.api} .conversationId=${c.id} .labels=${c.labels} @aicd-labels-change=${this.onLabels}></aicd-conversation-labels>
     </section>`;
   }
 
@@ -175,6 +230,7 @@ export class AicdInboxPage extends LitElement {
       this.error = errorMessage(error);
     }
     const following = this.follow(stop.signal);
+    void this.api.client.cannedReplies.list().then(({ data }) => (this.canned = this.picker.replies = data.items), () => {}); // without them, `/` lists nothing
     await this.reload();
     await following;
   }
@@ -191,7 +247,9 @@ export class AicdInboxPage extends LitElement {
   }
 
   private onEvent(event: HandoffEvent): void {
-    if (event.type === 'message') {
+    if (event.type === 'note') {
+      if (event.data.conversation_id === this.openId && !this.transcript.some((m) => m.id === event.data.id)) this.transcript = [...this.transcript, event.data];
+    } else if (event.type === 'message') {
       const message = event.data;
       if (message.role === 'user' && message.conversation_id === this.openId) this.visitorTypingUntil = 0;
       if (message.conversation_id === this.openId && !this.transcript.some((m) => m.id === message.id)) {
@@ -211,7 +269,8 @@ export class AicdInboxPage extends LitElement {
 
   private async reload(): Promise<void> {
     try {
-      [this.items, this.offline] = await Promise.all([this.api.inbox(), this.api.offlineMessages()]);
+      const filter = { ...(this.search.trim() && { q: this.search.trim() }), ...(this.label.trim() && { label: this.label.trim() }) };
+      [this.items, this.offline] = await Promise.all([this.api.inbox(filter), this.api.offlineMessages()]);
       this.error = '';
     } catch (error) {
       this.error = errorMessage(error);
@@ -224,8 +283,8 @@ export class AicdInboxPage extends LitElement {
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#conversation-heading')?.focus();
     try {
-      const { data } = await this.api.client.chat.history({ conversation_id: id, limit: 200 });
-      const loaded = [...data.items].sort((a, b) => a.created_at.localeCompare(b.created_at));
+      const [{ data }, notes] = await Promise.all([this.api.client.chat.history({ conversation_id: id, limit: 200 }), this.api.notes(id)]);
+      const loaded = byTime([...data.items, ...notes]);
       // live messages that arrived while history loaded stay, once
       const seen = new Set(loaded.map((m) => m.id));
       if (this.openId === id) this.transcript = [...loaded, ...this.transcript.filter((m) => !seen.has(m.id))];
@@ -249,6 +308,7 @@ export class AicdInboxPage extends LitElement {
 
   private onInput(event: Event): void {
     this.draft = (event.target as HTMLTextAreaElement).value;
+    this.picker.input(event.target as HTMLTextAreaElement);
     const now = Date.now();
     if (this.openId && now - this.lastTyping > TYPING_EVERY_MS) {
       this.lastTyping = now;
@@ -281,6 +341,7 @@ export class AicdInboxPage extends LitElement {
 
   /** Enter sends; Shift+Enter is a new line. */
   private onKeydown(event: KeyboardEvent): void {
+    if (this.picker.keydown(event, event.target as HTMLTextAreaElement)) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       void this.send();
@@ -305,6 +366,22 @@ export class AicdInboxPage extends LitElement {
     } finally {
       this.sending = false;
     }
+  }
+
+  private async addNote(event: Event): Promise<void> {
+    event.preventDefault();
+    if (!this.openId || !this.noteDraft.trim()) return;
+    try {
+      const note = await this.api.addNote(this.openId, this.noteDraft);
+      this.noteDraft = '';
+      if (!this.transcript.some((m) => m.id === note.id)) this.transcript = [...this.transcript, note];
+    } catch (error) {
+      this.notice = errorMessage(error);
+    }
+  }
+
+  private onLabels(event: LabelsChangeEvent): void {
+    this.items = this.items.map((c) => (c.id === event.conversationId ? { ...c, labels: event.labels } : c));
   }
 
   private async close(c: InboxConversation, to: 'bot' | 'closed'): Promise<void> {
