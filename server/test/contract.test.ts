@@ -10,7 +10,8 @@ import type { Service } from '../src/index.ts';
 import { caller, memoryService, type CallOptions, type CallResult, type Caller } from './support/api.ts';
 import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
 import { openStream } from './support/handoff.ts';
-import { channelOptions, TestClock, telegramUpdate, whatsappDelivery } from './support/channels.ts';
+import { channelOptions, deliverSlack, slackMessage, TestClock, telegramUpdate, whatsappDelivery } from './support/channels.ts';
+import { FAKE_SLACK, startFakeSlack, type FakeSlack } from './support/fake-slack.ts';
 import { FAKE_TELEGRAM_TOKEN, startFakeTelegram, type FakeTelegram } from './support/fake-telegram.ts';
 import { FAKE_WHATSAPP, startFakeWhatsApp, type FakeWhatsApp } from './support/fake-whatsapp.ts';
 import { hubSignature } from '../src/channels/signature.ts';
@@ -28,11 +29,13 @@ let ajv: Ajv2020;
 const covered = new Map<string, Set<number>>();
 let telegram: FakeTelegram;
 let whatsapp: FakeWhatsApp;
+let slack: FakeSlack;
+const clock = new TestClock();
 
 before(async () => {
-  [telegram, whatsapp] = await Promise.all([startFakeTelegram(), startFakeWhatsApp()]);
+  [telegram, whatsapp, slack] = await Promise.all([startFakeTelegram(), startFakeWhatsApp(), startFakeSlack()]);
   // Webhooks may target loopback here: a test event goes to a closed local port, never elsewhere.
-  service = await memoryService({ channels: channelOptions({ telegram, whatsapp }, new TestClock()), webhooks: { allowPrivateHosts: true } });
+  service = await memoryService({ channels: channelOptions({ telegram, whatsapp, slack }, clock), webhooks: { allowPrivateHosts: true } });
   // A plan no test here reaches: these cases call every operation, well over the default 120 a
   // minute on a fast machine; the rate-limit answers are checked with an account of their own.
   raw = caller(service, (await service.createAccount({ rateLimit: { points: 100_000, durationSeconds: 60 } })).apiKey);
@@ -45,7 +48,7 @@ before(async () => {
 });
 after(async () => {
   await service.close();
-  await Promise.all([telegram.close(), whatsapp.close()]);
+  await Promise.all([telegram.close(), whatsapp.close(), slack.close()]);
 });
 
 const pointer = (...segments: string[]) => segments.map((s) => encodeURIComponent(s.replaceAll('~', '~0').replaceAll('/', '~1'))).join('/');
@@ -505,11 +508,29 @@ describe('every endpoint answers as documented', () => {
     assert.equal(echoed.body, 'challenge42');
     assertMatches(waHook, 'get', echoed, 'text/plain');
     await check(waHook, handshake('wrong-token'), { auth: null }, 403);
+    const sl = '/v1/bots/{bot_id}/channels/slack';
+    await check(sl, `/v1/bots/${bot}/channels/slack`, { method: 'PUT', body: { bot_token: 'xoxp-not-a-bot-token' } }, 400);
+    const slackId = (await check(sl, `/v1/bots/${bot}/channels/slack`, { method: 'PUT', body: { bot_token: FAKE_SLACK.botToken, signing_secret: FAKE_SLACK.signingSecret } }, 200)).body.data.id;
+    await check(sl, `/v1/bots/${bot}/channels/slack`, {}, 200);
+    const slHook = '/v1/channels/slack/{channel_id}';
+    const slackAnswer = async (body: unknown, secret?: string) => {
+      const res = await deliverSlack(service, slackId, body, clock, { secret });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text };
+    };
+    assertMatches(slHook, 'post', await slackAnswer(slackMessage('Ev0CONTRACT', 'C0CONTRACT', '1700000000.000100', 'hello')));
+    const challenge = await slackAnswer({ type: 'url_verification', token: 'x', challenge: 'challenge42' });
+    assert.equal(challenge.body, 'challenge42');
+    assertMatches(slHook, 'post', challenge, 'text/plain');
+    const refused = await slackAnswer(slackMessage('Ev0CONTRACT', 'C0CONTRACT', '1700000000.000100', 'hello'), 'another-signing-secret');
+    assert.equal(refused.status, 401);
+    assertMatches(slHook, 'post', refused);
     await service.deps.channels.drain();
 
     await check(tg, `/v1/bots/${bot}/channels/telegram`, { method: 'DELETE' }, 200);
     await check(tg, `/v1/bots/${bot}/channels/telegram`, { method: 'DELETE' }, 404);
     await check(wa, `/v1/bots/${bot}/channels/whatsapp`, { method: 'DELETE' }, 200);
+    await check(sl, `/v1/bots/${bot}/channels/slack`, { method: 'DELETE' }, 200);
   });
 
   it('webhooks', async () => {

@@ -103,6 +103,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /v1/attachments': 'a plain text file',
   'PUT /v1/bots/{bot_id}/channels/telegram': { bot_token: FAKE_TELEGRAM_TOKEN },
   'PUT /v1/bots/{bot_id}/channels/whatsapp': { phone_number_id: '1', access_token: 'hijacked', app_secret: 'hijacked', verify_token: 'hijacked' },
+  'PUT /v1/bots/{bot_id}/channels/slack': { bot_token: 'xoxb-hijacked-0000', signing_secret: 'hijackedhijacked' },
   'PATCH /v1/webhooks/{webhook_id}': { enabled: false, url: 'http://127.0.0.1:9/hijacked' },
   'PATCH /v1/canned-replies/{canned_reply_id}': { text: 'hijacked' },
   'POST /v1/conversations/{conversation_id}/labels': { add: ['hijacked'] },

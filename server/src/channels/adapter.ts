@@ -4,13 +4,13 @@
  * platform's limits. Everything else — storing deliveries, turns, the outbox, retries — is shared
  * (inbound.ts, outbox.ts), so a new platform is one adapter and a line in `adapters.ts`.
  */
-export type ChannelType = 'telegram' | 'whatsapp';
+export type ChannelType = 'telegram' | 'whatsapp' | 'slack';
 
 /** One message a person sent on the platform. */
 export interface InboundEvent {
-  /** The platform's id of this delivery (Telegram `update_id`, WhatsApp `wamid`): the idempotency key. */
+  /** The platform's id of this delivery (Telegram `update_id`, WhatsApp `wamid`, Slack `event_id`): the idempotency key. */
   externalMessageId: string;
-  /** The platform's conversation (Telegram chat id, WhatsApp `wa_id`): replies go there. */
+  /** The platform's conversation (Telegram chat id, WhatsApp `wa_id`, a Slack thread): replies go there. */
   externalConversationId: string;
   user: { id: string; name?: string };
   text: string;
@@ -30,13 +30,15 @@ export interface DeliveryStatus {
 export interface ParsedDelivery {
   events: InboundEvent[];
   statuses: DeliveryStatus[];
+  /** A signed handshake asking the webhook to echo this text (Slack's `url_verification`). */
+  challenge?: string;
 }
 
 /** One message of a reply as the outbox stores it. */
 export interface OutboundReply {
   /** In the platform's markup (format.ts), within its limit. */
   text: string;
-  /** Shown as the platform's buttons (Telegram inline keyboard, WhatsApp reply buttons). */
+  /** Shown as the platform's buttons (Telegram inline keyboard, WhatsApp reply buttons, Slack Block Kit buttons). */
   quickReplies: string[];
   files: { url: string; name: string }[];
 }

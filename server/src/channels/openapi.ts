@@ -1,17 +1,25 @@
 /** The channel endpoints in the OpenAPI document (document.ts spreads them into its paths; components.ts the schemas). */
 import { operation, PATH_IDS } from '../openapi/operation.ts';
+import type { ChannelType } from './adapter.ts';
+import { CHANNEL_TYPES } from './adapters.ts';
 import { whatsappHandshakeQuerySchema } from './schema.ts';
 
 const BOT = PATH_IDS.bot;
 const CHANNEL: [string, string, string] = ['channel_id', 'chn', 'channel'];
-const NAMES = { telegram: 'Telegram', whatsapp: 'WhatsApp' } as const;
-const INPUTS = { telegram: 'TelegramChannelInput', whatsapp: 'WhatsAppChannelInput' } as const;
-const CONNECT = {
+const NAMES = { telegram: 'Telegram', whatsapp: 'WhatsApp', slack: 'Slack' } as const;
+const INPUTS = { telegram: 'TelegramChannelInput', whatsapp: 'WhatsAppChannelInput', slack: 'SlackChannelInput' } as const;
+const CONNECT: Record<ChannelType, string> = {
   telegram: 'The service registers its webhook with Telegram (`setWebhook`, with a secret token it generates) before it stores the token: a token Telegram refuses answers 502 `upstream_error` and nothing is stored.',
   whatsapp: 'Paste the answer\'s `webhook_url` and your `verify_token` into the app\'s webhook setup in Meta\'s console, and subscribe it to `messages` (docs/channels.md).',
+  slack: 'Paste the answer\'s `webhook_url` as the Request URL of the app\'s Event Subscriptions (subscribed to `message.channels` and `message.im`) and of its Interactivity (docs/channels/slack.md).',
+};
+const DISCONNECT: Record<ChannelType, string> = {
+  telegram: 'The webhook is deleted at Telegram first (best effort), then the channel and its queued messages.',
+  whatsapp: 'The channel and its queued messages are deleted; remove the webhook in Meta\'s console.',
+  slack: 'The channel and its queued messages are deleted; Slack\'s requests to its URL answer 404 until you remove them from the app\'s settings.',
 };
 
-function botChannelPath(type: 'telegram' | 'whatsapp'): Record<string, unknown> {
+function botChannelPath(type: ChannelType): Record<string, unknown> {
   const name = NAMES[type];
   return {
     get: operation({
@@ -36,7 +44,7 @@ function botChannelPath(type: 'telegram' | 'whatsapp'): Record<string, unknown> 
       operationId: `delete${name}Channel`,
       tag: 'Channels',
       summary: `Disconnect a bot from ${name}`,
-      description: type === 'telegram' ? 'The webhook is deleted at Telegram first (best effort), then the channel and its queued messages.' : 'The channel and its queued messages are deleted; remove the webhook in Meta\'s console.',
+      description: DISCONNECT[type],
       pathIds: [BOT],
       success: [{ status: 200, data: 'ChannelDeletion', description: 'Deleted.' }],
       errors: ['NotFound'],
@@ -44,10 +52,10 @@ function botChannelPath(type: 'telegram' | 'whatsapp'): Record<string, unknown> 
   };
 }
 
-/** The operation's success answers `text/plain` (the handshake's challenge), not JSON. */
-function plainText(op: Record<string, unknown>): Record<string, unknown> {
-  const ok = (op.responses as Record<string, { content?: unknown }>)['200']!;
-  ok.content = { 'text/plain': { schema: { type: 'string', description: 'The `hub.challenge` sent, as text.' } } };
+/** The operation's success answers `text/plain` (the handshake's challenge): instead of JSON, or `also` beside it. */
+function plainText(op: Record<string, unknown>, description: string, also = false): Record<string, unknown> {
+  const ok = (op.responses as Record<string, { content?: Record<string, unknown> }>)['200']!;
+  ok.content = { ...(also && ok.content), 'text/plain': { schema: { type: 'string', description } } };
   return op;
 }
 
@@ -56,8 +64,7 @@ const webhookDescription = (name: string, check: string) =>
 
 export function channelPaths(): Record<string, Record<string, unknown>> {
   return {
-    '/v1/bots/{bot_id}/channels/telegram': botChannelPath('telegram'),
-    '/v1/bots/{bot_id}/channels/whatsapp': botChannelPath('whatsapp'),
+    ...Object.fromEntries(CHANNEL_TYPES.map((type) => [`/v1/bots/{bot_id}/channels/${type}`, botChannelPath(type)])),
     '/v1/channels/telegram/{channel_id}': {
       post: operation({
         operationId: 'receiveTelegramUpdate',
@@ -71,17 +78,20 @@ export function channelPaths(): Record<string, Record<string, unknown>> {
       }),
     },
     '/v1/channels/whatsapp/{channel_id}': {
-      get: plainText(operation({
-        operationId: 'verifyWhatsAppWebhook',
-        tag: 'Channels',
-        summary: 'WhatsApp\'s webhook verification',
-        description: 'Meta calls it once when the webhook is set up: with `hub.mode=subscribe` and the channel\'s `hub.verify_token` the answer is `hub.challenge` as plain text; otherwise 403.',
-        isPublic: true,
-        pathIds: [CHANNEL],
-        query: whatsappHandshakeQuerySchema,
-        success: [{ status: 200, raw: true, data: { type: 'string' }, description: 'The challenge.' }],
-        errors: ['Forbidden', 'ServiceUnavailable'],
-      })),
+      get: plainText(
+        operation({
+          operationId: 'verifyWhatsAppWebhook',
+          tag: 'Channels',
+          summary: 'WhatsApp\'s webhook verification',
+          description: 'Meta calls it once when the webhook is set up: with `hub.mode=subscribe` and the channel\'s `hub.verify_token` the answer is `hub.challenge` as plain text; otherwise 403.',
+          isPublic: true,
+          pathIds: [CHANNEL],
+          query: whatsappHandshakeQuerySchema,
+          success: [{ status: 200, raw: true, data: { type: 'string' }, description: 'The challenge.' }],
+          errors: ['Forbidden', 'ServiceUnavailable'],
+        }),
+        'The `hub.challenge` sent, as text.',
+      ),
       post: operation({
         operationId: 'receiveWhatsAppDelivery',
         tag: 'Channels',
@@ -92,6 +102,25 @@ export function channelPaths(): Record<string, Record<string, unknown>> {
         success: [{ status: 200, data: 'WebhookReceipt', description: 'Stored.' }],
         errors: ['Unauthorized', 'BadRequest', 'PayloadTooLarge', 'ServiceUnavailable'],
       }),
+    },
+    '/v1/channels/slack/{channel_id}': {
+      post: plainText(
+        operation({
+          operationId: 'receiveSlackRequest',
+          tag: 'Channels',
+          summary: 'Slack\'s Events and Interactivity request URL: events, button presses, the URL check',
+          description: webhookDescription(
+            'Slack',
+            '`X-Slack-Signature` must be `v0=` and the HMAC-SHA256 of `v0:{X-Slack-Request-Timestamp}:{raw body}` under the channel\'s signing secret, with a timestamp within 5 minutes of now (401 `invalid_signature`), checked before the body is parsed. JSON bodies are events (`event_id` is the delivery\'s id, so a retry with `X-Slack-Retry-Num` stores nothing new) or the `url_verification`, answered with its `challenge` as text; a form with a `payload` field is a button press (`block_actions`).',
+          ),
+          isPublic: true,
+          pathIds: [CHANNEL],
+          success: [{ status: 200, data: 'WebhookReceipt', description: 'Stored (JSON), or the `url_verification` challenge (text).' }],
+          errors: ['Unauthorized', 'BadRequest', 'PayloadTooLarge', 'ServiceUnavailable'],
+        }),
+        'The `challenge` of a `url_verification`, as text.',
+        true,
+      ),
     },
   };
 }

@@ -8,6 +8,8 @@ export interface ChannelOptions {
   whatsappApiUrl?: string;
   /** Graph API version in the path (`AI_CHAT_WHATSAPP_API_VERSION`). Default `v19.0`. */
   whatsappApiVersion?: string;
+  /** Slack Web API base (`AI_CHAT_SLACK_API_URL`). Default `https://slack.com/api`. */
+  slackApiUrl?: string;
   /** 32 bytes in base64 (`AI_CHAT_SECRETS_KEY`): seals channel credentials. Without it none can be saved. */
   secretsKey?: string;
   /** Earlier keys, still opening what they sealed until it is sealed again (`AI_CHAT_SECRETS_PREVIOUS_KEYS`, comma-separated). */
@@ -20,7 +22,7 @@ export interface ChannelOptions {
   requestTimeoutMs?: number;
   /** How often the worker looks for work other instances stored or retries that came due. Default 1 s. */
   pollMs?: number;
-  /** The clock of retries and claims (tests move it instead of waiting). Default `Date.now`. */
+  /** The clock of retries, claims and Slack's signature timestamps (tests move it instead of waiting). Default `Date.now`. */
   now?: () => number;
 }
 
@@ -28,6 +30,7 @@ export interface ChannelConfig {
   telegramApiUrl: string;
   whatsappApiUrl: string;
   whatsappApiVersion: string;
+  slackApiUrl: string;
   secretsKey?: Buffer;
   previousSecretsKeys: Buffer[];
   webhookRatePerMinute: number;
@@ -44,6 +47,7 @@ export function channelOptionsFromEnv(env: NodeJS.ProcessEnv): ChannelOptions {
     telegramApiUrl: env.AI_CHAT_TELEGRAM_API_URL || undefined,
     whatsappApiUrl: env.AI_CHAT_WHATSAPP_API_URL || undefined,
     whatsappApiVersion: env.AI_CHAT_WHATSAPP_API_VERSION || undefined,
+    slackApiUrl: env.AI_CHAT_SLACK_API_URL || undefined,
     secretsKey: env.AI_CHAT_SECRETS_KEY || undefined,
     previousSecretsKeys: env.AI_CHAT_SECRETS_PREVIOUS_KEYS?.split(',').map((key) => key.trim()).filter(Boolean),
     webhookRatePerMinute: int(env.AI_CHAT_CHANNEL_WEBHOOK_RATE),
@@ -57,6 +61,7 @@ export function resolveChannelConfig(options: ChannelOptions = {}): ChannelConfi
     telegramApiUrl: trim(options.telegramApiUrl ?? 'https://api.telegram.org'),
     whatsappApiUrl: trim(options.whatsappApiUrl ?? 'https://graph.facebook.com'),
     whatsappApiVersion: options.whatsappApiVersion ?? 'v19.0',
+    slackApiUrl: trim(options.slackApiUrl ?? 'https://slack.com/api'),
     secretsKey: options.secretsKey ? parseKey(options.secretsKey, 'AI_CHAT_SECRETS_KEY') : undefined,
     previousSecretsKeys: (options.previousSecretsKeys ?? []).map((key) => parseKey(key, 'AI_CHAT_SECRETS_PREVIOUS_KEYS')),
     webhookRatePerMinute: options.webhookRatePerMinute ?? 6000,

@@ -1,5 +1,5 @@
 /**
- * `/v1/bots/{bot_id}/channels/{telegram|whatsapp}`: connect (PUT), read (GET), disconnect (DELETE)
+ * `/v1/bots/{bot_id}/channels/{telegram|whatsapp|slack}`: connect (PUT), read (GET), disconnect (DELETE)
  * a bot's channel on a platform. Answers never carry a credential, only which are set.
  */
 import { Hono } from 'hono';
@@ -9,7 +9,7 @@ import { pathId, readJson, type JsonSchema } from '../http/validate.ts';
 import type { ChannelService } from './service.ts';
 import type { ServiceConfig } from '../config.ts';
 import type { ChannelType } from './adapter.ts';
-import { telegramChannelInputSchema, whatsappChannelInputSchema } from './schema.ts';
+import { slackChannelInputSchema, telegramChannelInputSchema, whatsappChannelInputSchema } from './schema.ts';
 
 /** What these routes use of the service graph (services.ts builds it). */
 export interface ChannelRouteDeps {
@@ -17,7 +17,7 @@ export interface ChannelRouteDeps {
   channels: ChannelService;
 }
 
-const INPUTS: Record<ChannelType, JsonSchema> = { telegram: telegramChannelInputSchema, whatsapp: whatsappChannelInputSchema };
+const INPUTS: Record<ChannelType, JsonSchema> = { telegram: telegramChannelInputSchema, whatsapp: whatsappChannelInputSchema, slack: slackChannelInputSchema };
 
 /** The service's public URL when configured, else the one this request reached it at. */
 export function baseUrlOf(c: AppContext, deps: ChannelRouteDeps): string {

@@ -3,6 +3,7 @@
  * embeds the same objects (components: `channelComponents`).
  */
 import type { JsonSchema } from '../http/validate.ts';
+import { CHANNEL_TYPES } from './adapters.ts';
 
 const dateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 
@@ -27,6 +28,16 @@ export const whatsappChannelInputSchema: JsonSchema = {
   },
 };
 
+export const slackChannelInputSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'Both on the first save; later, only what changes (the other is kept).',
+  properties: {
+    bot_token: { type: 'string', pattern: '^xoxb-[A-Za-z0-9-]{10,250}$', writeOnly: true, description: 'The Bot User OAuth Token (OAuth & Permissions, `xoxb-…`). Stored encrypted, never returned.' },
+    signing_secret: { type: 'string', pattern: '^[A-Za-z0-9]{16,128}$', writeOnly: true, description: 'The app\'s Signing Secret (Basic Information → App Credentials): signs every request Slack makes. Stored encrypted, never returned.' },
+  },
+};
+
 export const channelSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -34,8 +45,8 @@ export const channelSchema: JsonSchema = {
   properties: {
     id: { type: 'string' },
     bot_id: { type: 'string' },
-    type: { enum: ['telegram', 'whatsapp'] },
-    webhook_url: { type: 'string', description: 'Where the platform delivers messages. Telegram: registered by the service (`setWebhook`). WhatsApp: paste it into the app\'s webhook setup.' },
+    type: { enum: [...CHANNEL_TYPES] },
+    webhook_url: { type: 'string', description: 'Where the platform delivers messages. Telegram: registered by the service (`setWebhook`). WhatsApp: paste it into the app\'s webhook setup. Slack: paste it as the Events and the Interactivity request URL.' },
     settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'What the platform needs that is no secret (WhatsApp: `phone_number_id`).' },
     secrets_set: { type: 'object', additionalProperties: { type: 'boolean' }, description: 'Which credentials are stored. The credentials themselves are never returned.' },
     health: {
@@ -75,6 +86,7 @@ export const channelDeletionSchema: JsonSchema = {
 export const channelComponents = {
   TelegramChannelInput: telegramChannelInputSchema,
   WhatsAppChannelInput: whatsappChannelInputSchema,
+  SlackChannelInput: slackChannelInputSchema,
   ChannelConnection: channelSchema,
   ChannelDeletion: channelDeletionSchema,
   WebhookReceipt: webhookReceiptSchema,

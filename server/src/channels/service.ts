@@ -136,8 +136,11 @@ export class ChannelService {
 
   // --- webhooks --------------------------------------------------------------------------------
 
-  /** A delivery: verified before anything is parsed, its events stored, the worker woken. */
-  async receive(type: ChannelType, channelId: string, rawBody: Uint8Array, headers: Headers): Promise<number> {
+  /**
+   * A delivery: verified before anything is parsed, its events stored, the worker woken. `received`
+   * counts the new ones (a replay, a Slack retry: 0); `challenge` is a handshake's text to echo.
+   */
+  async receive(type: ChannelType, channelId: string, rawBody: Uint8Array, headers: Headers): Promise<{ received: number; challenge?: string }> {
     const row = await this.store.byId(channelId, type);
     if (!row) throw notFound('channel_id', 'channel');
     const adapter = this.adapters[type];
@@ -148,7 +151,7 @@ export class ChannelService {
     for (const status of delivery.statuses) await this.outbox.delivered(row.id, status.externalMessageId, status.status, status.error);
     const received = await this.inbound.record(row, delivery.events);
     if (received) this.kick();
-    return received;
+    return { received, ...(delivery.challenge !== undefined && { challenge: delivery.challenge }) };
   }
 
   /** WhatsApp's GET verification: the challenge to echo; 403 when it is not our verify token. */

@@ -1,8 +1,9 @@
 /**
- * The platforms' webhooks: `/v1/channels/{telegram|whatsapp}/{channel_id}`. Public (the platform
+ * The platforms' webhooks: `/v1/channels/{telegram|whatsapp|slack}/{channel_id}`. Public (the platform
  * has no API key) and outside the account's API budget, but bounded: a body cap, and a budget per
  * channel id (checked before the channel is read, so a flood of one id costs no database reads).
- * A delivery is verified, stored and acknowledged at once; the bot answers from the queue.
+ * A delivery is verified, stored and acknowledged at once; the bot answers from the queue. A signed
+ * handshake (Slack's `url_verification`) is answered with its challenge as text.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from '../http/body-limit.ts';
@@ -12,7 +13,7 @@ import { ServiceError } from '../http/errors.ts';
 import { pathId, readQuery } from '../http/validate.ts';
 import type { ChannelService } from './service.ts';
 import type { RateLimits } from '../rate-limit/limiter.ts';
-import type { ChannelType } from './adapter.ts';
+import { CHANNEL_TYPES } from './adapters.ts';
 import { whatsappHandshakeQuerySchema } from './schema.ts';
 import { idPatternOf } from '../ids.ts';
 
@@ -50,9 +51,10 @@ export function channelWebhookRoutes(deps: WebhookRouteDeps): Hono<AppEnv> {
     await next();
   };
 
-  for (const type of ['telegram', 'whatsapp'] as ChannelType[]) {
+  for (const type of CHANNEL_TYPES) {
     router.post(`/${type}/:channel_id`, limited, bodyLimit(maxWebhookBytes), async (c) => {
-      const received = await deps.channels.receive(type, channelId(c), new Uint8Array(await c.req.arrayBuffer()), c.req.raw.headers);
+      const { received, challenge } = await deps.channels.receive(type, channelId(c), new Uint8Array(await c.req.arrayBuffer()), c.req.raw.headers);
+      if (challenge !== undefined) return c.text(challenge, 200, { 'Cache-Control': 'no-store' });
       return ok(c, { received });
     });
   }
