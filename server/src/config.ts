@@ -7,6 +7,7 @@ import { embeddingsOptionsFromEnv, type EmbeddingsOptions } from './embeddings/o
 import { importOptionsFromEnv, resolveImportConfig, type ImportConfig, type ImportOptions } from './knowledge/import/options.ts';
 import { publicHost } from './http/allowed-hosts.ts';
 import type { PresenceOptions } from './handoff/presence.ts';
+import type { WaitingEmailOptions } from './handoff/waiting-email.ts';
 import type { LlmOptions } from './llm/index.ts';
 import type { LogLevel } from './logger.ts';
 import type { WidgetTokenOptions } from './widget-tokens/service.ts';
@@ -66,6 +67,8 @@ export interface ServiceOptions {
   widgetTokens?: WidgetTokenOptions;
   /** Operator presence: minutes without dashboard activity before `online` shows as `away` (`AI_CHAT_PRESENCE_AWAY_MINUTES`), and its clock. */
   presence?: PresenceOptions;
+  /** Email the team about a conversation nobody took within minutes: SMTP server, sender, minutes (`AI_CHAT_SMTP_URL`, `AI_CHAT_SMTP_FROM`, `AI_CHAT_WAITING_EMAIL_MINUTES`). */
+  waitingEmail?: WaitingEmailOptions;
 }
 
 export type ServiceConfig = Required<Omit<ServiceOptions, 'databaseUrl' | 'pgliteTemplate' | 'redisUrl' | 'apiKey' | 'llm' | 'embeddings' | 'imports' | 'attachmentQuotas'>> &
@@ -123,6 +126,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceOpt
     embeddings: embeddingsOptionsFromEnv(env),
     widgetTokens: { secret: env.AI_CHAT_WIDGET_TOKEN_SECRET || undefined },
     presence: { awayAfterMinutes: int(env.AI_CHAT_PRESENCE_AWAY_MINUTES) },
+    waitingEmail: { smtpUrl: env.AI_CHAT_SMTP_URL || undefined, from: env.AI_CHAT_SMTP_FROM || undefined, afterMinutes: int(env.AI_CHAT_WAITING_EMAIL_MINUTES) },
   };
 }
 
@@ -152,5 +156,6 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     webhooks: options.webhooks ?? {},
     widgetTokens: options.widgetTokens ?? {},
     presence: options.presence ?? {},
+    waitingEmail: options.waitingEmail ?? {},
   };
 }

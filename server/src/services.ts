@@ -31,6 +31,7 @@ import type { HandoffBus } from './handoff/bus.ts';
 import { InboxService } from './handoff/inbox.ts';
 import { HandoffService } from './handoff/service.ts';
 import { OperatorPresences } from './handoff/presence.ts';
+import { WaitingEmails } from './handoff/waiting-email.ts';
 import { HandoffSettingsService } from './handoff/settings.ts';
 import { HandoffTurns } from './handoff/turns.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
@@ -83,6 +84,8 @@ export interface Services {
   inbox: InboxService;
   /** Operators' presence (online, away, offline): the handoff's "is anyone online". */
   presences: OperatorPresences;
+  /** Emails the team about conversations nobody took in time (with `AI_CHAT_SMTP_URL`). */
+  waitingEmails: WaitingEmails;
   /** Files sent with messages: upload, read, and the check before a message takes them. */
   attachments: AttachmentService;
   /** Messaging platforms (channels/): connections, webhooks, the inbound queue and the outbox. */
@@ -120,6 +123,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   // A bot on messaging platforms; an operator's reply to a platform conversation is queued for it.
   const channels = new ChannelService({ db: core.db, logger: core.logger, config: resolveChannelConfig(core.config.channels), bots, singleProcess, turns: () => turns });
   const presences = new OperatorPresences(core.db, core.config.presence);
+  const waitingEmails = new WaitingEmails(core.db, core.logger, core.config.waitingEmail, core.config.publicUrls[0]);
   const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots, presences), attachments);
   // Models an NLU upgrade left outdated answer with the fallback until retrained here, bots first.
   const upgrade = new AbortController();
@@ -147,6 +151,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     handoff,
     inbox: new InboxService(core.db, handoff),
     presences,
+    waitingEmails,
     attachments,
     webhooks,
     cannedReplies: new CannedReplyService(core.db),
@@ -162,6 +167,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const turns = new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff), llmImages: core.config.llm?.images });
   await channels.start();
   webhooks.start();
+  waitingEmails.start();
   return { ...services, turns, channels };
 }
 
@@ -169,6 +175,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
 export async function closeServices(services: Services): Promise<void> {
   await services.channels.close(); // its running turns finish before the services they use stop
   await services.webhooks.close();
+  await services.waitingEmails.close();
   await services.nluUpgrade.stop();
   await services.trainingJobs.close(); // let running jobs record their outcome before the NLU stops
   await services.importJobs.close();

@@ -5,11 +5,12 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { attachmentStrings } from '../../src/widget/addons/attachments.js';
 import { handoffStrings } from '../../src/widget/addons/handoff.js';
+import { csatStrings } from '../../src/widget/addons/csat-survey.js';
 import { loadStrings, stringsLoading } from '../../src/widget/locales/load-strings.js';
 import { LANGUAGES, en, resolveStrings, type WidgetStrings } from '../../src/widget/locales/strings.js';
 
-/** What the widget shows: English's handoff and attachment strings come with their add-ons (handoff.ts, attachments.ts), under the table. */
-const shown = (strings: WidgetStrings): WidgetStrings => ({ ...handoffStrings, ...attachmentStrings, ...strings });
+/** What the widget shows: English's handoff, attachment and survey strings come with their add-ons (handoff.ts, attachments.ts, csat-survey.ts), under the table. */
+const shown = (strings: WidgetStrings): WidgetStrings => ({ ...handoffStrings, ...attachmentStrings, ...csatStrings, ...strings });
 
 /** Every key of WidgetStrings: the Record type makes this list fail to compile when a key is added. */
 const KEYS: Record<keyof WidgetStrings, true> = {
@@ -24,6 +25,7 @@ const KEYS: Record<keyof WidgetStrings, true> = {
   handoffOutsideHours: true, handoffNobodyOnline: true, leaveMessage: true, offlineEmail: true, offlineMessage: true, offlineSent: true,
   attach: true, attachments: true, dropFiles: true, removeFile: true, uploading: true, uploadWait: true, fileTooLarge: true, fileType: true,
   tooManyFiles: true, tooManyPending: true, filesOff: true, uploadFailed: true, download: true, downloadFailed: true,
+  csatQuestion: true, csatRatings: true, csatComment: true, csatThanks: true,
 };
 const keys = Object.keys(KEYS) as Array<keyof WidgetStrings>;
 const LANGS = ['en', 'de', 'fr', 'es', 'ar', 'ja'] as const;
@@ -68,6 +70,7 @@ describe('widget strings (i18n)', () => {
       assert.match(table.tooLong as string, /\{max\}/, `${lang}.tooLong lost its {max} placeholder`);
       assert.match(table.unread as string, /\{n\}/, `${lang}.unread lost its {n} placeholder`);
       assert.equal((table.feedbackReasons as string).split('|').length, 4, `${lang}.feedbackReasons: the four reasons, |-separated`);
+      assert.equal((table.csatRatings as string).split('|').length, 5, `${lang}.csatRatings: the five ratings, |-separated`);
       assert.notEqual(table.hideChat, table.closeChat, `${lang}: the launcher and the close button need different names`);
       // the table is what a page in that language gets, region subtags included
       assert.deepEqual(shown(resolveStrings(lang)), locales[lang]);
@@ -100,7 +103,7 @@ describe('widget strings (i18n)', () => {
     assert.deepEqual(shown(resolveStrings('xx-YY')), locales.en, 'unknown languages fall back to English');
   });
 
-  it("keeps English's handoff strings out of the widget's own table (a page without handoff never downloads them)", () => {
-    for (const key of Object.keys(handoffStrings)) assert.equal(key in en, false, key);
+  it("keeps English's handoff and survey strings out of the widget's own table (a page without handoff never downloads them)", () => {
+    for (const key of [...Object.keys(handoffStrings), ...Object.keys(csatStrings)]) assert.equal(key in en, false, key);
   });
 });

@@ -8,43 +8,14 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { AiChatHandoffEvent, AiChatWidget } from '../../src/element.js';
-import { DashboardApi } from '../../src/dashboard/api.js';
 import '../../src/dashboard/pages/inbox-page.js';
 import type { AicdInboxPage } from '../../src/dashboard/pages/inbox-page.js';
 import { button, deepAll, deepText, HOSTILE, signOut, until } from '../dashboard/helpers.js';
 import { $, $$, baseUrl, clearWidgetStorage, createBot, faultBaseUrl, mount, typeText } from './helpers.js';
+import { online, operatorAndBot, untilAvailable } from './handoff-support.js';
 
 /** The issue's bound for a message to reach the other side. */
 const DELIVERY_MS = 1000;
-
-/** A fresh account whose operator is signed in (cookie), an API key for the widget, and a bot with handoff on. */
-async function operatorAndBot(settings: Record<string, unknown> = {}) {
-  const api = new DashboardApi();
-  await api.signUp({ email: `handoff.${Date.now()}.${Math.random().toString(36).slice(2, 7)}@example.test`, password: 'correct horse battery', account_name: 'Handoff' });
-  const { secret } = await api.createKey({ label: 'widget' });
-  const botId = await createBot(secret);
-  await api.client.handoff.updateSettings(botId, { enabled: true, ...settings });
-  return { api, secret, botId, operator: await api.operatorProfile() };
-}
-
-/** Waits until the service counts an operator of the account as online for this bot. */
-async function untilAvailable(api: DashboardApi, botId: string): Promise<void> {
-  const deadline = performance.now() + 8000;
-  while (!(await api.client.handoff.settings(botId)).data.available) {
-    if (performance.now() > deadline) throw new Error('the operator never came online');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Keeps the operator online (the inbox stream) until the returned function is called. */
-async function online(api: DashboardApi, botId?: string): Promise<() => void> {
-  const stop = new AbortController();
-  void (async () => {
-    for await (const _ of api.inboxEvents({ signal: stop.signal })) void _;
-  })().catch(() => {});
-  if (botId) await untilAvailable(api, botId);
-  return () => stop.abort();
-}
 
 const part = (el: AiChatWidget, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 const banner = (el: AiChatWidget) => part(el, 'handoff-status')?.textContent?.trim() ?? '';

@@ -49,6 +49,14 @@ export interface OperatorPresenceTable {
   seen_at: ColumnType<Date | null, Date | null | RawBuilder<Date> | undefined, Date | null | RawBuilder<Date>>;
 }
 
+/** Migration 030: an email claimed (and sent) for one waiting spell of a conversation. */
+export interface WaitingEmailsTable {
+  conversation_id: string;
+  waiting_since: ColumnType<Date, Date | string, never>;
+  account_id: string;
+  sent_at: Generated<Date>;
+}
+
 export type HandoffDatabase = Omit<DashboardDatabase, 'users'> & {
   users: DashboardDatabase['users'] & { display_name: OptionalText; avatar_url: OptionalText };
   handoff_events: HandoffEventsTable;

@@ -3,8 +3,9 @@
  * other than English (a page in German downloads German only), the full-screen modal panel of
  * phones (phone-modal-loader.ts), the reason form after a thumbs down (message-actions.ts),
  * streamed replies (reply-request.ts), for widgets with `stream`, human handoff
- * (handoff-loader.ts), for bots whose handoff is on, and attachments (attachments-loader.ts), for
- * bots that take files. Every one of them is loaded through `loader.ts`.
+ * (handoff-loader.ts), for bots whose handoff is on, attachments (attachments-loader.ts), for
+ * bots that take files, and the satisfaction survey (csat-survey.ts), which the handoff add-on
+ * loads when an operator ends their part of a conversation. Every one of them is loaded through `loader.ts`.
  *
  * Each is a dynamic import here, which the page's bundler splits off (and the development server
  * serves as it is), and the all-in-one script (`ai-chat-widget.all.iife.js`) bundles in. The
@@ -25,6 +26,7 @@ export const addons = {
   stream: () => import('./reply-stream.js'),
   handoff: () => import('./handoff.js'),
   attachments: () => import('./attachments.js'),
+  csat: () => import('./csat-survey.js'),
 };
 
 export type AddonName = keyof typeof addons;

@@ -6,7 +6,7 @@
  */
 import { nothing } from 'lit';
 import type { HandoffState } from '../../client/types.js';
-import { AddonPart } from './loader.js';
+import { AddonPart, loadAddon } from './loader.js';
 import type { Handoff, HandoffChat, HandoffHost, HandoffOffer } from './handoff.js';
 import type { WidgetStrings } from '../locales/strings.js';
 
@@ -15,7 +15,7 @@ export class HandoffLoader extends AddonPart<'handoff', Handoff> {
     host: HandoffHost,
     private readonly chat: HandoffChat,
   ) {
-    super('handoff', ({ Handoff }) => new Handoff(host, chat));
+    super('handoff', ({ Handoff }) => new Handoff(host, chat, loadAddon));
   }
 
   /**

@@ -20,6 +20,7 @@ import styles from '../styles/handoff.styles.js';
 import type { HandoffStrings, WidgetStrings } from '../locales/strings.js';
 import { fetchHistory, fromServer } from '../conversation/transcript.js';
 import type { WidgetClient } from '../connection/widget-client.js';
+import type { CsatSurvey } from './csat-survey.js';
 
 /** English; the other languages' tables carry their own (strings.ts). */
 export const handoffStrings: HandoffStrings = {
@@ -75,10 +76,14 @@ export class Handoff implements ReactiveController {
   private asking = false;
   /** The email form: open, being sent, failed, or sent (to `sentTo`). */
   private form: { open?: boolean; sending?: boolean; failed?: boolean; sentTo?: string } = {};
+  /** The satisfaction survey, once an operator ended their part of this conversation. */
+  private survey?: CsatSurvey;
 
   constructor(
     private readonly host: HandoffHost,
     private readonly chat: HandoffChat,
+    /** The widget's add-on loader (`loadAddon`): the survey is an add-on of its own, and no add-on imports loader.ts. */
+    private readonly load?: (name: 'csat') => Promise<typeof import('./csat-survey.js')>,
   ) {
     host.addController(this);
     const root = host.renderRoot as ShadowRoot | undefined;
@@ -126,6 +131,8 @@ export class Handoff implements ReactiveController {
   apply(state: HandoffState): void {
     if (state.conversation_id !== this.conversationId) this.switchTo(state.conversation_id, false);
     this.returned = state.status === 'bot' && involved(this.state);
+    // an operator ended their part (closed, or back to the bot) while the visitor was here: ask for a rating
+    if (this.state?.status === 'with_person' && !involved(state)) void this.askRating(state.conversation_id);
     this.state = state;
     // a reply's state says the bot hands off (its settings were not read: the reply came first)
     this.offer = { bot_id: this.chat.botId, enabled: true, ...this.offer, available: state.available, unavailable_reason: state.unavailable_reason };
@@ -158,7 +165,16 @@ export class Handoff implements ReactiveController {
     this.returned = false;
     this.form = {};
     this.typing = undefined;
+    this.survey = undefined;
     if (id && read) void this.read(id);
+  }
+
+  /** Loads the survey (an add-on) and shows it if the bot's settings ask for a rating and none was given. */
+  private async askRating(id: string): Promise<void> {
+    const module = await this.load?.('csat').catch(() => undefined);
+    if (!module || id !== this.conversationId || this.survey) return;
+    this.survey = new module.CsatSurvey(this.host, this.chat, id, this.scope());
+    await this.survey.start();
   }
 
   private async read(id: string): Promise<void> {
@@ -347,6 +363,7 @@ export class Handoff implements ReactiveController {
                 @click=${() => this.openForm()}>${s.leaveMessage}</button></div>`
         : nothing}
       ${form.open && this.conversationId ? this.renderForm(s, why) : nothing}
+      ${this.survey?.render(strings) ?? nothing}
     </div>`;
   }
 

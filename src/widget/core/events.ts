@@ -5,7 +5,7 @@
  * They fire for changes the user or the network caused (a click, a reply, a failure) and for the
  * public methods (`open()`, `send()`), never for programmatic property sets (`el.opened = true`).
  */
-import type { Attachment, Citation, ErrorCode, FeedbackReason, FeedbackRating, HandoffState, OperatorProfile, ReplySource } from '../../client/types.js';
+import type { Attachment, Citation, CsatRating, ErrorCode, FeedbackReason, FeedbackRating, HandoffState, OperatorProfile, ReplySource } from '../../client/types.js';
 
 /** Delivery state of a message in the transcript. */
 export type MessageStatus = 'sending' | 'sent' | 'failed';
@@ -241,6 +241,30 @@ export class AiChatHandoffEvent extends Event {
   }
 }
 
+export interface CsatDetail {
+  /** The conversation rated (`conv_…`). */
+  conversationId: string;
+  /** 1 (very bad) to 5 (very good). */
+  rating: CsatRating;
+  /** What the visitor wrote under the rating, or null. */
+  comment: string | null;
+}
+
+/**
+ * The visitor rated the conversation in the survey shown after an operator ended their part (or,
+ * when the bot's settings ask, after a conversation with the bot alone). Cancelable:
+ * `preventDefault()` keeps the widget from sending it to the service (the host handles it); the
+ * survey still thanks the visitor.
+ */
+export class AiChatCsatEvent extends Event {
+  static readonly eventName = 'ai-chat-csat';
+  readonly detail: CsatDetail;
+  constructor(detail: CsatDetail) {
+    super(AiChatCsatEvent.eventName, { ...init, cancelable: true });
+    this.detail = detail;
+  }
+}
+
 /**
  * Every event `<ai-chat-widget>` dispatches, in the order the README lists them: the one list the
  * event map below, the framework typings (`ai-chat-widget/jsx`, `/vue`, `/svelte`) and the React
@@ -259,6 +283,7 @@ export const aiChatEvents = [
   AiChatResetEvent,
   AiChatFeedbackEvent,
   AiChatHandoffEvent,
+  AiChatCsatEvent,
 ] as const;
 
 /** Every event `<ai-chat-widget>` dispatches, by name. */

@@ -70,6 +70,10 @@ const ar: WidgetStrings = {
   uploadFailed: 'تعذّر رفع {name}.',
   download: 'تنزيل',
   downloadFailed: 'تعذّر تنزيل {name}.',
+  csatQuestion: 'كيف تقيّم هذه المحادثة؟',
+  csatRatings: 'سيئة جدًا|سيئة|مقبولة|جيدة|جيدة جدًا',
+  csatComment: 'هل تود إضافة شيء؟ (اختياري)',
+  csatThanks: 'شكرًا لتقييمك هذه المحادثة.',
 };
 
 export default ar;

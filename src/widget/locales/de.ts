@@ -70,6 +70,10 @@ const de: WidgetStrings = {
   uploadFailed: '{name} konnte nicht hochgeladen werden.',
   download: 'Herunterladen',
   downloadFailed: '{name} konnte nicht heruntergeladen werden.',
+  csatQuestion: 'Wie bewerten Sie diese Unterhaltung?',
+  csatRatings: 'Sehr schlecht|Schlecht|Geht so|Gut|Sehr gut',
+  csatComment: 'Möchten Sie noch etwas ergänzen? (optional)',
+  csatThanks: 'Danke für Ihre Bewertung.',
 };
 
 export default de;

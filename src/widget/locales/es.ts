@@ -70,6 +70,10 @@ const es: WidgetStrings = {
   uploadFailed: 'No se pudo subir {name}.',
   download: 'Descargar',
   downloadFailed: 'No se pudo descargar {name}.',
+  csatQuestion: '¿Cómo valoraría esta conversación?',
+  csatRatings: 'Muy mala|Mala|Regular|Buena|Muy buena',
+  csatComment: '¿Algo que añadir? (opcional)',
+  csatThanks: 'Gracias por valorar esta conversación.',
 };
 
 export default es;

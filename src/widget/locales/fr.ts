@@ -70,6 +70,10 @@ const fr: WidgetStrings = {
   uploadFailed: '{name} n’a pas pu être téléversé.',
   download: 'Télécharger',
   downloadFailed: '{name} n’a pas pu être téléchargé.',
+  csatQuestion: 'Comment évaluez-vous cette conversation ?',
+  csatRatings: 'Très mauvaise|Mauvaise|Moyenne|Bonne|Très bonne',
+  csatComment: 'Autre chose à ajouter ? (facultatif)',
+  csatThanks: 'Merci pour votre évaluation.',
 };
 
 export default fr;

@@ -70,6 +70,10 @@ const ja: WidgetStrings = {
   uploadFailed: '{name} をアップロードできませんでした。',
   download: 'ダウンロード',
   downloadFailed: '{name} をダウンロードできませんでした。',
+  csatQuestion: 'この会話はいかがでしたか?',
+  csatRatings: 'とても悪い|悪い|普通|良い|とても良い',
+  csatComment: 'ほかにご意見があればどうぞ(任意)',
+  csatThanks: '評価をお送りいただきありがとうございます。',
 };
 
 export default ja;

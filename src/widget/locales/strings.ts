@@ -74,7 +74,23 @@ export interface AttachmentStrings {
   downloadFailed: string;
 }
 
-export interface WidgetStrings extends Partial<HandoffStrings>, Partial<AttachmentStrings> {
+/**
+ * The strings of the satisfaction survey shown after an operator ended their part. English for
+ * these is in the survey's add-on (csat-survey.ts); the other languages' tables carry them, as they
+ * carry `HandoffStrings`. Its buttons say `send` and `dismiss`.
+ */
+export interface CsatStrings {
+  /** The survey's question (the legend of the five choices). */
+  csatQuestion: string;
+  /** The five choices' names, from 1 to 5, separated by `|`. */
+  csatRatings: string;
+  /** The optional comment field (label and placeholder). */
+  csatComment: string;
+  /** Said once the rating was sent. */
+  csatThanks: string;
+}
+
+export interface WidgetStrings extends Partial<HandoffStrings>, Partial<AttachmentStrings>, Partial<CsatStrings> {
   /** Header text when the `title` attribute is not set. */
   title: string;
   openChat: string;

@@ -33,7 +33,9 @@ export default css`
     color: var(--_muted);
   }
 
-  .offline-form {
+  /* the email form, and the satisfaction survey's box (csat.styles.ts has its stars) */
+  .offline-form,
+  .csat {
     display: grid;
     gap: 8px;
     margin: 0 16px 10px;
@@ -43,7 +45,8 @@ export default css`
     font-size: 0.9em;
   }
 
-  .offline-form p {
+  .offline-form p,
+  .csat p {
     margin: 0;
   }
 
@@ -53,7 +56,8 @@ export default css`
   }
 
   .offline-form input,
-  .offline-form textarea {
+  .offline-form textarea,
+  .csat textarea {
     min-height: 0;
     padding: 6px 8px;
     border: 1px solid var(--_border);
@@ -64,7 +68,8 @@ export default css`
     font-size: 16px; /* below 16px, iOS Safari zooms the page on focus */
   }
 
-  .offline-form .suggestions {
+  .offline-form .suggestions,
+  .csat .suggestions {
     padding: 0;
   }
 `;

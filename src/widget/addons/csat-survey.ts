@@ -1,0 +1,115 @@
+/**
+ * The satisfaction survey (CSAT): "How would you rate this conversation?", five stars (a radio
+ * group: arrow keys choose, a screen reader names each choice) and an optional comment, once per
+ * conversation. An add-on (catalog.ts) that the handoff add-on loads when an operator ends their
+ * part of a conversation; it asks the service first whether the bot's settings want a rating
+ * (`GET /v1/conversations/{id}/csat`: `survey`) and whether one was given already, so a reload or
+ * a second tab never asks twice. Sending fires `ai-chat-csat` (cancelable: a host that collects
+ * ratings itself calls `preventDefault()` and nothing is sent) and then
+ * `POST /v1/conversations/{id}/csat` as the conversation's user.
+ */
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { CsatResource } from '../../client/resources/csat.js';
+import type { HandoffScope } from '../../client/resources/handoff.js';
+import type { CsatRating } from '../../client/types.js';
+import { AiChatCsatEvent } from '../core/events.js';
+import type { CsatStrings, WidgetStrings } from '../locales/strings.js';
+import styles from '../styles/csat.styles.js';
+import type { WidgetClient } from '../connection/widget-client.js';
+
+/** English; the other languages' tables carry their own (strings.ts). */
+export const csatStrings: CsatStrings = {
+  csatQuestion: 'How would you rate this conversation?',
+  csatRatings: 'Very bad|Bad|Okay|Good|Very good',
+  csatComment: 'Anything to add? (optional)',
+  csatThanks: 'Thank you for rating this conversation.',
+};
+
+/** The widget (as the handoff add-on passes it): a controller host that dispatches its events, with the shadow root it renders into. */
+type SurveyHost = ReactiveControllerHost & EventTarget & { readonly renderRoot?: HTMLElement | DocumentFragment };
+
+/** Asking, sending, failed to send (asking again), or thanked. */
+type Step = 'ask' | 'sending' | 'failed' | 'thanked';
+
+export class CsatSurvey {
+  /** null: nothing to show (not asked for, rated already, dismissed, or not read yet). */
+  private step: Step | null = null;
+
+  constructor(
+    private readonly host: SurveyHost,
+    private readonly chat: { getClient(): Promise<WidgetClient> },
+    /** The conversation the operator ended. */
+    readonly conversationId: string,
+    private readonly scope: HandoffScope,
+  ) {
+    const root = host.renderRoot as ShadowRoot | undefined;
+    if (root?.adoptedStyleSheets && styles.styleSheet && !root.adoptedStyleSheets.includes(styles.styleSheet)) {
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, styles.styleSheet];
+    }
+  }
+
+  /** Shows the survey if the bot's settings ask for a rating and none was given. Best effort: no answer, no survey. */
+  async start(): Promise<void> {
+    try {
+      const { data } = await (await this.api()).state(this.conversationId, this.scope, { maxRetries: 0 });
+      if (data.survey && !data.csat) this.show('ask');
+    } catch {
+      // the service cannot be reached, or the conversation is gone: no survey
+    }
+  }
+
+  private show(step: Step | null): void {
+    this.step = step;
+    this.host.requestUpdate();
+  }
+
+  private async send(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    const rating = Number(data.get('rating')) as CsatRating;
+    if (!rating) return;
+    const comment = String(data.get('comment') ?? '').trim() || null;
+    if (!this.host.dispatchEvent(new AiChatCsatEvent({ conversationId: this.conversationId, rating, comment }))) return this.thank();
+    this.show('sending');
+    try {
+      await (await this.api()).give(this.conversationId, { rating, ...(comment && { comment }), ...this.scope });
+      this.thank();
+    } catch (error) {
+      // given already (another tab): the visitor's rating is in, thank them all the same
+      if ((error as { code?: string }).code === 'csat_already_given') this.thank();
+      else this.show('failed');
+    }
+  }
+
+  /** Thanked; focus, which was on a button that is gone now, goes back to the composer. */
+  private thank(): void {
+    this.show('thanked');
+    void this.host.updateComplete.then(() => this.host.renderRoot?.querySelector<HTMLElement>('[part~="input"]')?.focus());
+  }
+
+  private async api(): Promise<CsatResource> {
+    return new CsatResource((await this.chat.getClient()).http);
+  }
+
+  render(strings: WidgetStrings): TemplateResult | typeof nothing {
+    const s = { ...csatStrings, ...strings } as WidgetStrings & CsatStrings;
+    const { step } = this;
+    if (!step) return nothing;
+    if (step === 'thanked') return html`<p part="csat" class="csat" role="status">${s.csatThanks}</p>`;
+    return html`<form part="csat" class="csat" @submit=${(event: SubmitEvent) => this.send(event)}>
+      <fieldset>
+        <legend>${s.csatQuestion}</legend>
+        <div class="csat-stars">${s.csatRatings.split('|').map(
+          (label, i) => html`<label title=${label}><input type="radio" name="rating" value=${i + 1} required aria-label=${label} /><span
+            aria-hidden="true">★</span></label>`,
+        )}</div>
+      </fieldset>
+      <textarea name="comment" rows="2" maxlength="1000" aria-label=${s.csatComment} placeholder=${s.csatComment}></textarea>
+      ${step === 'failed' ? html`<p class="error" role="alert">${s.notSent} ${s.errorGeneric}</p>` : nothing}
+      <div class="suggestions">
+        <button type="submit" ?disabled=${step === 'sending'}>${s.send}</button>
+        <button type="button" @click=${() => this.show(null)}>${s.dismiss}</button>
+      </div>
+    </form>`;
+  }
+}
