@@ -111,6 +111,22 @@ export async function signOut(): Promise<void> {
   if (await api.me()) await api.signOut();
 }
 
+let operators = 0;
+
+/**
+ * A fresh operator, signed in (the browser's cookie), with a bot that hands off, and a visitor: the
+ * typed client with an API key of that account.
+ */
+export async function operatorWithHandoffBot(name: string): Promise<{ api: DashboardApi; visitor: AiChatClient; botId: string }> {
+  const api = new DashboardApi();
+  await api.signUp({ email: `${name.toLowerCase()}.${Date.now()}.${++operators}@example.test`, password: 'correct horse battery', account_name: name });
+  const { secret } = await api.createKey({ label: 'visitor side' });
+  const visitor = new AiChatClient({ baseUrl: `${location.origin}/v1`, apiKey: secret });
+  const { data: bot } = await api.client.bots.create({ name: 'Shop' });
+  await api.client.handoff.updateSettings(bot.id, { enabled: true });
+  return { api, visitor, botId: bot.id };
+}
+
 /**
  * The visitor asks for a person, again until an operator counts as online: an inbox page opened
  * just before starts its event stream a moment later (until then the answer is `handoff_unavailable`).

@@ -5,12 +5,12 @@
 // streams of both sides). Hostile visitor text renders as text; axe finds nothing.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import { AiChatClient, type HandoffEvent } from '../../src/client/index.js';
+import type { HandoffEvent } from '../../src/client/index.js';
 import { DashboardApi } from '../../src/dashboard/api.js';
 import '../../src/dashboard/pages/conversations-page.js';
 import '../../src/dashboard/pages/inbox-page.js';
 import type { AicdInboxPage } from '../../src/dashboard/pages/inbox-page.js';
-import { askForPerson, button, deep, deepAll, deepText, HOSTILE, signOut, tabTo, until } from './helpers.js';
+import { askForPerson, button, deep, deepAll, deepText, HOSTILE, operatorWithHandoffBot, signOut, tabTo, until } from './helpers.js';
 
 /** The handoff's bound for a message to reach the other side. */
 const DELIVERY_MS = 1000;
@@ -19,14 +19,9 @@ describe('aicd-inbox-page', () => {
   after(signOut);
 
   it('a visitor and an operator exchange messages live, each within 1 s; keyboard, hostile text, axe', async () => {
-    const api = new DashboardApi();
-    await api.signUp({ email: `inbox.${Date.now()}@example.test`, password: 'correct horse battery', account_name: 'Inbox' });
-    const { secret } = await api.createKey({ label: 'visitor side' });
-    const visitor = new AiChatClient({ baseUrl: `${location.origin}/v1`, apiKey: secret });
-    const { data: bot } = await api.client.bots.create({ name: 'Shop' });
-    await api.client.handoff.updateSettings(bot.id, { enabled: true });
+    const { api, visitor, botId } = await operatorWithHandoffBot('Inbox');
     const user = 'visitor-in-chromium';
-    const { data: first } = await visitor.bots.sendMessage(bot.id, { message: 'hello', user_id: user });
+    const { data: first } = await visitor.bots.sendMessage(botId, { message: 'hello', user_id: user });
     const conversationId = first.conversation_id;
 
     const el = await fixture<AicdInboxPage>(html`<aicd-inbox-page .api=${api}></aicd-inbox-page>`);
@@ -69,7 +64,7 @@ describe('aicd-inbox-page', () => {
 
     // visitor → operator within 1 s, hostile text shown as text
     const askedAt = performance.now();
-    const held = await visitor.bots.sendMessage(bot.id, { message: HOSTILE, user_id: user });
+    const held = await visitor.bots.sendMessage(botId, { message: HOSTILE, user_id: user });
     expect(held.data.handoff?.held).to.equal(true);
     await until(() => deepAll(el, '.message.user .text').some((p) => p.textContent === HOSTILE), 'the visitor message in the transcript', DELIVERY_MS);
     expect(performance.now() - askedAt).to.be.below(DELIVERY_MS + 500); // the visitor's own POST is part of this span
@@ -90,15 +85,10 @@ describe('aicd-inbox-page', () => {
   });
 
   it('keeps the newest message in view: on open, when a message arrives, after sending', async () => {
-    const api = new DashboardApi();
-    await api.signUp({ email: `scroll.${Date.now()}@example.test`, password: 'correct horse battery', account_name: 'Scroll' });
-    const { secret } = await api.createKey({ label: 'visitor side' });
-    const visitor = new AiChatClient({ baseUrl: `${location.origin}/v1`, apiKey: secret });
-    const { data: bot } = await api.client.bots.create({ name: 'Shop' });
-    await api.client.handoff.updateSettings(bot.id, { enabled: true });
+    const { api, visitor, botId } = await operatorWithHandoffBot('Scroll');
     const user = 'long-talker';
-    const { data: first } = await visitor.bots.sendMessage(bot.id, { message: 'hello 0', user_id: user });
-    for (let i = 1; i < 15; i++) await visitor.bots.sendMessage(bot.id, { message: `hello ${i}`, user_id: user });
+    const { data: first } = await visitor.bots.sendMessage(botId, { message: 'hello 0', user_id: user });
+    for (let i = 1; i < 15; i++) await visitor.bots.sendMessage(botId, { message: `hello ${i}`, user_id: user });
 
     const el = await fixture<AicdInboxPage>(html`<aicd-inbox-page .api=${api}></aicd-inbox-page>`);
     await until(() => deepText(el).includes('Nobody is waiting'), 'the empty inbox');
@@ -108,7 +98,7 @@ describe('aicd-inbox-page', () => {
     const atNewest = () => list.scrollHeight > list.clientHeight && list.scrollHeight - list.scrollTop - list.clientHeight < 2;
     await until(() => deepAll(el, '.message').length >= 30 && atNewest(), 'the opened transcript scrolled to its newest message');
 
-    await visitor.bots.sendMessage(bot.id, { message: 'one more thing', user_id: user });
+    await visitor.bots.sendMessage(botId, { message: 'one more thing', user_id: user });
     await until(() => deepAll(el, '.message.user .text').some((p) => p.textContent === 'one more thing') && atNewest(), 'a new message in view');
 
     list.scrollTop = 0; // the operator reads back, then replies

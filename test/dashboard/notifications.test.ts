@@ -5,11 +5,10 @@
 // Headless Chromium shows no notification and plays no sound, so `Notification` and `AudioContext`
 // are stubs that record their calls.
 import { expect, fixture, html } from '@open-wc/testing';
-import { AiChatClient } from '../../src/client/index.js';
 import { DashboardApi } from '../../src/dashboard/api.js';
 import '../../src/dashboard/app.js';
 import type { AicdApp } from '../../src/dashboard/app.js';
-import { askForPerson, button, deep, deepText, fill, signOut, until } from './helpers.js';
+import { askForPerson, button, deep, deepText, fill, operatorWithHandoffBot, signOut, until } from './helpers.js';
 
 const shown: { title: string; tag?: string }[] = [];
 let beeps = 0;
@@ -52,20 +51,15 @@ after(async () => {
 /** A fresh operator signed in (the browser's cookie), a bot that hands off, and a visitor of it. */
 async function operatorWithBot() {
   await signOut();
-  const api = new DashboardApi();
-  await api.signUp({ email: `bar.${Date.now()}@example.test`, password: 'correct horse battery', account_name: 'Bar' });
-  const { secret } = await api.createKey({ label: 'visitor side' });
-  const visitor = new AiChatClient({ baseUrl: `${location.origin}/v1`, apiKey: secret });
-  const { data: bot } = await api.client.bots.create({ name: 'Shop' });
-  await api.client.handoff.updateSettings(bot.id, { enabled: true });
+  const { api, visitor, botId } = await operatorWithHandoffBot('Bar');
   let visitors = 0;
   const asks = async () => {
     const user = `bar-visitor-${++visitors}`;
-    const { data } = await visitor.bots.sendMessage(bot.id, { message: 'hello', user_id: user });
+    const { data } = await visitor.bots.sendMessage(botId, { message: 'hello', user_id: user });
     await askForPerson(visitor, data.conversation_id, user);
     return data.conversation_id;
   };
-  return { api, botId: bot.id, asks };
+  return { api, botId, asks };
 }
 
 async function mountApp(route: string): Promise<AicdApp> {
