@@ -26,6 +26,8 @@ export const addons = {
   stream: () => import('./reply-stream.js'),
   handoff: () => import('./handoff.js'),
   attachments: () => import('./attachments.js'),
+  // what a failed token request means, told to the console (token-source.ts)
+  'token-diagnosis': () => import('./token-diagnosis.js'),
   csat: () => import('./csat-survey.js'),
 };
 

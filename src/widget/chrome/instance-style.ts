@@ -12,8 +12,11 @@ export class InstanceStyle {
 
   constructor(private readonly host: ReactiveElement) {}
 
-  /** Sets (or, with `null`, removes) one `--_*` property on the host. */
-  set(name: `--_${string}`, value: string | null): void {
+  /**
+   * Sets (or, with `null`, removes) one custom property on the host: a private `--_*` one, or a
+   * public `--ai-chat-*` one as a default that the page's CSS for the element still overrides.
+   */
+  set(name: `--${string}`, value: string | null): void {
     if ((this.values.get(name) ?? null) === value) return;
     if (value === null) this.values.delete(name);
     else this.values.set(name, value);

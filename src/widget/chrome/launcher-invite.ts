@@ -6,7 +6,8 @@
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { AiChatMessageReceivedEvent } from '../core/events.js';
-import { chatIcon, closeIcon } from '../core/icons.js';
+import { chatIcon, closeIcon, helpIcon } from '../core/icons.js';
+import { safeAvatar } from './chat-chrome.js';
 import { fillCount } from '../composer/input-limit.js';
 import type { WidgetStorage } from '../conversation/storage.js';
 import type { WidgetStrings } from '../locales/strings.js';
@@ -16,8 +17,15 @@ export interface InviteHost extends ReactiveControllerHost, HTMLElement {
   opened: boolean;
   teaser: string;
   teaserDelay: number;
+  launcherIcon?: string;
   open(): Promise<void>;
   toggle(): void;
+}
+
+/** The launcher's icon: a built-in one by name (`chat`, `help`), or an image's URL (`safeAvatar`'s schemes). */
+function launcherIcon(icon?: string): TemplateResult {
+  const url = safeAvatar(icon);
+  return url ? html`<img class="icon" src=${url} alt="" />` : icon === 'help' ? helpIcon : chatIcon;
 }
 
 export class LauncherInvite implements ReactiveController {
@@ -92,7 +100,7 @@ export class LauncherInvite implements ReactiveController {
     return html`<button part="launcher" class="launcher" type="button" aria-controls="panel" ?hidden=${host.mode !== 'launcher'}
         aria-expanded=${opened ? 'true' : 'false'}
         aria-label=${opened ? s.hideChat : said ? `${s.openChat} (${said})` : s.openChat}
-        @click=${() => host.toggle()}><slot name="launcher-icon" ?hidden=${opened}>${chatIcon}</slot>${opened
+        @click=${() => host.toggle()}><slot name="launcher-icon" ?hidden=${opened}>${launcherIcon(host.launcherIcon)}</slot>${opened
           ? closeIcon
           : nothing}</button>${unread
         ? html`<span part="badge" class="badge" aria-hidden="true">${new Intl.NumberFormat(lang).format(unread)}</span>`

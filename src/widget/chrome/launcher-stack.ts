@@ -15,7 +15,8 @@ const launchers = new Set<LauncherStack>();
  * the place into an offset of the launcher and keep its panel on screen.
  */
 export class LauncherStack implements ReactiveController {
-  private readonly style: InstanceStyle;
+  /** The instance's own custom properties (also the accent of `color`, set by the element). */
+  readonly style: InstanceStyle;
 
   constructor(private readonly host: StackedLauncher) {
     this.style = new InstanceStyle(host);

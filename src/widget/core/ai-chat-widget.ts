@@ -121,6 +121,11 @@ export class AiChatWidget extends WidgetProperties {
     return Promise.race([strings, new Promise((done) => setTimeout(done, 3000))]).then(() => super.scheduleUpdate());
   }
 
+  protected override updated(): void {
+    // the accent as a default on :host: the page's own `--ai-chat-accent` for the element still wins
+    this.stack.style.set('--ai-chat-accent', this.color || null);
+  }
+
   private chatConfig(): ChatConfig {
     return configOf(this, this.id || `#${this.ordinal}`);
   }

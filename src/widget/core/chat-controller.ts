@@ -8,11 +8,12 @@
  * Built like `@lit/task`: every async step remembers the `generation` it started in and drops its
  * result when a reset, identity switch or disconnect has moved on.
  */
-import type { ReactiveController } from 'lit';
+import type { ReactiveController, ReactiveElement } from 'lit';
 import type { ChatStatus } from './chat-status.js';
 import { isAbortError, isRateLimitError } from '../../client/index.js';
 import type { Attachment, AttachmentSettings } from '../../client/types.js';
 import { identityKey, type ChatConfig, type ChatHost } from './chat-config.js';
+import { applyAppearance } from './widget-properties.js';
 export type { ChatConfig, ChatHost } from './chat-config.js';
 import { loadAddon } from '../addons/loader.js';
 import { ClientProvider } from '../connection/client-provider.js';
@@ -253,14 +254,15 @@ export class ChatController extends ChatTranscript implements ReactiveController
   }
 
   /**
-   * The bot's name and avatar, and its conversation starters (`quick_replies`) for an empty
-   * transcript. Best effort: failure just means none.
+   * The bot's name, avatar and appearance, and its conversation starters (`quick_replies`) for an
+   * empty transcript. Best effort: failure just means none.
    */
   private async loadBot(generation: number, botId: string, withStarters: boolean): Promise<void> {
     try {
       const { data } = await (await this.getClient()).bots.get(botId, { maxRetries: 0 });
       if (generation !== this.generation) return;
       this.bot = data;
+      applyAppearance(this.host as ReactiveElement, data.appearance);
       if (data.attachments?.enabled) void this.files.load();
       if (withStarters) this.starters = data.quick_replies ?? [];
       this.host.requestUpdate();

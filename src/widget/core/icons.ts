@@ -10,3 +10,6 @@ export const closeIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class=
 export const sendIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
   <path d="M4 12h14M12 5l7 7-7 7" />
 </svg>`;
+export const helpIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true" class="icon">
+  <circle cx="12" cy="12" r="9" /><path d="M9.5 9.5a2.5 2.5 0 1 1 3.3 2.4c-.5.2-.8.6-.8 1.1v.5M12 17v.01" />
+</svg>`;

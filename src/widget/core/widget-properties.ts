@@ -1,4 +1,4 @@
-import { LitElement } from 'lit';
+import { LitElement, type ReactiveElement } from 'lit';
 import type { GetTokenContext } from '../../client/index.js';
 import type { StorageMode } from '../conversation/storage.js';
 import type { WidgetStrings } from '../locales/strings.js';
@@ -144,6 +144,9 @@ export class WidgetProperties extends LitElement {
     teaser: {},
     teaserDelay: { type: Number, attribute: 'teaser-delay' },
     attachments: { type: Boolean },
+    color: {},
+    position: { reflect: true },
+    launcherIcon: { attribute: 'launcher-icon' },
   };
 
   /** `launcher`: a floating button that opens a panel; `inline`: in the page flow; `fullpage`. */
@@ -155,8 +158,8 @@ export class WidgetProperties extends LitElement {
   /** Placeholder of the message input. Default: localised "Type a message…". */
   placeholder = '';
   /**
-   * Shown as the first assistant bubble; never sent to the server. Without it, a localised greeting
-   * fills the empty panel until the first message.
+   * Shown as the first assistant bubble; never sent to the server. Default: the bot's appearance
+   * (`welcome_message`); without either, a localised greeting fills the empty panel until the first message.
    */
   welcomeMessage = '';
   /** `auto` follows the operating system's `prefers-color-scheme`. */
@@ -207,7 +210,7 @@ export class WidgetProperties extends LitElement {
   highlight?: Highlighter;
   /** Hides the thumbs up and down under answers (their Copy button stays). */
   noFeedback = false;
-  /** The assistant's name: the header (without `title`) and what screen readers call its replies. Default: the bot's own. */
+  /** The assistant's name: the header (without `title`) and what screen readers call its replies. Default: the bot's appearance (`bot_name`), else its name. */
   botName = '';
   /** The bot's avatar in the header: an `https:`/`http:` or `data:image/` URL (others are ignored). Default: the bot's own. */
   botAvatar = '';
@@ -221,4 +224,33 @@ export class WidgetProperties extends LitElement {
    * can read them (`api-key`, or `token-url` with `bot-id`), the bot's own settings decide.
    */
   attachments = false;
+  /**
+   * The accent colour (`#rrggbb` or any CSS colour) where the page's CSS sets no `--ai-chat-accent`:
+   * the launcher, the Send button, the visitor's bubbles. Default: the bot's appearance, else blue.
+   */
+  color?: string;
+  /**
+   * Launcher mode: the launcher's corner, `bottom-right` or `bottom-left` (mirrored in a right-to-left
+   * page, as the whole widget is). Default: the bot's appearance, else `bottom-right`.
+   */
+  position?: 'bottom-right' | 'bottom-left';
+  /**
+   * The launcher's icon: `chat` or `help` (built in), or an image's `https:`/`http:` or `data:image/`
+   * URL (the `launcher-icon` slot takes markup of the page's own). Default: the bot's appearance, else `chat`.
+   */
+  launcherIcon?: string;
+}
+
+/**
+ * A bot's appearance (its profile's `appearance`, set in the dashboard) fills each property the
+ * page left unset: the attributes win. Its keys are the attributes' names in snake_case
+ * (`bot_name`: `bot-name`, the property `botName`); only the element's declared properties are
+ * set, whatever else an answer may carry.
+ */
+export function applyAppearance(host: ReactiveElement, appearance: object | undefined): void {
+  const properties = host as unknown as Record<string, string>;
+  for (const key in appearance) {
+    const name = key.replace(/_./g, (s) => s[1]!.toUpperCase());
+    if ((host.constructor as typeof ReactiveElement).elementProperties.has(name)) properties[name] ||= (appearance as Record<string, string>)[key]!;
+  }
 }

@@ -99,6 +99,18 @@ export default css`
   }
 
   /*
+   * position="bottom-left": the other corner, the launcher's panel and teaser opening from there
+   * (mirrored, as everything is, in a right-to-left page)
+   */
+  :host([position='bottom-left']) {
+    inset-inline: calc(var(--_offset) + var(--_launcher-step)) auto;
+  }
+
+  :host([position='bottom-left']) :is(.panel, .teaser) {
+    inset-inline: 0 auto;
+  }
+
+  /*
    * Full screen on a phone (PHONE_QUERY in phone-modal-loader.ts), and as tall as the visual viewport: an
    * on-screen keyboard shrinks that without resizing the layout viewport, and the input must stay
    * above the keyboard (PhoneModal sets --_viewport-*).
