@@ -4,7 +4,9 @@
  * Only the construction of the pool differs; every query and migration is the same SQL.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -36,6 +38,27 @@ export interface DatabaseHandle {
 /** PGlite's extensions: pgvector for semantic knowledge search (migration 021), loaded whether or not embeddings are configured. */
 export const PGLITE_EXTENSIONS = { vector };
 
+type PgliteAssets = { pgliteWasmModule?: WebAssembly.Module; fsBundle?: Blob };
+let assets: Promise<PgliteAssets> | undefined;
+
+/**
+ * PGlite's compiled WebAssembly and its file bundle, read once per process: by default each PGlite
+ * reads and compiles them anew, a sixth of a start, paid by every embedded database a process
+ * opens (a test file opens many). Without them (another PGlite layout), each start reads its own.
+ */
+function pgliteAssets(): Promise<PgliteAssets> {
+  assets ??= (async () => {
+    try {
+      const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+      const [wasm, bundle] = await Promise.all([readFile(join(dist, 'pglite.wasm')), readFile(join(dist, 'pglite.data'))]);
+      return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([bundle]) };
+    } catch {
+      return {};
+    }
+  })();
+  return assets;
+}
+
 // Keep bigint columns (seq, kb_revision, counts) as strings: JS numbers would lose precision silently.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => value);
 
@@ -48,7 +71,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     if (!options.dataDir.startsWith('memory://')) mkdirSync(options.dataDir, { recursive: true });
     const fresh = options.dataDir.startsWith('memory://') || !existsSync(join(options.dataDir, 'PG_VERSION'));
     const template = fresh && options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {};
-    pglite = new PGlite(options.dataDir, { extensions: PGLITE_EXTENSIONS, ...template });
+    pglite = new PGlite(options.dataDir, { extensions: PGLITE_EXTENSIONS, ...(await pgliteAssets()), ...template });
     await pglite.waitReady;
     pool = new pg.Pool(createPgConfig(pglite));
   }

@@ -1,8 +1,9 @@
 import { css } from 'lit';
 
 /**
- * The action row under an answer (Copy, thumbs up and down) and the reason form after a thumbs down.
- * Its buttons are the header's `.icon-button`s, smaller; the form's are the quick replies' pills.
+ * The action row under an answer (Copy, thumbs up and down). Its buttons are the header's
+ * `.icon-button`s, smaller. The reason form after a thumbs down brings its own
+ * (feedback-form.styles.ts, with its add-on).
  */
 export default css`
   :host {
@@ -39,33 +40,5 @@ export default css`
 
   .down .icon {
     scale: 1 -1;
-  }
-
-  .feedback-form {
-    margin-block-start: 6px;
-    padding: 8px 10px;
-    border: 1px solid var(--_border);
-    border-radius: 10px;
-  }
-
-  .feedback-form fieldset,
-  .feedback-form textarea {
-    flex-basis: 100%;
-    margin: 0;
-    padding: 0;
-    border: 0;
-  }
-
-  /* a choice wraps as a whole, never its radio apart from its words */
-  .feedback-form label {
-    display: inline-block;
-    margin-inline-end: 12px;
-  }
-
-  .feedback-form textarea {
-    padding: 4px 6px;
-    border: 1px solid var(--_border);
-    border-radius: 6px;
-    background: var(--_background);
   }
 `;

@@ -111,6 +111,6 @@ export function renderActions(m: TranscriptMessage, s: WidgetStrings, ctx: Actio
               part="feedback-button feedback-down" class="icon-button down" type="button" aria-label=${s.badAnswer}
               aria-pressed=${pressed('down')} @click=${() => rate(ctx, m, 'down')}>${thumbIcon}</button>`
         : nothing}</div>${ctx.feedback && rating === 'down' && m.feedback?.reason === undefined && reasonForm
-      ? reasonForm.renderReasonForm(s, (feedback) => answered(ctx, m, feedback))
+      ? reasonForm.renderReasonForm(s, (feedback) => answered(ctx, m, feedback), ctx.host)
       : nothing}`;
 }
