@@ -65,6 +65,8 @@ describe('the action row under an answer', () => {
 
     // the reason form is an add-on, loaded at the page's first thumbs down
     const form = await waitFor(() => el.shadowRoot!.querySelector<HTMLFormElement>('[part~="feedback-form"]'), 8000, 'the reason form');
+    // its styles came with it (not in the widget's own stylesheet): the box is drawn
+    expect(getComputedStyle(form).borderTopStyle).to.equal('solid');
     await animationsFinished(el); // axe on a fading-in message measures a contrast it never has at rest
     await expect(el).to.be.accessible();
     form.querySelector<HTMLInputElement>('input[value="incomplete"]')!.click();

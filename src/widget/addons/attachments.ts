@@ -21,6 +21,7 @@ import type { TranscriptMessage } from '../core/events.js';
 import { closeIcon } from '../core/icons.js';
 import type { AttachmentStrings, WidgetStrings } from '../locales/strings.js';
 import type { WidgetClient } from '../connection/widget-client.js';
+import { adoptStyles } from './adopt-styles.js';
 
 /** English; the other languages' tables carry their own (strings.ts). */
 export const attachmentStrings: AttachmentStrings = {
@@ -134,8 +135,7 @@ export class Attachments implements ReactiveController {
   ) {
     host.addController(this);
     this.owner = this.whose();
-    const root = host.renderRoot as ShadowRoot | undefined;
-    if (root?.adoptedStyleSheets && styles.styleSheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, styles.styleSheet];
+    adoptStyles(host.renderRoot, styles);
     for (const type of ['dragenter', 'dragover', 'dragleave', 'drop'] as const) host.addEventListener(type, this.onDrag as EventListener);
     host.addEventListener('paste', this.onPaste as EventListener);
     // a new conversation: the files shown before are let go

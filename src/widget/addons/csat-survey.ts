@@ -16,6 +16,7 @@ import { AiChatCsatEvent } from '../core/events.js';
 import type { CsatStrings, WidgetStrings } from '../locales/strings.js';
 import styles from '../styles/csat.styles.js';
 import type { WidgetClient } from '../connection/widget-client.js';
+import { adoptStyles } from './adopt-styles.js';
 
 /** English; the other languages' tables carry their own (strings.ts). */
 export const csatStrings: CsatStrings = {
@@ -42,10 +43,7 @@ export class CsatSurvey {
     readonly conversationId: string,
     private readonly scope: HandoffScope,
   ) {
-    const root = host.renderRoot as ShadowRoot | undefined;
-    if (root?.adoptedStyleSheets && styles.styleSheet && !root.adoptedStyleSheets.includes(styles.styleSheet)) {
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, styles.styleSheet];
-    }
+    adoptStyles(host.renderRoot, styles);
   }
 
   /** Shows the survey if the bot's settings ask for a rating and none was given. Best effort: no answer, no survey. */

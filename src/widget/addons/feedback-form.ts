@@ -7,15 +7,22 @@ import { html, type TemplateResult } from 'lit';
 import type { FeedbackReason } from '../../client/types.js';
 import type { MessageFeedback } from '../core/events.js';
 import type { WidgetStrings } from '../locales/strings.js';
+import styles from '../styles/feedback-form.styles.js';
+import { adoptStyles } from './adopt-styles.js';
 
 /** The service's reasons, in the order of `WidgetStrings.feedbackReasons`. */
 const REASONS: readonly FeedbackReason[] = ['incorrect', 'not_helpful', 'incomplete', 'other'];
 
-/** `answered` gets the thumbs down with its reason and comment, or `null` when there is none (Cancel, or nothing chosen). */
+/**
+ * `answered` gets the thumbs down with its reason and comment, or `null` when there is none (Cancel,
+ * or nothing chosen); `host`: the widget, whose shadow root takes the form's styles.
+ */
 export function renderReasonForm(
   s: WidgetStrings,
   answered: (feedback: MessageFeedback | null) => void,
+  host?: Element,
 ): TemplateResult {
+  adoptStyles(host?.shadowRoot, styles);
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const cancelled = event.submitter?.classList.contains('cancel');

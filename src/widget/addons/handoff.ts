@@ -21,6 +21,7 @@ import type { HandoffStrings, WidgetStrings } from '../locales/strings.js';
 import { fetchHistory, fromServer } from '../conversation/transcript.js';
 import type { WidgetClient } from '../connection/widget-client.js';
 import type { CsatSurvey } from './csat-survey.js';
+import { adoptStyles } from './adopt-styles.js';
 
 /** English; the other languages' tables carry their own (strings.ts). */
 export const handoffStrings: HandoffStrings = {
@@ -86,8 +87,7 @@ export class Handoff implements ReactiveController {
     private readonly load?: (name: 'csat') => Promise<typeof import('./csat-survey.js')>,
   ) {
     host.addController(this);
-    const root = host.renderRoot as ShadowRoot | undefined;
-    if (root?.adoptedStyleSheets && styles.styleSheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, styles.styleSheet];
+    adoptStyles(host.renderRoot, styles);
     host.addEventListener('input', this.onInput);
     // availability changes (an operator comes online): read again whenever the visitor opens the chat
     host.addEventListener('ai-chat-open', () => void this.refresh());
