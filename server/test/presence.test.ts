@@ -1,7 +1,7 @@
 // Operator presence on the real service, on a clock the test moves: online while a dashboard is
 // connected, away after the idle minutes, online again on activity, offline when the last dashboard
-// closes, the operator's own choice kept across that; the handoff's "anyone online" follows it, the
-// team list shows it; and the inbox counts behind the dashboard's badge.
+// closes or its session ends elsewhere, the operator's own choice kept across that; the handoff's
+// "anyone online" follows it, the team list shows it; and the inbox counts behind the badge.
 // PGlite by default; PostgreSQL + Redis with `source /tmp/testdb.env`.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +11,7 @@ import type { TestClient } from './support/core.ts';
 import { DashboardClient } from './support/dashboard.ts';
 import { handoffSetup, openStream, startConversation, type LiveStream } from './support/handoff.ts';
 import { createTestService } from './support/test-database.ts';
+import { HEARTBEAT_MS } from '../src/handoff/stream.ts';
 
 const MINUTE = 60_000;
 const clock = new TestClock();
@@ -92,6 +93,19 @@ describe('operator presence', () => {
       await second.close();
       await service.deps.handoff.closingStreams.closed();
     }
+  });
+
+  it('a dashboard whose session ended elsewhere ends at its next heartbeat, and with it the presence', async () => {
+    const email = (await operator.call('GET', '/dashboard/api/me')).body.data.user.email;
+    const elsewhere = new DashboardClient(service);
+    assert.equal((await elsewhere.signIn(email)).status, 200);
+    const dashboard = await openDashboard(elsewhere);
+    assert.equal((await presence()).status, 'online');
+    assert.equal((await elsewhere.call('POST', '/dashboard/api/signout')).status, 200);
+    // the stream ends by itself (the service checks the session every heartbeat, 15 s)
+    await assert.rejects(dashboard.next(HEARTBEAT_MS + 10_000), /stream ended/);
+    await service.deps.handoff.closingStreams.closed();
+    assert.equal((await presence()).status, 'offline');
   });
 
   it('bad input and strangers get the envelope', async () => {

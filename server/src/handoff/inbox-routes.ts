@@ -65,16 +65,20 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
 
   router.get('/events', async (c) => {
     const operator = operatorOf(c);
+    const { sessionId } = signedIn(c);
     resumePoint(c); // a bad Last-Event-ID is refused before the stream counts
     openStreams.set(operator.userId, (openStreams.get(operator.userId) ?? 0) + 1);
     let connecting = true; // opening a page is activity; a heartbeat only says the page is still open
     return eventStream(c, handoff, {
       accountId: operator.accountId,
       topic: accountTopic(operator.accountId),
-      onHeartbeat: () => {
+      onHeartbeat: async () => {
         const activity = connecting;
         connecting = false;
-        return inOrder(operator.userId, () => presences.touch(operator.accountId, operator.userId, activity));
+        // Signed out elsewhere, expired, or removed from the team: the stream ends (and with their
+        // last one, their presence), however long the page stays open.
+        if (!activity && !(await deps.dashboard.sessions.isLive(sessionId))) throw new Error('the session ended');
+        await inOrder(operator.userId, () => presences.touch(operator.accountId, operator.userId, activity));
       },
       onClose: async () => {
         const left = (openStreams.get(operator.userId) ?? 1) - 1;

@@ -97,6 +97,21 @@ export class SessionService {
     };
   }
 
+  /**
+   * Whether a session looked up before is still live (not ended, expired or idle too long), without
+   * counting as use: a page left open is no activity that keeps its session from idling out.
+   */
+  async isLive(sessionId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', sessionId)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .where('last_seen_at', '>', new Date(Date.now() - IDLE_MS))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Ends the session behind a cookie value (sign-out, or the old session at sign-in). */
   async end(token: string | undefined): Promise<void> {
     if (!token || !TOKEN_SHAPE.test(token)) return;
