@@ -7,6 +7,7 @@
 import type { Bot, Channel, CreateBotRequest, EntityDefinition, FallbackSettings, Intent, KnowledgeScope } from '../../client/index.js';
 import type { ConfirmRequest } from '../ui/confirm-dialog.js';
 import { splitLines, splitList } from '../ui/format.js';
+import { APPEARANCE_FIELD_KEYS, appearanceDraftOf, appearanceRequestOf, newAppearanceDraft, type AppearanceDraft } from './bot-appearance.js';
 import { ATTACHMENT_FIELD_KEYS, attachmentsDraftOf, attachmentsRequestOf, newAttachmentsDraft, type AttachmentsDraft } from './bot-attachments.js';
 
 export interface IntentDraft {
@@ -37,6 +38,8 @@ export interface BotDraft {
   knowledgeMode: KnowledgeMode;
   knowledgeTags: string;
   attachments: AttachmentsDraft;
+  /** How the widget looks (with the avatar); the quick replies are `quickReplies`. */
+  appearance: AppearanceDraft;
   /** Kept as they were: the form does not edit them. */
   fallback: FallbackSettings | undefined;
   knowledgeMinRelevance: number | undefined;
@@ -60,6 +63,7 @@ export function newBotDraft(): BotDraft {
     knowledgeMode: 'none',
     knowledgeTags: '',
     attachments: newAttachmentsDraft(),
+    appearance: newAppearanceDraft(),
     fallback: undefined,
     knowledgeMinRelevance: undefined,
     otherChannels: [],
@@ -97,6 +101,7 @@ export function draftOf(bot: Bot): BotDraft {
     knowledgeMode: knowledge === null ? 'none' : knowledge.tags?.length ? 'tags' : 'all',
     knowledgeTags: (knowledge?.tags ?? []).join(', '),
     attachments: attachmentsDraftOf(bot.attachments),
+    appearance: appearanceDraftOf(bot),
     fallback: bot.training.fallback,
     knowledgeMinRelevance: knowledge?.min_relevance,
     otherChannels: bot.channels.filter((c) => c.type !== 'website'),
@@ -143,6 +148,7 @@ export function requestOf(d: BotDraft): CreateBotRequest {
     channels: [...(origins.length || d.hadWebsiteChannel ? [{ type: 'website' as const, allowed_origins: origins }] : []), ...d.otherChannels],
     knowledge: knowledgeOf(d),
     attachments: attachmentsRequestOf(d.attachments),
+    ...appearanceRequestOf(d.appearance),
   };
 }
 
@@ -159,6 +165,7 @@ export function fieldKeys(d: BotDraft): string[] {
     'channels',
     'knowledge',
     ...ATTACHMENT_FIELD_KEYS,
+    ...APPEARANCE_FIELD_KEYS,
     ...d.intents.flatMap((_, i) => ['name', 'examples', 'responses', 'suggestions'].map((f) => `training.intents.${i}.${f}`)),
     ...d.entities.flatMap((_, i) => ['name', 'values', 'pattern', 'type'].map((f) => `training.entities.${i}.${f}`)),
     // A whole entity refused (say, a pattern the service will not run) is shown at its pattern or values.

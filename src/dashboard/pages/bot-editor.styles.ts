@@ -34,6 +34,31 @@ export default css`
     height: 28rem;
     --ai-chat-height: 28rem;
   }
+  /*
+   * A page of the preview's own: the launcher's fixed position is taken within it (a transformed
+   * box contains fixed descendants), in the corner the form chose, its panel opening above.
+   */
+  .preview-page {
+    position: relative;
+    height: 34rem;
+    transform: translateZ(0);
+    border: 1px dashed var(--aicd-border, #d5d9df);
+    border-radius: 6px;
+    overflow: hidden;
+    --ai-chat-height: 26rem;
+    --ai-chat-width: 20rem;
+    --ai-chat-offset: 12px;
+  }
+  .appearance .color-row {
+    display: flex;
+    align-items: end;
+    gap: 0.8rem;
+  }
+  .appearance input[type='color'] {
+    width: 4rem;
+    height: 2.2rem;
+    padding: 0.1rem;
+  }
   /* A checkbox sits before its label text, on one line (labels are columns elsewhere). */
   label.check {
     flex-direction: row;

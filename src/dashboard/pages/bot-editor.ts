@@ -11,8 +11,9 @@ import '../ui/copy-button.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
-import { LANGUAGES } from '../ui/format.js';
+import { LANGUAGES, splitLines } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
+import { appearanceFieldset, previewProperties } from './bot-appearance.js';
 import { attachmentsFieldset, attachmentsProblems } from './bot-attachments.js';
 import { deleteBotQuestion, draftOf, emptyEntity, emptyIntent, fieldKeys, intentDraftOf, intentOf, newBotDraft, requestOf, type BotDraft, type EntityDraft, type IntentDraft } from './bot-draft.js';
 import { intentsFieldset, IntentsView } from './bot-intents.js';
@@ -69,6 +70,8 @@ export class AicdBotEditor extends LitElement {
   @state() private draft: BotDraft = newBotDraft();
   @state() private notice = '';
   @state() private loadError = '';
+  /** The preview shows the launcher in a page's corner instead of the open panel. */
+  @state() private previewLauncher = false;
   @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
 
   private readonly form = new FormState(this);
@@ -125,7 +128,8 @@ export class AicdBotEditor extends LitElement {
         ${this.text('name', 'Name')} ${this.text('description', 'Description')}
         ${field({ name: 'language', label: 'Language', value: this.draft.language, options: LANGUAGES, error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
         ${this.renderIntents()} ${this.renderEntities()}
-        ${this.text('quickReplies', 'Quick replies', 'Shown before the first message; one per line.', 'quick_replies')}
+        ${appearanceFieldset(this.draft.appearance, this.form.errors, (patch) => this.patch({ appearance: { ...this.draft.appearance, ...patch } }),
+          this.text('quickReplies', 'Quick replies', 'Shown before the first message; one per line.', 'quick_replies'))}
         ${this.text('origins', 'Allowed website origins', 'One per line, like https://shop.example: pages there may call this bot directly from the browser, and get the widget by pasting the snippet under "Embed on your site". Empty: no other origin may (a page using the token proxy on its own server needs none).', 'channels')}
         ${this.renderKnowledge()}
         ${attachmentsFieldset(this.draft.attachments, this.form.errors, (patch) => this.patch({ attachments: { ...this.draft.attachments, ...patch } }))}
@@ -223,28 +227,38 @@ export class AicdBotEditor extends LitElement {
     const proxy = proxySnippet(bot, origin, 'express');
     const nextjs = proxySnippet(bot, origin, 'nextjs');
     // The preview's token (the session's) does not let the widget read the bot as its own credentials
-    // would on a site: the bot's settings are handed to it instead, so it looks as it will there.
+    // would on a site: the bot's settings are handed to it instead, its appearance and quick replies
+    // from the form as they are typed, so it looks as it will there once saved.
+    const look = previewProperties(this.draft.appearance, bot);
+    const launcher = this.previewLauncher;
     return html`<aside class="side">
       <section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Preview</h2>
-        <p class="hint">Talks to the saved bot (status: ${bot.status}). Save to try your changes. Its chats are tests: they count in no report and never reach the inbox.</p>
+        <p class="hint">Talks to the saved bot (status: ${bot.status}): its look follows the form as you edit, its answers once you save. Its chats are tests: they count in no report and never reach the inbox.</p>
+        <label class="check"><input type="checkbox" name="preview-launcher" .checked=${launcher}
+          @change=${(e: Event) => (this.previewLauncher = (e.target as HTMLInputElement).checked)} /> Show it as the launcher of a page</label>
+        <div class=${launcher ? 'preview-page' : ''}>
         ${keyed(
           bot.updated_at,
           html`<ai-chat-widget
-            class="preview"
-            mode="inline"
+            class=${launcher ? '' : 'preview'}
+            mode=${launcher ? 'launcher' : 'inline'}
             storage="none"
             .userId=${this.session ? `dashboard-preview:${this.session.user.id}` : 'dashboard-preview'}
-            .title=${bot.name}
-            .botName=${bot.name}
-            .botAvatar=${bot.avatar_url ?? ''}
-            .starters=${bot.quick_replies}
+            .botName=${look.botName}
+            .botAvatar=${look.botAvatar}
+            .color=${look.color}
+            .position=${look.position}
+            .launcherIcon=${look.launcherIcon}
+            .welcomeMessage=${look.welcomeMessage}
+            .starters=${splitLines(this.draft.quickReplies)}
             .attachments=${bot.attachments.enabled}
             .baseUrl=${this.previewBaseUrl}
             .botId=${bot.id}
             .token=${this.csrfToken ?? api.csrfToken}
           ></ai-chat-widget>`,
         )}
+        </div>
       </section>
       <aicd-try-intent .classify=${async (text: string) => (await this.client.bots.classify(bot.id, { text })).data}></aicd-try-intent>
       <aicd-intent-quality .load=${bot.status === 'ready' ? async () => (await this.client.bots.quality(bot.id)).data : null} version=${`${bot.status}:${bot.trained_at ?? ''}`}></aicd-intent-quality>

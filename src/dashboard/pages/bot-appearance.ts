@@ -1,0 +1,146 @@
+/**
+ * The bot editor's "Appearance" section: how the chat widget looks on the bot's sites — its
+ * colour, the launcher's corner and icon, the name and avatar it shows, the welcome and the quick
+ * replies. Its draft, its part of the request and its fieldset live here together; the editor's
+ * preview shows the draft as it is typed (`previewProperties`), before any save.
+ *
+ * The colour, corner, icon, name and welcome are the bot's `appearance`, which the widget applies
+ * where the page set no attribute of its own; the avatar and the quick replies are the bot's own
+ * `avatar_url` and `quick_replies`. Left empty, each is the widget's default.
+ */
+import { html, nothing } from 'lit';
+import { LAUNCHER_ICONS, type Bot, type BotAppearance, type LauncherIcon } from '../../client/index.js';
+import type { FieldErrors } from '../ui/errors.js';
+import { field } from '../ui/field.js';
+
+/** The widget's own accent (its styles' `--ai-chat-accent` default), shown while no colour is chosen. */
+const DEFAULT_COLOR = '#2563eb';
+/** What the icon picker calls each built-in icon, and an image of the site's own. */
+const ICON_NAMES: Record<LauncherIcon | 'image', string> = { chat: 'Speech bubble', help: 'Question mark', image: 'An image (https URL)' };
+
+export interface AppearanceDraft {
+  /** `#rrggbb`; empty: the widget's default. */
+  color: string;
+  /** Empty: the widget's default (bottom right). */
+  position: '' | 'bottom-right' | 'bottom-left';
+  /** A built-in icon, or `image` for `iconUrl`. */
+  icon: LauncherIcon | 'image';
+  iconUrl: string;
+  botName: string;
+  welcome: string;
+  /** The bot's `avatar_url`. */
+  avatarUrl: string;
+}
+
+export function newAppearanceDraft(): AppearanceDraft {
+  return { color: '', position: '', icon: 'chat', iconUrl: '', botName: '', welcome: '', avatarUrl: '' };
+}
+
+const isBuiltIn = (icon: string | undefined): icon is LauncherIcon => (LAUNCHER_ICONS as readonly string[]).includes(icon ?? 'chat');
+
+export function appearanceDraftOf(bot: Bot): AppearanceDraft {
+  const a = bot.appearance;
+  const icon = a.launcher_icon;
+  return {
+    color: a.color ?? '',
+    position: a.position ?? '',
+    icon: isBuiltIn(icon) ? (icon ?? 'chat') : 'image',
+    iconUrl: isBuiltIn(icon) ? '' : icon!,
+    botName: a.bot_name ?? '',
+    welcome: a.welcome_message ?? '',
+    avatarUrl: bot.avatar_url ?? '',
+  };
+}
+
+/** The request's `appearance` and `avatar_url`: the fields left empty are left out (the widget's defaults). */
+export function appearanceRequestOf(d: AppearanceDraft): { appearance: BotAppearance; avatar_url: string | null } {
+  const launcherIcon = d.icon === 'image' ? d.iconUrl.trim() : d.icon === 'chat' ? '' : d.icon;
+  const appearance: BotAppearance = {
+    ...(d.color && { color: d.color }),
+    ...(d.position && { position: d.position }),
+    ...(launcherIcon && { launcher_icon: launcherIcon }),
+    ...(d.botName.trim() && { bot_name: d.botName.trim() }),
+    ...(d.welcome.trim() && { welcome_message: d.welcome.trim() }),
+  };
+  return { appearance, avatar_url: d.avatarUrl.trim() || null };
+}
+
+/** The preview widget's properties for this draft: the bot as its sites will show it once saved. */
+export function previewProperties(d: AppearanceDraft, bot: Bot) {
+  const { appearance, avatar_url } = appearanceRequestOf(d);
+  return {
+    color: appearance.color ?? '',
+    position: appearance.position,
+    launcherIcon: appearance.launcher_icon ?? '',
+    botName: appearance.bot_name ?? bot.name,
+    welcomeMessage: appearance.welcome_message ?? '',
+    botAvatar: avatar_url ?? '',
+  };
+}
+
+export const APPEARANCE_FIELD_KEYS = [
+  'appearance',
+  'appearance.color',
+  'appearance.position',
+  'appearance.launcher_icon',
+  'appearance.bot_name',
+  'appearance.welcome_message',
+  'avatar_url',
+];
+
+/**
+ * The fieldset. `set` applies a change to the draft; the quick replies are the editor's own field
+ * (`quickReplies`), rendered here because the widget shows them.
+ */
+export function appearanceFieldset(
+  d: AppearanceDraft,
+  errors: FieldErrors,
+  set: (patch: Partial<AppearanceDraft>) => void,
+  quickReplies: ReturnType<typeof field>,
+) {
+  const iconError = errors['appearance.launcher_icon'];
+  return html`<fieldset class="appearance">
+    <legend>Appearance</legend>
+    <p class="hint" id="appearance-hint">How the chat widget looks on your site; the preview shows your changes as you make them. An attribute your page sets on the widget itself wins over these.</p>
+    ${errors.appearance ? html`<p class="field-error" role="alert">${errors.appearance}</p>` : nothing}
+    <div class="color-row">
+      ${field({
+        name: 'appearance.color',
+        label: 'Colour',
+        hint: d.color ? '' : 'The widget\'s own blue until you choose one.',
+        type: 'color',
+        value: d.color || DEFAULT_COLOR,
+        error: errors['appearance.color'],
+        onInput: (color) => set({ color }),
+      })}
+      ${d.color ? html`<button type="button" @click=${() => set({ color: '' })}>Use the default colour</button>` : nothing}
+    </div>
+    ${field({
+      name: 'appearance.position',
+      label: 'Launcher corner',
+      value: d.position || 'bottom-right',
+      options: [['bottom-right', 'Bottom right'], ['bottom-left', 'Bottom left']],
+      error: errors['appearance.position'],
+      onInput: (position) => set({ position: position as AppearanceDraft['position'] }),
+    })}
+    <fieldset class="item">
+      <legend>Launcher icon</legend>
+      ${iconError ? html`<p class="field-error" id="appearance-icon-error">${iconError}</p>` : nothing}
+      ${(Object.keys(ICON_NAMES) as AppearanceDraft['icon'][]).map(
+        (icon) => html`<label class="check">
+          <input type="radio" name="appearance.launcher_icon" value=${icon} .checked=${d.icon === icon}
+            aria-invalid=${iconError ? 'true' : 'false'} aria-describedby=${iconError ? 'appearance-icon-error' : nothing}
+            @change=${() => set({ icon })} />
+          ${ICON_NAMES[icon]}
+        </label>`,
+      )}
+      ${d.icon === 'image'
+        ? field({ name: 'appearance.icon_url', label: 'Icon image URL', hint: 'https only, up to 2,048 characters.', type: 'url', value: d.iconUrl, onInput: (iconUrl) => set({ iconUrl }) })
+        : nothing}
+    </fieldset>
+    ${field({ name: 'appearance.bot_name', label: 'Name shown', hint: 'Up to 60 characters. Empty: the bot\'s name.', value: d.botName, error: errors['appearance.bot_name'], onInput: (botName) => set({ botName }) })}
+    ${field({ name: 'avatar_url', label: 'Avatar URL', hint: 'An image beside the name (https).', type: 'url', value: d.avatarUrl, error: errors.avatar_url, onInput: (avatarUrl) => set({ avatarUrl }) })}
+    ${field({ name: 'appearance.welcome_message', label: 'Welcome message', hint: 'The first bubble of a conversation, up to 500 characters. Empty: a greeting in the visitor\'s language.', multiline: true, rows: 2, value: d.welcome, error: errors['appearance.welcome_message'], onInput: (welcome) => set({ welcome }) })}
+    ${quickReplies}
+  </fieldset>`;
+}
