@@ -23,21 +23,25 @@ export function websiteOrigins(bot: Pick<Bot, 'channels'>): string[] {
 }
 
 /** The widget's script from the service at `origin`, and the element with `attributes` (already escaped). */
-function widgetTag(bot: Pick<Bot, 'id' | 'name'>, origin: string, attributes: string): string {
+function widgetTag(bot: Pick<Bot, 'id'>, origin: string, attributes: string): string {
   return [
     `<script src="${attribute(origin)}/dist/ai-chat-widget.iife.js" defer></script>`,
-    `<ai-chat-widget bot-id="${attribute(bot.id)}" ${attributes} title="${attribute(bot.name)}"></ai-chat-widget>`,
+    `<ai-chat-widget bot-id="${attribute(bot.id)}" ${attributes}></ai-chat-widget>`,
   ].join('\n');
 }
 
-/** The one-snippet install: no key, no proxy; the service at `origin` mints the visitors' tokens. */
-export function installSnippet(bot: Pick<Bot, 'id' | 'name'>, origin: string): string {
+/**
+ * The one-snippet install: no key, no proxy; the service at `origin` mints the visitors' tokens.
+ * Nothing else: the widget reads the bot's name and its Appearance section's settings from the
+ * service, and an attribute added here would override them.
+ */
+export function installSnippet(bot: Pick<Bot, 'id'>, origin: string): string {
   return widgetTag(bot, origin, `base-url="${attribute(origin)}/v1"`);
 }
 
 /** The script tag of a site with its own token proxy at `/ai`. */
 export function scriptTagSnippet(bot: Pick<Bot, 'id' | 'name'>, origin: string): string {
-  return widgetTag(bot, origin, `token-url="${PROXY_PATH}/token" base-url="${PROXY_PATH}/v1"`);
+  return widgetTag(bot, origin, `token-url="${PROXY_PATH}/token" base-url="${PROXY_PATH}/v1" title="${attribute(bot.name)}"`);
 }
 
 export type ProxyHost = 'express' | 'nextjs';
