@@ -103,7 +103,7 @@ describe('aicd-conversations-page', () => {
     const lines = csv!.text.trimEnd().split('\r\n');
     expect(lines).to.have.length(5);
     expect(lines[0]).to.equal(
-      '"conversation_id","message_id","created_at","role","content","source","intent","confidence","attachments","feedback_rating","feedback_reason","feedback_comment"',
+      '"conversation_id","message_id","created_at","role","content","source","intent","confidence","attachments","feedback_rating","feedback_reason","feedback_comment","csat_rating","csat_comment"',
     );
     expect(lines[1]).to.include(`"'=HYPERLINK(""http://evil.example"",""opening hours"")"`);
     expect(lines[3]).to.include(`"'+1 when are you open"`);

@@ -49,8 +49,8 @@ describe("visitors' feedback in the dashboard", () => {
     el.addEventListener('aicd-export', (e) => exported.push((e as CustomEvent<ExportFile>).detail));
     button(el, 'Export CSV')!.click();
     const lines = exported[0]!.text.trimEnd().split('\r\n');
-    expect(lines[0]).to.match(/"feedback_rating","feedback_reason","feedback_comment"$/);
+    expect(lines[0]).to.match(/"feedback_rating","feedback_reason","feedback_comment","csat_rating","csat_comment"$/);
     const row = lines.find((line) => line.includes(`"${answerId}"`));
-    expect(row).to.match(/"down","incorrect","We close at 4 on Fridays\."$/);
+    expect(row).to.match(/"down","incorrect","We close at 4 on Fridays\.","",""$/);
   });
 });

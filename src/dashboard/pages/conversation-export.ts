@@ -4,7 +4,7 @@
  * carriage return, which some spreadsheets skip before reading a formula) is prefixed with `'`, so
  * it shows as text and never runs as a formula (OWASP "CSV injection").
  */
-import type { Conversation, Feedback, Message } from '../../client/index.js';
+import type { Conversation, Csat, Feedback, Message } from '../../client/index.js';
 
 export interface ExportFile {
   filename: string;
@@ -29,14 +29,15 @@ export function toCsv(rows: readonly (readonly unknown[])[]): string {
 /**
  * `attachments`: the files' names, `; `-separated (a message of files alone would otherwise be an
  * empty row). `feedback_*`: the visitor's rating, reason and comment on an answer (`; `-separated
- * in the rare case of several raters).
+ * in the rare case of several raters). `csat_*`: the conversation's satisfaction rating (1–5) and its
+ * comment, on every row like `conversation_id` (empty until rated).
  */
 const COLUMNS = [
   'conversation_id', 'message_id', 'created_at', 'role', 'content', 'source', 'intent', 'confidence', 'attachments',
-  'feedback_rating', 'feedback_reason', 'feedback_comment',
+  'feedback_rating', 'feedback_reason', 'feedback_comment', 'csat_rating', 'csat_comment',
 ] as const;
 
-export function transcriptCsv(conversation: Conversation, messages: readonly Message[], feedback: readonly Feedback[] = []): ExportFile {
+export function transcriptCsv(conversation: Conversation, messages: readonly Message[], feedback: readonly Feedback[] = [], csat: Csat | null = null): ExportFile {
   const rows = messages.map((m) => {
     const rated = feedback.filter((f) => f.message_id === m.id);
     const each = (read: (f: Feedback) => string | null) => rated.map((f) => read(f) ?? '').join('; ');
@@ -44,16 +45,17 @@ export function transcriptCsv(conversation: Conversation, messages: readonly Mes
       conversation.id, m.id, m.created_at, m.role, m.content, m.source ?? '', m.intent ?? '', m.confidence ?? '',
       (m.attachments ?? []).map((file) => file.filename).join('; '),
       each((f) => f.rating), each((f) => f.reason), each((f) => f.comment),
+      csat?.rating ?? '', csat?.comment ?? '',
     ];
   });
   return { filename: `${conversation.id}.csv`, type: 'text/csv;charset=utf-8', text: toCsv([COLUMNS, ...rows]) };
 }
 
-export function transcriptJson(conversation: Conversation, messages: readonly Message[], feedback: readonly Feedback[] = []): ExportFile {
+export function transcriptJson(conversation: Conversation, messages: readonly Message[], feedback: readonly Feedback[] = [], csat: Csat | null = null): ExportFile {
   return {
     filename: `${conversation.id}.json`,
     type: 'application/json',
-    text: JSON.stringify({ conversation, messages, feedback }, null, 2),
+    text: JSON.stringify({ conversation, messages, feedback, csat }, null, 2),
   };
 }
 

@@ -1,12 +1,12 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import type { AiChatClient, Bot, Conversation, ConversationListQuery, Feedback, Message } from '../../client/index.js';
+import type { AiChatClient, Bot, Conversation, ConversationListQuery, Csat, Feedback, Message } from '../../client/index.js';
 import { client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { messageAttachments } from '../ui/attachment-list.js';
 import { errorMessage } from '../ui/errors.js';
-import { feedbackSummary, formatDate } from '../ui/format.js';
+import { csatSummary, feedbackSummary, formatDate } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable } from '../ui/paged-table.js';
 import pageStyles from '../ui/page.styles.js';
@@ -28,7 +28,8 @@ const MAX_TRANSCRIPT_PAGES = 50;
 
 /**
  * Conversations: the filtered, cursor-paged list (`GET /v1/conversations`), one transcript (also
- * opened by its link, `#/conversations/<id>`) with the visitors' feedback under the rated answers,
+ * opened by its link, `#/conversations/<id>`) with the visitors' feedback under the rated answers
+ * and their satisfaction rating of the whole conversation,
  * its export as JSON or CSV, and its delete. Visitor messages and comments are the most hostile
  * text the dashboard shows; they are rendered only through text bindings.
  */
@@ -46,6 +47,8 @@ export class AicdConversationsPage extends LitElement {
   @state() private open: Conversation | null = null;
   @state() private transcript: Message[] = [];
   @state() private feedback: Feedback[] = [];
+  /** The visitor's satisfaction rating of the open conversation, once read (null: none). */
+  @state() private csat: Csat | null = null;
   @state() private transcriptError = '';
   @state() private transcriptLoading = false;
   @state() private notice = '';
@@ -112,6 +115,9 @@ export class AicdConversationsPage extends LitElement {
     return html`<section class="transcript" aria-labelledby="transcript-heading">
       <h2 id="transcript-heading" tabindex="-1">Transcript</h2>
       <p class="meta">${this.botName(c)} · user ${c.user_id ?? '—'} · started ${formatDate(c.created_at)}</p>
+      ${this.csat
+        ? html`<p class="csat">Satisfaction: ${csatSummary(this.csat.rating)}${this.csat.comment ? html`: <q>${this.csat.comment}</q>` : nothing}</p>`
+        : nothing}
       <div class="toolbar">
         <button type="button" @click=${() => this.export('json')} ?disabled=${this.transcriptLoading}>Export JSON</button>
         <button type="button" @click=${() => this.export('csv')} ?disabled=${this.transcriptLoading}>Export CSV</button>
@@ -179,12 +185,14 @@ export class AicdConversationsPage extends LitElement {
     this.open = c;
     this.transcript = [];
     this.feedback = [];
+    this.csat = null;
     this.transcriptError = '';
     this.transcriptLoading = true;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('#transcript-heading')?.focus();
     try {
       const feedback = this.client.conversations.feedback(c.id);
+      const csat = this.client.csat.state(c.id);
       const messages: Message[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_TRANSCRIPT_PAGES; page++) {
@@ -193,8 +201,8 @@ export class AicdConversationsPage extends LitElement {
         if (!data.has_more || !data.next_cursor) break;
         cursor = data.next_cursor;
       }
-      const rated = (await feedback).data.items;
-      if (this.open?.id === c.id) [this.transcript, this.feedback] = [messages, rated];
+      const [rated, satisfaction] = [(await feedback).data.items, (await csat).data.csat];
+      if (this.open?.id === c.id) [this.transcript, this.feedback, this.csat] = [messages, rated, satisfaction];
     } catch (error) {
       if (this.open?.id === c.id) this.transcriptError = errorMessage(error);
     } finally {
@@ -205,7 +213,7 @@ export class AicdConversationsPage extends LitElement {
   private export(format: 'json' | 'csv'): void {
     if (!this.open) return;
     const save = format === 'json' ? transcriptJson : transcriptCsv;
-    saveFile(this, save(this.open, this.transcript, this.feedback));
+    saveFile(this, save(this.open, this.transcript, this.feedback, this.csat));
   }
 
   private async confirmDelete(c: Conversation): Promise<void> {

@@ -1,14 +1,13 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { AiChatClient, FeedbackReport, PerformanceReport, TopicsReport, UsageReport } from '../../client/index.js';
+import type { AiChatClient, FeedbackReport, PerformanceReport, SupportReport, TopicsReport, UsageReport } from '../../client/index.js';
 import '../ui/chart.js';
 import { errorMessage, type FieldErrors } from '../ui/errors.js';
 import { browserTimeZone, feedbackSummary, formatDate, REASON_LABELS } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './overview-page.styles.js';
 import { daysOf, lastDaysRange, localDay, rangeForm, rangeProblems, type OverviewRange } from './overview-range.js';
-
-const conversationLink = (id: string) => html`<a href=${`#/conversations/${encodeURIComponent(id)}`}>${id}</a>`;
+import { conversationLink, renderSupport } from './overview-support.js';
 
 const percent = (share: number | null) => (share === null ? null : Math.round(share * 1000) / 10);
 
@@ -22,6 +21,8 @@ interface Overview {
   total: PerformanceReport;
   topics: TopicsReport;
   feedback: FeedbackReport;
+  /** Satisfaction and the team's response times. */
+  support: SupportReport;
   /** Bot and agent names by id (a deleted one shows its id). */
   names: Map<string, string>;
 }
@@ -32,7 +33,8 @@ interface Overview {
  * answered vs fallback replies, reply latency p50/p95, thumbs up and down (a table behind every
  * chart), the top intents, the top unanswered questions, and the feedback visitors gave in the
  * widget: per bot and agent, the reasons, the answers with the most thumbs down and the newest
- * comments (each linking to its conversation). Bots and agents are shown by name.
+ * comments (each linking to its conversation); then support: satisfaction ratings and the team's
+ * response times (overview-support.ts). Bots and agents are shown by name.
  */
 @customElement('aicd-overview-page')
 export class AicdOverviewPage extends LitElement {
@@ -61,10 +63,11 @@ export class AicdOverviewPage extends LitElement {
     const days = daysOf(range);
     const { from, to, timeZone: tz } = range;
     try {
-      const [usage, topics, feedback, total, names, ...daily] = await Promise.all([
+      const [usage, topics, feedback, support, total, names, ...daily] = await Promise.all([
         this.client.analytics.usage({ from, to, tz, granularity: 'day' }),
         this.client.analytics.topics({ from, to, tz, limit: 10 }),
         this.client.analytics.feedback({ from, to, tz, granularity: 'day', limit: 10 }),
+        this.client.analytics.support({ from, to, tz, limit: 10 }),
         this.client.analytics.performance({ from, to, tz }),
         this.names(),
         ...days.map((day) => this.client.analytics.performance({ from: day, to: day, tz })),
@@ -77,6 +80,7 @@ export class AicdOverviewPage extends LitElement {
         usage: usage.data,
         topics: topics.data,
         feedback: feedback.data,
+        support: support.data,
         total: total.data,
         daily: daily.map((r) => r.data),
       };
@@ -111,7 +115,7 @@ export class AicdOverviewPage extends LitElement {
       ${this.data ? this.renderData(this.data) : this.error ? nothing : html`<p class="status" role="status">Loading…</p>`}`;
   }
 
-  private renderData({ range, days, usage, daily, total, topics, feedback, names }: Overview) {
+  private renderData({ range, days, usage, daily, total, topics, feedback, support, names }: Overview) {
     const bucket = new Map(usage.series.map((b) => [localDay(b.start, range.timeZone), b]));
     const count = (key: 'conversations' | 'messages') => days.map((day) => bucket.get(day)?.[key] ?? 0);
     const ms = (v: number) => `${Math.round(v)} ms`;
@@ -177,7 +181,7 @@ export class AicdOverviewPage extends LitElement {
             : html`<p>Every question got an answer in this period.</p>`}
         </section>
       </div>
-      ${this.renderFeedback(range, days, feedback, names)}`;
+      ${this.renderFeedback(range, days, feedback, names)} ${renderSupport(support, names)}`;
   }
 
   /** Thumbs up and down per day (a chart with its table), per bot and agent, the reasons and the most downvoted answers. */

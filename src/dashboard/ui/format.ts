@@ -1,5 +1,5 @@
 /** Small text helpers shared by the pages. */
-import type { FeedbackRating, FeedbackReason } from '../../client/index.js';
+import type { CsatRating, FeedbackRating, FeedbackReason } from '../../client/index.js';
 import type { PresenceStatus } from '../types.js';
 
 /** "a, b ,, c" or one per line → ['a', 'b', 'c']: empty items are dropped, the rest trimmed. */
@@ -51,6 +51,22 @@ export const REASON_LABELS: Record<FeedbackReason, string> = {
   incomplete: 'Incomplete',
   other: 'Other',
 };
+
+/** A satisfaction rating in words, 1 to 5 (the widget's survey names them the same). */
+export const CSAT_LABELS: Record<CsatRating, string> = { 1: 'Very bad', 2: 'Bad', 3: 'Okay', 4: 'Good', 5: 'Very good' };
+
+/** "★★★★☆ 4/5 · Good": a visitor's satisfaction rating, as the pages show it. */
+export function csatSummary(rating: CsatRating): string {
+  return `${'★'.repeat(rating)}${'☆'.repeat(5 - rating)} ${rating}/5 · ${CSAT_LABELS[rating]}`;
+}
+
+/** "45 s", "3 min", "2 h 5 min": a response time, rounded as people read it; "—" for none. */
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null) return '—';
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 90 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
 
 /** "👎 Thumbs down · Incorrect": a visitor's rating and reason, as the pages show them. */
 export function feedbackSummary(f: { rating: FeedbackRating; reason: FeedbackReason | null }): string {
