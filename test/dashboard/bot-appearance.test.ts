@@ -20,7 +20,11 @@ describe('the bot editor: appearance', () => {
     await widget.updateComplete;
     const before = accent(widget);
 
+    // white on yellow cannot be read: the form says so, with the contrast
+    await fill(el, 'appearance.color', '#ffff00');
+    expect(deep(el, '.contrast-warning')!.textContent).to.contain('1.1:1');
     await fill(el, 'appearance.color', '#0f766e');
+    expect(deep(el, '.contrast-warning')).to.not.exist;
     await fill(el, 'appearance.bot_name', 'Ava');
     await fill(el, 'appearance.welcome_message', 'Hi, I am Ava.');
     await widget.updateComplete;

@@ -78,6 +78,23 @@ export function previewProperties(d: AppearanceDraft, bot: Bot) {
   };
 }
 
+/** WCAG 2 relative luminance of `#rrggbb`. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/**
+ * The contrast of the widget's white text and icons on `color` (the visitor's messages, the
+ * launcher, Send), e.g. 4.5 for 4.5:1; WCAG asks 4.5:1 of text.
+ */
+export function contrastOnWhite(color: string): number {
+  return 1.05 / (luminance(color) + 0.05);
+}
+
 export const APPEARANCE_FIELD_KEYS = [
   'appearance',
   'appearance.color',
@@ -115,6 +132,9 @@ export function appearanceFieldset(
       })}
       ${d.color ? html`<button type="button" @click=${() => set({ color: '' })}>Use the default colour</button>` : nothing}
     </div>
+    ${d.color && contrastOnWhite(d.color) < 4.5
+      ? html`<p class="hint contrast-warning" role="status">The visitor's messages are white on this colour: ${contrastOnWhite(d.color).toFixed(1)}:1, less than the 4.5:1 that text needs to be read easily. A darker colour reads better.</p>`
+      : nothing}
     ${field({
       name: 'appearance.position',
       label: 'Launcher corner',
