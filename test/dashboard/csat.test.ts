@@ -1,14 +1,19 @@
 // Satisfaction (CSAT) in the dashboard against the real service in real Chromium: after an operator
 // took, answered and closed a conversation and the visitor rated it, the overview shows the
 // satisfaction tiles, the operator's row and the comment linking to its conversation; the
-// conversation page shows the rating, and its exports carry it. Comments render as text; axe.
+// conversation page shows the rating, and its exports carry it; the bot editor sets when the widget
+// asks. Comments render as text; axe.
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/dashboard/pages/conversations-page.js';
 import type { AicdConversationsPage } from '../../src/dashboard/pages/conversations-page.js';
 import type { ExportFile } from '../../src/dashboard/pages/conversation-export.js';
 import '../../src/dashboard/pages/overview-page.js';
 import type { AicdOverviewPage } from '../../src/dashboard/pages/overview-page.js';
-import { askForPerson, button, deep, deepAll, HOSTILE, operatorWithHandoffBot, signOut, until } from './helpers.js';
+import '../../src/dashboard/pages/bot-editor.js';
+import '../../src/dashboard/pages/bot-csat.js';
+import type { AicdBotCsat } from '../../src/dashboard/pages/bot-csat.js';
+import type { AicdBotEditor } from '../../src/dashboard/pages/bot-editor.js';
+import { askForPerson, button, deep, deepAll, HOSTILE, newTenant, operatorWithHandoffBot, signOut, until } from './helpers.js';
 
 const COMMENT = `Quick and kind. ${HOSTILE}`;
 
@@ -78,5 +83,23 @@ describe('CSAT in the dashboard', () => {
     expect(lines[0]).to.match(/"csat_rating","csat_comment"$/);
     for (const line of lines.slice(1)) expect(line.endsWith(`"5","${COMMENT.replaceAll('"', '""')}"`)).to.equal(true, line);
     expect(globalThis.__pwned).to.equal(0);
+  });
+
+  it('the bot editor sets when the widget asks: after a handoff (on), after the bot alone (off)', async () => {
+    const tenant = await newTenant();
+    const { data: bot } = await tenant.client.bots.create({ name: 'Shop' });
+    const editor = await fixture<AicdBotEditor>(
+      html`<aicd-bot-editor .client=${tenant.client} .botId=${bot.id} .previewBaseUrl=${tenant.baseUrl} .csrfToken=${tenant.token}></aicd-bot-editor>`,
+    );
+    const section = await until(() => deep<AicdBotCsat>(editor, 'aicd-bot-csat'), 'the survey section');
+    const box = (name: string) => section.shadowRoot!.querySelector<HTMLInputElement>(`input[name="${name}"]`);
+    await until(() => box('after_bot'), 'the survey form');
+    expect([box('after_handoff')!.checked, box('after_bot')!.checked]).to.deep.equal([true, false]);
+    await expect(section).to.be.accessible();
+    box('after_bot')!.click();
+    box('after_handoff')!.click();
+    button(section, 'Save survey settings')!.click();
+    await until(() => section.shadowRoot!.querySelector('[role="status"]')?.textContent === 'Survey settings saved.', 'the save');
+    expect((await tenant.client.csat.settings(bot.id)).data).to.deep.equal({ bot_id: bot.id, after_handoff: false, after_bot: true });
   });
 });

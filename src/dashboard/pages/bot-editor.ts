@@ -84,6 +84,7 @@ export class AicdBotEditor extends LitElement {
     void import('./intent-quality.js');
     void import('./intents-transfer.js');
     void import('./bot-handoff.js'); // the handoff settings of a saved bot
+    void import('./bot-csat.js'); // and when its widget asks for a rating
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -138,7 +139,8 @@ export class AicdBotEditor extends LitElement {
           ${bot ? html`<button type="button" class="danger" @click=${() => this.confirmDelete(bot)}>Delete bot</button>` : nothing}
         </div>
       </form>
-      ${bot ? html`<aicd-bot-handoff .client=${this.client} .botId=${bot.id} .intents=${bot.training.intents.map((i) => i.name)}></aicd-bot-handoff>` : nothing}
+      ${bot ? html`<aicd-bot-handoff .client=${this.client} .botId=${bot.id} .intents=${bot.training.intents.map((i) => i.name)}></aicd-bot-handoff>
+        <aicd-bot-csat .client=${this.client} .botId=${bot.id}></aicd-bot-csat>` : nothing}
       </div>
       ${bot ? this.renderSide(bot) : nothing}
       </div>
