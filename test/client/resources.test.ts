@@ -159,6 +159,30 @@ describe('analytics', () => {
   });
 });
 
+describe('csat', () => {
+  it('reads whether to ask, gives a rating once (409 after), sets when to ask, and reports it', async () => {
+    const { client } = await clientFor();
+    const bot = (await client.bots.create(SUPPORT_BOT)).data;
+    const turn = await client.bots.sendMessage(bot.id, { message: 'hello', user_id: 'u-1' });
+    const conversationId = turn.data.conversation_id;
+    expect((await client.csat.state(conversationId, { user_id: 'u-1' })).data).to.deep.equal({ conversation_id: conversationId, survey: false, csat: null });
+    const settings = await client.csat.updateSettings(bot.id, { after_bot: true });
+    expect(settings.data).to.deep.equal({ bot_id: bot.id, after_handoff: true, after_bot: true });
+    expect((await client.csat.settings(bot.id)).data.after_bot).to.equal(true);
+    expect((await client.csat.state(conversationId)).data.survey).to.equal(true);
+
+    const given = await client.csat.give(conversationId, { rating: 4, comment: 'Good', user_id: 'u-1' });
+    expect(given.status).to.equal(201);
+    expect(given.data).to.include({ conversation_id: conversationId, rating: 4, comment: 'Good', user_id: 'u-1', operator_id: null });
+    const again = await rejectionOf(() => client.csat.give(conversationId, { rating: 1, user_id: 'u-1' }));
+    expect([(again as ApiError).status, (again as ApiError).code]).to.deep.equal([409, 'csat_already_given']);
+
+    const report = await client.analytics.support({ bot_id: bot.id, limit: 5 });
+    expect(report.data.totals.csat).to.deep.equal({ responses: 1, satisfied: 1, satisfied_share: 1, mean: 4 });
+    expect(report.data.comments.map((c) => c.comment)).to.deep.equal(['Good']);
+  });
+});
+
 describe('conversations', () => {
   it('lists conversations with filters and a cursor, reads one, deletes one (then 404)', async () => {
     const { client } = await clientFor();
