@@ -9,21 +9,12 @@
  * the service there mints the tokens itself (`{base-url}/widget/tokens`), for the origins its bot's
  * website channel lists: the one-snippet install.
  */
-import type { GetTokenContext } from '../../client/index.js';
 import { TokenUnavailableError } from '../core/error-detail.js';
 import { WidgetClient } from './widget-client.js';
-import { TokenSource, type TokenCredentials } from './token-source.js';
+import type { Credentials } from './credentials.js';
+import { TokenSource } from './token-source.js';
 
-export interface Credentials {
-  /** The `base-url` attribute; empty: the default (see above). */
-  baseUrl: string;
-  apiKey: string;
-  token: string;
-  tokenUrl: string;
-  /** Cookies on the `token-url` request: `same-origin` (default) or `include` (a proxy on another origin). */
-  tokenCredentials: TokenCredentials;
-  getToken: ((ctx: GetTokenContext) => Promise<string>) | undefined;
-}
+export type { Credentials };
 
 /** `${location.origin}/v1`, the default base URL in a browser. */
 export function defaultBaseUrl(): string {

@@ -11,6 +11,7 @@
 import type { ErrorEnvelope, SuccessEnvelope } from '../../client/types.js';
 import { loadAddon } from '../addons/loader.js';
 import { TokenUnavailableError } from '../core/error-detail.js';
+import type { TokenCredentials } from './credentials.js';
 
 /** `data` of a `token-url`'s answer, as the widget accepts it (the proxy's `TokenResponseData` is one). */
 interface TokenResponseData {
@@ -21,8 +22,6 @@ interface TokenResponseData {
   api_base?: string;
 }
 
-/** Whether the token request carries cookies: same-origin only (the default), or also to another origin. */
-export type TokenCredentials = 'same-origin' | 'include';
 
 /** Renew this long before `expires_at`, so a request never leaves with a token about to die. */
 const RENEW_BEFORE_MS = 60_000;

@@ -1,6 +1,6 @@
 /** What `ChatController` reads from its host, and which part of it decides the conversation's identity. */
 import type { ReactiveControllerHost } from 'lit';
-import type { Credentials } from '../connection/client-provider.js';
+import type { Credentials } from '../connection/credentials.js';
 import type { StorageMode } from '../conversation/storage.js';
 import type { WidgetProperties } from './widget-properties.js';
 
