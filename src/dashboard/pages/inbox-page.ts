@@ -4,7 +4,7 @@ import type { CannedReply, HandoffEvent, InboxConversation, Message, OfflineMess
 import { api as defaultApi, type DashboardApi } from '../api.js';
 import { messageAttachments } from '../ui/attachment-list.js';
 import { errorMessage } from '../ui/errors.js';
-import { formatDate } from '../ui/format.js';
+import { formatDate, waitLabel } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './inbox-page.styles.js';
 import './reply-files.js';
@@ -21,14 +21,6 @@ const TYPING_EVERY_MS = 3000;
 const TYPING_SHOWN_MS = 5000;
 /** Wait times are shown in whole minutes; redrawn this often. */
 const CLOCK_MS = 15_000;
-
-/** "just now", "3 min", "1 h 5 min". */
-export function waitLabel(since: string | null, now = Date.now()): string {
-  if (!since) return '';
-  const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000));
-  if (minutes < 1) return 'just now';
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
 
 const NO_FILES: ReplyFilesState = { ids: [], uploading: false };
 
@@ -141,9 +133,14 @@ export class AicdInboxPage extends LitElement {
     `;
   }
 
+  /** "Waiting 3 min", "With you", "With Anna". */
+  private statusLabel(c: InboxConversation): string {
+    if (c.status === 'waiting') return `Waiting ${waitLabel(c.waiting_since, this.now)}`;
+    return `With ${c.operator?.id === this.myId ? 'you' : (c.operator?.name ?? 'an operator')}`;
+  }
+
   private renderItem(c: InboxConversation) {
-    const mine = c.operator?.id === this.myId;
-    const label = c.status === 'waiting' ? `Waiting ${waitLabel(c.waiting_since, this.now)}` : `With ${mine ? 'you' : (c.operator?.name ?? 'an operator')}`;
+    const label = this.statusLabel(c);
     const visitor = c.user_id ?? 'visitor';
     return html`<li class="item" aria-current=${this.openId === c.id ? 'true' : nothing}>
       <p class="who">${label} · ${visitor}</p>
@@ -158,7 +155,7 @@ export class AicdInboxPage extends LitElement {
     const mine = c.status === 'with_person' && c.operator?.id === this.myId;
     return html`<section class="conversation" aria-labelledby="conversation-heading">
       <h2 id="conversation-heading" tabindex="-1">Conversation with ${c.user_id ?? 'a visitor'}</h2>
-      <p class="meta">${c.status === 'waiting' ? `Waiting ${waitLabel(c.waiting_since, this.now)}` : `With ${mine ? 'you' : (c.operator?.name ?? 'an operator')}`}</p>
+      <p class="meta">${this.statusLabel(c)}</p>
       <ol class="messages" aria-label="Transcript">
         ${this.transcript.map(
           (m) => html`<li class=${`message ${m.role}`}>

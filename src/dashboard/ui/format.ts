@@ -73,3 +73,11 @@ export function feedbackSummary(f: { rating: FeedbackRating; reason: FeedbackRea
   const thumb = f.rating === 'up' ? '👍 Thumbs up' : '👎 Thumbs down';
   return f.reason ? `${thumb} · ${REASON_LABELS[f.reason]}` : thumb;
 }
+
+/** How long a conversation has waited: "just now", "3 min", "1 h 5 min". */
+export function waitLabel(since: string | null, now = Date.now()): string {
+  if (!since) return '';
+  const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000));
+  if (minutes < 1) return 'just now';
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
