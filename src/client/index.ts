@@ -12,4 +12,5 @@ export type { AttachmentScope, UploadOptions } from './resources/attachments.js'
 export type { BotStreamEvent } from './resources/bots.js';
 export type { ChatStreamEvent } from './resources/chat.js';
 export type { TurnStreamEvent } from './turn-stream.js';
-export { parseSse, type SseEvent } from './sse.js';
+export { parseSse, type SseBody, type SseEvent } from './sse.js';
+export { xhrFetch } from './xhr-fetch.js';

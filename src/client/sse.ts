@@ -1,5 +1,6 @@
 /**
- * A Server-Sent Events parser over a byte stream (`response.body`), following the WHATWG
+ * A Server-Sent Events parser over a byte stream (`response.body`) or a stream of text already
+ * decoded (`xhrFetch`'s, in React Native), following the WHATWG
  * "event stream interpretation" rules. `EventSource` is no option for us: it only sends GET and
  * cannot set `Authorization`.
  *
@@ -101,16 +102,23 @@ export class SseLineParser {
   }
 }
 
+/** What {@link parseSse} reads: a fetch body (bytes), or a reader of text already decoded. */
+export interface SseBody {
+  getReader(): {
+    read(): Promise<ReadableStreamReadResult<Uint8Array | string>>;
+    cancel(): Promise<void>;
+    releaseLock(): void;
+  };
+}
+
 /**
- * Reads SSE events from a byte stream. Breaking out of the loop cancels the stream.
+ * Reads SSE events from a byte or text stream. Breaking out of the loop cancels the stream.
  * `onChunk` runs for every chunk received (the client uses it to restart its idle timer).
  */
-export async function* parseSse(
-  body: ReadableStream<Uint8Array>,
-  onChunk?: () => void,
-): AsyncGenerator<SseEvent, void, undefined> {
+export async function* parseSse(body: SseBody, onChunk?: () => void): AsyncGenerator<SseEvent, void, undefined> {
   const reader = body.getReader();
-  const decoder = new TextDecoder('utf-8'); // strips a leading BOM, as the standard asks
+  // made at the first bytes only: a runtime without TextDecoder (Hermes) reads text streams
+  let decoder: TextDecoder | undefined;
   const parser = new SseLineParser();
   let finished = false;
   try {
@@ -118,10 +126,11 @@ export async function* parseSse(
       const { done, value } = await reader.read();
       if (done) break;
       onChunk?.();
-      yield* parser.push(decoder.decode(value, { stream: true }));
+      // TextDecoder strips a leading BOM, as the standard asks
+      yield* parser.push(typeof value === 'string' ? value : (decoder ??= new TextDecoder('utf-8')).decode(value, { stream: true }));
     }
     finished = true;
-    yield* parser.push(decoder.decode());
+    yield* parser.push(decoder?.decode() ?? '');
     yield* parser.end();
   } finally {
     if (!finished) await reader.cancel().catch(() => undefined);

@@ -10,6 +10,7 @@ import { interpretBody } from '../envelope.js';
 import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
 import type { Attachment, UploadAttachmentQuery } from '../types.js';
+import { responseHeaders } from '../xhr-fetch.js';
 
 /** Which visitor reads or removes a file (a widget token sets both). */
 export interface AttachmentScope {
@@ -69,14 +70,7 @@ function progressFetch(onProgress: (sent: number, total: number) => void): typeo
       new Headers(init.headers).forEach((value, name) => xhr.setRequestHeader(name, value));
       xhr.responseType = 'blob';
       xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded, event.total);
-      xhr.onload = () => {
-        const headers = new Headers();
-        for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
-          const at = line.indexOf(':');
-          if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
-        }
-        resolve(new Response(xhr.response as Blob, { status: xhr.status, statusText: xhr.statusText, headers }));
-      };
+      xhr.onload = () => resolve(new Response(xhr.response as Blob, { status: xhr.status, statusText: xhr.statusText, headers: responseHeaders(xhr) }));
       xhr.onerror = () => reject(new TypeError('the upload failed'));
       xhr.onabort = () => reject(new DOMException('The upload was aborted.', 'AbortError'));
       init.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
