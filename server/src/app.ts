@@ -19,6 +19,7 @@ import { conversationRoutes } from './conversations/routes.ts';
 import { conversationFeedbackRoutes, feedbackRoutes } from './feedback/routes.ts';
 import { botCsatRoutes, conversationCsatRoutes } from './csat/routes.ts';
 import { botHandoffRoutes, conversationHandoffRoutes } from './handoff/routes.ts';
+import { assignmentRoutes, conversationAssignmentRoutes } from './handoff/assignment-routes.ts';
 import { AllowedHosts, allowedHostsOnly } from './http/allowed-hosts.ts';
 import { gate } from './http/auth.ts';
 import { bodyLimit } from './http/body-limit.ts';
@@ -93,6 +94,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/chat', chatRoutes(deps));
   v1.route('/conversations', conversationRoutes(deps));
   v1.route('/conversations', conversationHandoffRoutes(deps));
+  v1.route('/conversations', conversationAssignmentRoutes(deps));
   v1.route('/conversations', conversationFeedbackRoutes(deps));
   v1.route('/conversations', conversationCsatRoutes(deps));
   v1.route('/messages', feedbackRoutes(deps));
@@ -102,6 +104,7 @@ export function createApp(deps: Deps): Hono<AppEnv> {
   v1.route('/attachments', attachmentRoutes(deps));
   v1.route('/webhooks', webhookRoutes(deps));
   v1.route('/canned-replies', cannedReplyRoutes(deps));
+  v1.route('/assignment', assignmentRoutes(deps));
 
   // Knowledge imports and attachments take uploaded files: their own (larger) limits, the service's elsewhere.
   const uploadBytes = Math.max(deps.config.maxBodyBytes, uploadBodyBytes(deps.config.imports));

@@ -29,6 +29,7 @@ import { CsatService } from './csat/service.ts';
 import { FeedbackService } from './feedback/service.ts';
 import type { HandoffBus } from './handoff/bus.ts';
 import { InboxService } from './handoff/inbox.ts';
+import { Assignments } from './handoff/assignment.ts';
 import { HandoffService } from './handoff/service.ts';
 import { OperatorPresences } from './handoff/presence.ts';
 import { WaitingEmails } from './handoff/waiting-email.ts';
@@ -84,6 +85,8 @@ export interface Services {
   inbox: InboxService;
   /** Operators' presence (online, away, offline): the handoff's "is anyone online". */
   presences: OperatorPresences;
+  /** Who gets which conversation: by hand, and automatically when the account turns it on. */
+  assignments: Assignments;
   /** Emails the team about conversations nobody took in time (with `AI_CHAT_SMTP_URL`). */
   waitingEmails: WaitingEmails;
   /** Files sent with messages: upload, read, and the check before a message takes them. */
@@ -125,6 +128,8 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const presences = new OperatorPresences(core.db, core.config.presence);
   const waitingEmails = new WaitingEmails(core.db, core.logger, core.config.waitingEmail, core.config.publicUrls[0]);
   const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots, presences), attachments);
+  const assignments = new Assignments(core.db, handoff, presences, core.logger);
+  handoff.assigner = assignments;
   // Models an NLU upgrade left outdated answer with the fallback until retrained here, bots first.
   const upgrade = new AbortController();
   const retraining = bots
@@ -151,6 +156,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     handoff,
     inbox: new InboxService(core.db, handoff),
     presences,
+    assignments,
     waitingEmails,
     attachments,
     webhooks,

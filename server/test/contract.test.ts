@@ -411,6 +411,20 @@ describe('every endpoint answers as documented', () => {
       }
       await check(events, `/v1/conversations/${conversation}/events?max_seconds=0`, {}, 400, dev);
       await check(events, '/v1/conversations/conv_missing123456/events', {}, 404, dev);
+
+      const me = (await operator.call('GET', '/dashboard/api/inbox/me')).body.data.id;
+      await check('/v1/assignment', '/v1/assignment', {}, 200, dev);
+      await check('/v1/assignment', '/v1/assignment', { method: 'PUT', body: { capacities: [{ operator_id: me, capacity: 3 }] } }, 200, dev);
+      await check('/v1/assignment', '/v1/assignment', { method: 'PUT', body: { auto: 'yes' } }, 400, dev);
+      await check('/v1/assignment', '/v1/assignment', { method: 'PUT', body: { capacities: [{ operator_id: 'usr_nobody', capacity: 1 }] } }, 404, dev);
+      const assignment = '/v1/conversations/{conversation_id}/assignment';
+      await check(assignment, `/v1/conversations/${conversation}/assignment`, { method: 'PUT', body: { operator_id: me } }, 200, dev);
+      await check(assignment, `/v1/conversations/${conversation}/assignment`, { method: 'PUT', body: { operator_id: 'usr_nobody' } }, 404, dev);
+      await check(assignment, `/v1/conversations/${conversation}/assignment`, { method: 'PUT', body: {} }, 400, dev);
+      await check(assignment, `/v1/conversations/${conversation}/assignment`, { method: 'DELETE' }, 200, dev);
+      await check(assignment, '/v1/conversations/conv_missing123456/assignment', { method: 'DELETE' }, 404, dev);
+      const withBot = (await dev('/v1/chat', { body: { messages: [{ role: 'user', content: 'hi' }], bot_id: bot, user_id: 'user-h2' } })).body.data.conversation_id;
+      await check(assignment, `/v1/conversations/${withBot}/assignment`, { method: 'DELETE' }, 409, dev);
     } finally {
       inbox.close();
     }

@@ -18,6 +18,8 @@ import { operationsOf, type Operation, type Schema } from './support/fuzz-kit.ts
 
 const HUGE_PLAN = { points: 1_000_000, durationSeconds: 60 };
 const SHARED_USER = 'shared-user';
+/** A dashboard user (an operator) of each account, for assignment. */
+const OPERATORS = { a: 'usr_isolationalpha0001', b: 'usr_isolationbeta00001' };
 
 interface Tenant {
   accountId: string;
@@ -26,7 +28,7 @@ interface Tenant {
   /** A word only this tenant's data contains. */
   marker: string;
   ids: Record<
-    'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id' | 'attachment_id' | 'webhook_id' | 'delivery_id' | 'canned_reply_id',
+    'bot_id' | 'agent_id' | 'job_id' | 'entry_id' | 'conversation_id' | 'agent_conversation_id' | 'import_id' | 'message_id' | 'attachment_id' | 'webhook_id' | 'delivery_id' | 'canned_reply_id' | 'test_id',
     string
   >;
 }
@@ -63,6 +65,8 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
   const imported = await ok(call, '/v1/knowledge/imports?wait=true', { kind: 'files', files });
   await ok(call, '/v1/analytics/usage');
   await ok(call, `/v1/bots/${bot.id}/channels/telegram`, { bot_token: FAKE_TELEGRAM_TOKEN }, 'PUT');
+  const test = await ok(call, `/v1/bots/${bot.id}/channels/telegram/test`, { chat: '42', text: `A test from ${marker}` });
+  await service.deps.channels.drain(); // sent before any snapshot: the channel's health stays put
   // Loopback is allowed for this service's webhooks: the test event goes to a closed local port.
   const webhook = await ok(call, '/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['message.created'], description: marker });
   const delivery = await ok(call, `/v1/webhooks/${webhook.id}/test`, {});
@@ -75,7 +79,7 @@ async function tenant(name: string, marker: string): Promise<Tenant> {
     ids: {
       bot_id: bot.id, agent_id: agent.id, job_id: job.id, entry_id: entry.id, conversation_id: botReply.conversation_id,
       agent_conversation_id: chat.conversation_id, import_id: imported.id, message_id: botReply.message.id,
-      attachment_id: attachment.id, webhook_id: webhook.id, delivery_id: delivery.id, canned_reply_id: canned.id,
+      attachment_id: attachment.id, webhook_id: webhook.id, delivery_id: delivery.id, canned_reply_id: canned.id, test_id: test.id,
     },
   };
 }
@@ -104,9 +108,13 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /v1/bots/{bot_id}/channels/telegram': { bot_token: FAKE_TELEGRAM_TOKEN },
   'PUT /v1/bots/{bot_id}/channels/whatsapp': { phone_number_id: '1', access_token: 'hijacked', app_secret: 'hijacked', verify_token: 'hijacked' },
   'PUT /v1/bots/{bot_id}/channels/slack': { bot_token: 'xoxb-hijacked-0000', signing_secret: 'hijackedhijacked' },
+  'POST /v1/bots/{bot_id}/channels/telegram/test': { chat: '42' },
+  'POST /v1/bots/{bot_id}/channels/whatsapp/test': { chat: '42' },
+  'POST /v1/bots/{bot_id}/channels/slack/test': { chat: 'C0HIJACKED' },
   'PATCH /v1/webhooks/{webhook_id}': { enabled: false, url: 'http://127.0.0.1:9/hijacked' },
   'PATCH /v1/canned-replies/{canned_reply_id}': { text: 'hijacked' },
   'POST /v1/conversations/{conversation_id}/labels': { add: ['hijacked'] },
+  'PUT /v1/conversations/{conversation_id}/assignment': { operator_id: OPERATORS.b },
 };
 
 function bodyFor(op: Operation): unknown {
@@ -130,6 +138,7 @@ async function snapshotOf(t: Tenant) {
     channel: (await call(`/v1/bots/${ids.bot_id}/channels/telegram`)).body.data,
     webhook: (await call(`/v1/webhooks/${ids.webhook_id}`)).body.data,
     cannedReplies: (await call('/v1/canned-replies')).body.data,
+    assignment: (await call('/v1/assignment')).body.data,
   };
 }
 
@@ -139,6 +148,9 @@ before(async () => {
   doc = await (await service.fetch(new Request('http://127.0.0.1/v1/openapi.json'))).json();
   a = await tenant('Alpha', 'zebracorn');
   b = await tenant('Beta', 'quokkaland');
+  for (const [tenant, id] of [[a, OPERATORS.a], [b, OPERATORS.b]] as const) {
+    await sql`insert into users (id, account_id, email, password_hash, role) values (${id}, ${tenant.accountId}, ${`${id}@example.test`}, 'x', 'member')`.execute(service.deps.db);
+  }
 });
 after(async () => {
   await service?.close();
@@ -189,6 +201,17 @@ describe('tenant isolation: account B with account A\'s ids', () => {
       assert.equal(res.status, 404, `${field}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.error.param, field);
     }
+  });
+
+  it("sees and sets only its own operators' assignment", async () => {
+    const before = await snapshotOf(a);
+    const mine = (await b.call('/v1/assignment')).body.data.operators.map((o: { id: string }) => o.id);
+    assert.deepEqual(mine, [OPERATORS.b]);
+    const res = await b.call('/v1/assignment', { method: 'PUT', body: { auto: true, capacities: [{ operator_id: OPERATORS.a, capacity: 0 }] } });
+    assert.deepEqual([res.status, res.body.error.code, res.body.error.param], [404, 'resource_not_found', 'operator_id']);
+    const crossing = await b.call(`/v1/conversations/${b.ids.conversation_id}/assignment`, { method: 'PUT', body: { operator_id: OPERATORS.a } });
+    assert.deepEqual([crossing.status, crossing.body.error.param], [404, 'operator_id'], "A's operator on B's conversation");
+    assert.deepEqual(await snapshotOf(a), before);
   });
 
   it("cannot send A's file with its own message", async () => {

@@ -22,6 +22,7 @@ export * from './analytics-types.js';
 export * from './feedback-types.js';
 export * from './csat-types.js';
 export * from './handoff-types.js';
+export * from './assignment-types.js';
 export * from './attachment-types.js';
 export * from './webhook-types.js';
 export * from './canned-reply-types.js';

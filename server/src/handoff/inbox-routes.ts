@@ -10,6 +10,7 @@ import { ok } from '../http/envelope.ts';
 import { pathId, readJson, readQuery } from '../http/validate.ts';
 import { requireSession, signedIn } from '../sessions/middleware.ts';
 import type { DashboardServices } from '../dashboard/services.ts';
+import type { Assignments } from './assignment.ts';
 import type { InboxService } from './inbox.ts';
 import type { OperatorPresences } from './presence.ts';
 import type { HandoffService, Operator } from './service.ts';
@@ -22,6 +23,7 @@ export interface InboxRouteDeps {
   handoff: HandoffService;
   inbox: InboxService;
   presences: OperatorPresences;
+  assignments: Assignments;
   dashboard: DashboardServices;
 }
 
@@ -79,6 +81,9 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
         // last one, their presence), however long the page stays open.
         if (!activity && !(await deps.dashboard.sessions.isLive(sessionId))) throw new Error('the session ended');
         await inOrder(operator.userId, () => presences.touch(operator.accountId, operator.userId, activity));
+        // An operator whose dashboard opens may be online now; each heartbeat also gives out what a
+        // lost trigger (an instance stopped between a change and its drain) left waiting.
+        await deps.assignments.drain(operator.accountId);
       },
       onClose: async () => {
         const left = (openStreams.get(operator.userId) ?? 1) - 1;

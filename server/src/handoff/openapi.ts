@@ -88,6 +88,46 @@ export function handoffPaths(): Record<string, Record<string, unknown>> {
         errors: ['NotFound'],
       }),
     },
+    '/v1/assignment': {
+      get: operation({
+        operationId: 'getAssignment',
+        tag: 'Chat',
+        summary: "The account's assignment of conversations: automatic or not, and each operator's capacity and load",
+        success: [{ status: 200, data: 'AssignmentSettings', description: 'The setting and the operators.' }],
+        errors: [],
+      }),
+      put: operation({
+        operationId: 'putAssignment',
+        tag: 'Chat',
+        summary: 'Turn automatic assignment on or off, and set operators\' capacities',
+        description: 'Turning it on gives out what waits at once. An `operator_id` that is no dashboard user of the account answers 404 `resource_not_found` and changes nothing.',
+        body: 'AssignmentSettingsInput',
+        success: [{ status: 200, data: 'AssignmentSettings', description: 'The stored setting and the operators.' }],
+        errors: ['NotFound'],
+      }),
+    },
+    '/v1/conversations/{conversation_id}/assignment': {
+      put: operation({
+        operationId: 'assignConversation',
+        tag: 'Chat',
+        summary: 'Assign a waiting conversation to an operator, or transfer one with a person to another',
+        description:
+          'The conversation becomes `with_person` with that operator, whatever their presence or capacity; the visitor\'s stream and every inbox get the `status` event naming them. Already theirs: no change. 404 `resource_not_found` (`operator_id`) for anyone but a dashboard user of the account; 409 `invalid_status_transition` unless the conversation is `waiting` or `with_person`.',
+        pathIds: [CONVERSATION],
+        body: 'AssignRequest',
+        success: [{ status: 200, data: 'HandoffState', description: 'The conversation with its operator.' }],
+        errors: ['NotFound', 'Conflict'],
+      }),
+      delete: operation({
+        operationId: 'unassignConversation',
+        tag: 'Chat',
+        summary: 'Put a conversation with a person back in the queue (`waiting`)',
+        description: 'With automatic assignment on, it is given out again at once by the same rule, but not to the operator it was taken from. Waiting already: no change. 409 `invalid_status_transition` for `bot` or `closed`.',
+        pathIds: [CONVERSATION],
+        success: [{ status: 200, data: 'HandoffState', description: 'The conversation, waiting (or given to the next operator).' }],
+        errors: ['NotFound', 'Conflict'],
+      }),
+    },
     '/v1/conversations/{conversation_id}/events': {
       get: operation({
         operationId: 'streamConversationEvents',

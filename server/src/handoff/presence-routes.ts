@@ -11,10 +11,13 @@ import { ok } from '../http/envelope.ts';
 import { readJson, type JsonSchema } from '../http/validate.ts';
 import { requireSession, signedIn } from '../sessions/middleware.ts';
 import type { DashboardServices } from '../dashboard/services.ts';
+import type { Assignments } from './assignment.ts';
 import { PRESENCE_STATUSES, type OperatorPresences } from './presence.ts';
 
 export interface PresenceRouteDeps {
   presences: OperatorPresences;
+  /** An operator coming online may take what waits (automatic assignment). */
+  assignments: Assignments;
   dashboard: DashboardServices;
 }
 
@@ -34,11 +37,15 @@ export function presenceRoutes(deps: PresenceRouteDeps): Hono<AppEnv> {
   router.put('/', async (c) => {
     const { status } = await readJson<{ status: PresenceStatus }>(c, presenceInputSchema);
     const session = signedIn(c);
-    return ok(c, await presences.choose(session.accountId, session.userId, status));
+    const presence = await presences.choose(session.accountId, session.userId, status);
+    if (presence.status === 'online') await deps.assignments.drain(session.accountId);
+    return ok(c, presence);
   });
   router.post('/activity', async (c) => {
     const session = signedIn(c);
-    return ok(c, await presences.active(session.accountId, session.userId));
+    const presence = await presences.active(session.accountId, session.userId);
+    if (presence.status === 'online') await deps.assignments.drain(session.accountId); // back from away
+    return ok(c, presence);
   });
   return router;
 }

@@ -177,7 +177,57 @@ export const operatorProfileInputSchema: JsonSchema = {
   },
 };
 
+const capacity: JsonSchema = { type: 'integer', minimum: 0, maximum: 100, description: 'Open (`with_person`) conversations automatic assignment gives the operator at most (default 5; 0: none).' };
+
+export const assignmentSettingsSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['auto', 'operators'],
+  properties: {
+    auto: { type: 'boolean', description: 'Automatic assignment (default off): a conversation that starts waiting goes to the online operator with the fewest open conversations under their capacity, ties to who waited longest since their last one.' },
+    operators: {
+      type: 'array',
+      description: "The account's operators (its dashboard users), oldest first.",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'name', 'avatar_url', 'capacity', 'open', 'presence', 'last_assigned_at'],
+        properties: {
+          ...(operatorProfile.properties as Record<string, JsonSchema>),
+          capacity,
+          open: { type: 'integer', minimum: 0, description: 'The `with_person` conversations they hold now.' },
+          presence: { enum: ['online', 'away', 'offline'], description: 'Only `online` operators are assigned automatically.' },
+          last_assigned_at: nullableDateTime,
+        },
+      },
+    },
+  },
+};
+
+export const assignmentSettingsInputSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    auto: { type: 'boolean' },
+    capacities: {
+      type: 'array',
+      maxItems: 200,
+      items: { type: 'object', additionalProperties: false, required: ['operator_id', 'capacity'], properties: { operator_id: { type: 'string', minLength: 1, maxLength: 64 }, capacity } },
+    },
+  },
+};
+
+export const assignRequestSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['operator_id'],
+  properties: { operator_id: { type: 'string', minLength: 1, maxLength: 64, description: 'A dashboard user of the account (any presence); another answers 404.' } },
+};
+
 export const handoffComponents = {
+  AssignmentSettings: assignmentSettingsSchema,
+  AssignmentSettingsInput: assignmentSettingsInputSchema,
+  AssignRequest: assignRequestSchema,
   OperatorProfile: operatorProfile,
   HandoffState: handoffStateSchema,
   HandoffSettingsInput: handoffSettingsInputSchema,

@@ -39,7 +39,9 @@ export interface Operator {
 }
 
 /** The columns of a conversation its handoff reads. */
-type HandoffRow = Pick<ConversationRow, 'id' | 'account_id' | 'bot_id' | 'user_id' | 'status' | 'waiting_since' | 'operator_id'>;
+export type HandoffRow = Pick<ConversationRow, 'id' | 'account_id' | 'bot_id' | 'user_id' | 'status' | 'waiting_since' | 'operator_id'>;
+/** The columns of `HandoffRow`, for selects and `returning`. */
+export const HANDOFF_COLUMNS = ['id', 'account_id', 'bot_id', 'user_id', 'status', 'waiting_since', 'operator_id'] as const;
 
 export class HandoffService {
   readonly db: Kysely<HandoffDatabase>;
@@ -58,11 +60,17 @@ export class HandoffService {
     this.db = withHandoffTables(db);
   }
 
+  /**
+   * Automatic assignment (assignment.ts), told whenever the queue or an operator's load may have
+   * changed; set by services.ts (it needs this service to store its changes).
+   */
+  assigner?: { drain(accountId: string): Promise<unknown> };
+
   /** The conversation as `visitor` may see it; 404 for anyone else's (ids cannot be probed). */
   async conversation(accountId: string, conversationId: string, visitor: Visitor = {}): Promise<HandoffRow> {
     const row = await this.db
       .selectFrom('conversations')
-      .select(['id', 'account_id', 'bot_id', 'user_id', 'status', 'waiting_since', 'operator_id'])
+      .select(HANDOFF_COLUMNS)
       .where('account_id', '=', accountId)
       .where('id', '=', conversationId)
       .executeTakeFirst();
@@ -110,13 +118,21 @@ export class HandoffService {
         .where('id', '=', conversationId)
         .where('status', 'in', from);
       if (options.onlyOperator) update = update.where((eb) => eb.or([eb('operator_id', '=', options.onlyOperator!), eb('status', '=', 'waiting')]));
-      const row = await update.returning(['id', 'account_id', 'bot_id', 'user_id', 'status', 'waiting_since', 'operator_id']).executeTakeFirst();
+      const row = await update.returning(HANDOFF_COLUMNS).executeTakeFirst();
       if (!row) throw await this.refusal(trx, accountId, conversationId, to);
-      const state = await this.stateOf(row, { db: trx, availability });
-      return { state, event: await this.storeEvent(trx, accountId, conversationId, 'status', state) };
+      if (to === 'with_person' && options.operatorId) await assignedNow(trx, options.operatorId);
+      return this.storeStatus(trx, row, availability);
     });
     this.publish(accountId, conversationId, event);
+    // a new waiting conversation, or an operator with one less: the queue may move
+    if (to !== 'with_person') await this.assigner?.drain(accountId);
     return state;
+  }
+
+  /** Stores a status change made in `trx` with its event; the caller publishes the event once committed. */
+  async storeStatus(trx: Transaction<HandoffDatabase>, row: HandoffRow, availability: HandoffAvailability): Promise<{ state: HandoffState; event: BusEvent }> {
+    const state = await this.stateOf(row, { db: trx, availability });
+    return { state, event: await this.storeEvent(trx, row.account_id, row.id, 'status', state) };
   }
 
   /** Why a transition matched no row: 404, or 409 with what the status is now. */
@@ -278,9 +294,16 @@ export class HandoffService {
     return { type, id: String(row.seq), data };
   }
 
-  private publish(accountId: string, conversationId: string, event: BusEvent): void {
+  /** To the conversation's stream (the visitor) and the account's (every inbox), on every instance. */
+  publish(accountId: string, conversationId: string, event: BusEvent): void {
     this.bus.publish([conversationTopic(conversationId), accountTopic(accountId)], event);
   }
+}
+
+/** An operator was given a conversation (taken or assigned): ties in automatic assignment go to who waited longest since. */
+export async function assignedNow(db: Kysely<HandoffDatabase>, operatorId: string): Promise<void> {
+  // clock_timestamp, not now(): several assignments in one transaction keep their order
+  await db.updateTable('users').set({ last_assigned_at: sql<Date>`clock_timestamp()` }).where('id', '=', operatorId).execute();
 }
 
 async function profileIn(db: Kysely<HandoffDatabase>, userId: string): Promise<OperatorProfile> {

@@ -57,15 +57,29 @@ export interface WaitingEmailsTable {
   sent_at: Generated<Date>;
 }
 
+/** Migration 031: an account's automatic assignment; the row is also its assignment lock. */
+export interface AssignmentSettingsTable {
+  account_id: string;
+  auto: boolean;
+  updated_at: Generated<Date>;
+}
+
 export type HandoffDatabase = Omit<DashboardDatabase, 'users'> & {
-  users: DashboardDatabase['users'] & { display_name: OptionalText; avatar_url: OptionalText };
+  users: DashboardDatabase['users'] & {
+    display_name: OptionalText;
+    avatar_url: OptionalText;
+    /** Migration 031: open conversations automatic assignment gives them at most, and when they last got one. */
+    assign_capacity: ColumnType<number, number | undefined, number>;
+    last_assigned_at: ColumnType<Date | null, never, RawBuilder<Date>>;
+  };
+  assignment_settings: AssignmentSettingsTable;
   handoff_events: HandoffEventsTable;
   bot_handoff: BotHandoffTable;
   offline_messages: OfflineMessagesTable;
   operator_presence: OperatorPresenceTable;
 };
 
-/** The same connection, typed with the tables of migration 016. */
+/** The same connection, typed with the handoff's tables (migrations 016 to 031). */
 export function withHandoffTables(db: Kysely<Database>): Kysely<HandoffDatabase> {
   return db as unknown as Kysely<HandoffDatabase>;
 }
