@@ -591,6 +591,30 @@ describe('every endpoint answers as documented', () => {
     await check(one, `/v1/canned-replies/${id}`, { method: 'DELETE' }, 404);
   });
 
+  it('channel management: the list, test messages, Telegram\'s webhook', async () => {
+    const bot = (await raw('/v1/bots', { body: { name: 'Managed' } })).body.data.id;
+    const list = '/v1/bots/{bot_id}/channels';
+    await check(list, '/v1/bots/bot_missing123456789/channels', {}, 404);
+    await check('/v1/bots/{bot_id}/channels/telegram', `/v1/bots/${bot}/channels/telegram`, { method: 'PUT', body: { bot_token: FAKE_TELEGRAM_TOKEN } }, 200);
+    const { phoneNumberId, accessToken, appSecret, verifyToken } = FAKE_WHATSAPP;
+    const whatsappBody = { phone_number_id: phoneNumberId, access_token: accessToken, app_secret: appSecret, verify_token: verifyToken };
+    await check('/v1/bots/{bot_id}/channels/whatsapp', `/v1/bots/${bot}/channels/whatsapp`, { method: 'PUT', body: whatsappBody }, 200);
+    await check('/v1/bots/{bot_id}/channels/slack', `/v1/bots/${bot}/channels/slack`, { method: 'PUT', body: { bot_token: FAKE_SLACK.botToken, signing_secret: FAKE_SLACK.signingSecret } }, 200);
+    await check(list, `/v1/bots/${bot}/channels`, {}, 200);
+    for (const [type, chat] of [['telegram', '42'], ['whatsapp', '4915112345678'], ['slack', 'C0CONTRACT']] as const) {
+      const [send, one] = [`/v1/bots/{bot_id}/channels/${type}/test`, `/v1/bots/{bot_id}/channels/${type}/test/{test_id}`];
+      await check(send, `/v1/bots/${bot}/channels/${type}/test`, { method: 'POST' }, 400); // nobody wrote yet
+      const id = (await check(send, `/v1/bots/${bot}/channels/${type}/test`, { body: { chat, text: 'Testing' } }, 202)).body.data.id;
+      await check(one, `/v1/bots/${bot}/channels/${type}/test/${id}`, {}, 200);
+      await check(one, `/v1/bots/${bot}/channels/${type}/test/msg_missing123456789`, {}, 404);
+    }
+    const hook = '/v1/bots/{bot_id}/channels/telegram/webhook';
+    await check(hook, `/v1/bots/${bot}/channels/telegram/webhook`, { method: 'DELETE' }, 200);
+    await check(hook, `/v1/bots/${bot}/channels/telegram/webhook`, { method: 'POST' }, 200);
+    await check(hook, '/v1/bots/bot_missing123456789/channels/telegram/webhook', { method: 'POST' }, 404);
+    await service.deps.channels.drain();
+  });
+
   it('covered a success answer of every documented operation', () => {
     const missing: string[] = [];
     for (const item of Object.values(doc.paths)) {

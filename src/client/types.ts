@@ -25,4 +25,5 @@ export * from './handoff-types.js';
 export * from './assignment-types.js';
 export * from './attachment-types.js';
 export * from './webhook-types.js';
+export * from './channel-types.js';
 export * from './canned-reply-types.js';

@@ -59,11 +59,82 @@ function plainText(op: Record<string, unknown>, description: string, also = fals
   return op;
 }
 
+const TEST_ID: [string, string, string] = ['test_id', 'msg', 'test message'];
+/** The platforms whose adapter registers the webhook through an API (routes.ts adds `/webhook` for those). */
+const WEBHOOK_API = ['telegram'] as const;
+
+/** The bot's channels at once; per platform a test message; the webhook where the platform has an API for it. */
+function managementPaths(): Record<string, Record<string, unknown>> {
+  const paths: Record<string, Record<string, unknown>> = {
+    '/v1/bots/{bot_id}/channels': {
+      get: operation({
+        operationId: 'listChannels',
+        tag: 'Channels',
+        summary: 'A bot\'s channels with their health, and the platforms this service speaks',
+        pathIds: [BOT],
+        success: [{ status: 200, data: 'ChannelList', description: 'The channels; credentials are never returned.' }],
+        errors: ['NotFound'],
+      }),
+    },
+  };
+  for (const type of Object.keys(NAMES) as ChannelType[]) {
+    const name = NAMES[type];
+    paths[`/v1/bots/{bot_id}/channels/${type}/test`] = {
+      post: operation({
+        operationId: `send${name}TestMessage`,
+        tag: 'Channels',
+        summary: `Send a test message through the bot's ${name} channel`,
+        description: 'Queued in the outbox as a reply is, and sent by the worker (retries included); follow it with `GET …/test/{test_id}`. Without `chat`, it goes to whoever wrote on the channel last (400 `validation_failed` on `chat` when nobody has yet).',
+        pathIds: [BOT],
+        body: 'ChannelTestInput',
+        bodyOptional: true,
+        success: [{ status: 202, data: 'ChannelTestMessage', description: 'Queued.' }],
+        errors: ['NotFound', 'ServiceUnavailable'],
+      }),
+    };
+    paths[`/v1/bots/{bot_id}/channels/${type}/test/{test_id}`] = {
+      get: operation({
+        operationId: `get${name}TestMessage`,
+        tag: 'Channels',
+        summary: `Where a test message of the bot's ${name} channel is: queued, sent, or why not`,
+        pathIds: [BOT, TEST_ID],
+        success: [{ status: 200, data: 'ChannelTestMessage', description: 'The test message.' }],
+        errors: ['NotFound'],
+      }),
+    };
+  }
+  for (const type of WEBHOOK_API) {
+    const name = NAMES[type];
+    paths[`/v1/bots/{bot_id}/channels/${type}/webhook`] = {
+      post: operation({
+        operationId: `register${name}Webhook`,
+        tag: 'Channels',
+        summary: `Register the channel's webhook with ${name} again`,
+        description: 'Connecting registers it already; this is for a webhook that was removed, or taken by another service with the same bot. A refusal answers 502 `upstream_error` with the platform\'s reason.',
+        pathIds: [BOT],
+        success: [{ status: 200, data: 'ChannelConnection', description: 'Registered.' }],
+        errors: ['NotFound', 'ServiceUnavailable', 'UpstreamError'],
+      }),
+      delete: operation({
+        operationId: `remove${name}Webhook`,
+        tag: 'Channels',
+        summary: `Remove the channel's webhook at ${name}, keeping the channel`,
+        description: 'The platform stops delivering messages until the webhook is registered again.',
+        pathIds: [BOT],
+        success: [{ status: 200, data: 'ChannelConnection', description: 'Removed.' }],
+        errors: ['NotFound', 'ServiceUnavailable', 'UpstreamError'],
+      }),
+    };
+  }
+  return paths;
+}
+
 const webhookDescription = (name: string, check: string) =>
   `Called by ${name}, not by you: public, outside the account's API budget (a budget per channel instead), bodies up to 256 KiB. ${check} The delivery is stored before the answer, so a replay is one turn; the bot answers from a queue.`;
 
 export function channelPaths(): Record<string, Record<string, unknown>> {
   return {
+    ...managementPaths(),
     ...Object.fromEntries(CHANNEL_TYPES.map((type) => [`/v1/bots/{bot_id}/channels/${type}`, botChannelPath(type)])),
     '/v1/channels/telegram/{channel_id}': {
       post: operation({

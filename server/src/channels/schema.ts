@@ -52,11 +52,50 @@ export const channelSchema: JsonSchema = {
     health: {
       type: 'object',
       additionalProperties: false,
-      required: ['last_received_at', 'last_sent_at', 'last_error', 'last_error_at'],
-      properties: { last_received_at: dateTime, last_sent_at: dateTime, last_error: { type: ['string', 'null'] }, last_error_at: dateTime },
+      required: ['last_received_at', 'last_sent_at', 'last_error', 'last_error_at', 'pending_replies'],
+      properties: {
+        last_received_at: dateTime,
+        last_sent_at: dateTime,
+        last_error: { type: ['string', 'null'] },
+        last_error_at: dateTime,
+        pending_replies: { type: 'integer', minimum: 0, description: 'Replies in the outbox not sent yet (queued, waiting for a retry, or being sent).' },
+      },
     },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const channelListSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'platforms'],
+  properties: {
+    items: { type: 'array', items: channelSchema, description: 'The bot\'s channels, oldest first.' },
+    platforms: { type: 'array', items: { enum: [...CHANNEL_TYPES] }, description: 'The platforms this service speaks: those a bot can be connected to.' },
+  },
+};
+
+export const channelTestInputSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    chat: { type: 'string', pattern: '^[A-Za-z0-9_.:@+-]{1,64}$', description: 'Where to send it (Telegram: a chat id; WhatsApp: a phone number, digits only; Slack: a channel id). Default: the chat of the last message a person sent on the channel.' },
+    text: { type: 'string', minLength: 1, maxLength: 1000, description: 'Markdown, formatted for the platform as replies are. Default: a sentence naming the bot.' },
+  },
+};
+
+export const channelTestSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'chat', 'status', 'error', 'sent_at', 'created_at'],
+  properties: {
+    id: { type: 'string' },
+    chat: { type: 'string' },
+    status: { enum: ['pending', 'sending', 'sent', 'failed', 'unconfirmed'], description: '`pending` (queued, or waiting for a retry), `sending`, then `sent`, `failed` (the platform refused it) or `unconfirmed` (it may or may not have arrived).' },
+    error: { type: ['string', 'null'], description: 'The platform\'s refusal, or the last try\'s error before a retry.' },
+    sent_at: dateTime,
+    created_at: { type: 'string', format: 'date-time' },
   },
 };
 
@@ -89,5 +128,8 @@ export const channelComponents = {
   SlackChannelInput: slackChannelInputSchema,
   ChannelConnection: channelSchema,
   ChannelDeletion: channelDeletionSchema,
+  ChannelList: channelListSchema,
+  ChannelTestInput: channelTestInputSchema,
+  ChannelTestMessage: channelTestSchema,
   WebhookReceipt: webhookReceiptSchema,
 };

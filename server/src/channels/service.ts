@@ -6,9 +6,12 @@
  * stored and retries that came due.
  */
 import type { Kysely } from 'kysely';
+import type { ChannelTestMessage } from '../../../src/client/types.ts';
 import type { BotService } from '../bots/service.ts';
+import { iso } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { invalid, notFound, ServiceError } from '../http/errors.ts';
+import { newId } from '../ids.ts';
 import { QueueWorker } from '../jobs/queue-worker.ts';
 import type { Logger } from '../logger.ts';
 import type { TurnPipeline } from '../turns/pipeline.ts';
@@ -18,7 +21,7 @@ import { InboundQueue } from './inbound.ts';
 import type { ChannelConfig } from './options.ts';
 import { Outbox } from './outbox.ts';
 import { SecretBox } from './secrets.ts';
-import { ChannelStore, webhookUrlOf, type ChannelView } from './store.ts';
+import { ChannelStore, webhookUrlOf, type ChannelRow, type ChannelView } from './store.ts';
 import { TelegramAdapter } from './telegram/adapter.ts';
 
 export interface ChannelDeps {
@@ -91,7 +94,19 @@ export class ChannelService {
 
   async read(accountId: string, botId: string, type: ChannelType, baseUrl: string): Promise<ChannelView> {
     await this.deps.bots.getRow(accountId, botId);
-    return this.store.view(await this.store.get(accountId, botId, type), this.adapters[type], baseUrl);
+    return this.viewOf(await this.store.get(accountId, botId, type), baseUrl);
+  }
+
+  /** The bot's channels, and the platforms this service speaks (those a bot may connect). */
+  async list(accountId: string, botId: string, baseUrl: string): Promise<{ items: ChannelView[]; platforms: ChannelType[] }> {
+    await this.deps.bots.getRow(accountId, botId);
+    const rows = await this.store.list(accountId, botId);
+    const pending = await this.store.pendingReplies(rows.map((row) => row.id));
+    return { items: rows.map((row) => this.store.view(row, this.adapters[row.type], baseUrl, pending.get(row.id) ?? 0)), platforms: this.platforms };
+  }
+
+  get platforms(): ChannelType[] {
+    return Object.keys(this.adapters) as ChannelType[];
   }
 
   /**
@@ -117,7 +132,7 @@ export class ChannelService {
       await adapter.connect({ id, settings, secrets }, webhookUrl);
     }
     const row = await this.store.save(accountId, botId, type, id, settings, secrets);
-    return this.store.view(row, adapter, baseUrl);
+    return this.viewOf(row, baseUrl);
   }
 
   /** Deletes the channel; the platform's webhook is removed first where it has an API for it (best effort). */
@@ -132,6 +147,59 @@ export class ChannelService {
     }
     await this.store.remove(accountId, row);
     return row.id;
+  }
+
+  /**
+   * Registers the channel's webhook with the platform again (Telegram `setWebhook`, with the stored
+   * secret token), e.g. after it was removed or another service took the bot over.
+   */
+  async registerWebhook(accountId: string, botId: string, type: ChannelType, baseUrl: string): Promise<ChannelView> {
+    await this.deps.bots.getRow(accountId, botId);
+    const row = await this.store.get(accountId, botId, type);
+    await this.adapters[type].connect?.(this.store.access(row), webhookUrlOf(baseUrl, type, row.id));
+    return this.viewOf(row, baseUrl);
+  }
+
+  /** Removes the webhook at the platform (Telegram `deleteWebhook`); the channel stays, silent until registered again. */
+  async removeWebhook(accountId: string, botId: string, type: ChannelType, baseUrl: string): Promise<ChannelView> {
+    await this.deps.bots.getRow(accountId, botId);
+    const row = await this.store.get(accountId, botId, type);
+    await this.adapters[type].disconnect?.(this.store.access(row));
+    return this.viewOf(row, baseUrl);
+  }
+
+  /**
+   * Queues a test message to `chat` (default: whoever wrote last) through the outbox, as a reply
+   * goes, and wakes the worker; `testMessage` then says how it went.
+   */
+  async sendTest(accountId: string, botId: string, type: ChannelType, input: { chat?: string; text?: string }): Promise<ChannelTestMessage> {
+    const bot = await this.deps.bots.getRow(accountId, botId);
+    const row = await this.store.get(accountId, botId, type);
+    const chat = input.chat ?? (await this.store.lastChat(row.id));
+    if (!chat) throw invalid('chat', 'Nobody has written to this channel yet: give the chat to send the test message to.');
+    const message = { id: newId('msg'), content: input.text ?? `A test message from ${bot.name}: this channel works.`, suggestions: [], citations: [] };
+    await this.outbox.enqueue(this.store.db, { channelId: row.id, type, chat, message });
+    this.kick();
+    return this.testMessage(accountId, botId, type, message.id);
+  }
+
+  /** Where a test message is: queued, being sent, sent, or why it was not. */
+  async testMessage(accountId: string, botId: string, type: ChannelType, testId: string): Promise<ChannelTestMessage> {
+    await this.deps.bots.getRow(accountId, botId);
+    const channel = await this.store.get(accountId, botId, type);
+    const row = await this.store.db
+      .selectFrom('channel_outbox')
+      .select(['chat', 'status', 'last_error', 'sent_at', 'created_at'])
+      .where('channel_id', '=', channel.id)
+      .where('message_id', '=', `${testId}#0`)
+      .executeTakeFirst();
+    if (!row) throw notFound('test_id', 'test message');
+    return { id: testId, chat: row.chat, status: row.status, error: row.status === 'sent' ? null : row.last_error, sent_at: iso(row.sent_at), created_at: iso(row.created_at) };
+  }
+
+  private async viewOf(row: ChannelRow, baseUrl: string): Promise<ChannelView> {
+    const pending = await this.store.pendingReplies([row.id]);
+    return this.store.view(row, this.adapters[row.type], baseUrl, pending.get(row.id) ?? 0);
   }
 
   // --- webhooks --------------------------------------------------------------------------------

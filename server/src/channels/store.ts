@@ -3,6 +3,7 @@
  * only which credentials are set; only the worker and the webhook check open them.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { ChannelConnection } from '../../../src/client/types.ts';
 import { iso, json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
@@ -14,19 +15,8 @@ import { withChannelTables, type ChannelDatabase, type ChannelsTable } from './t
 
 export type ChannelRow = Selectable<ChannelsTable>;
 
-/** A channel as the API answers it: never a credential, only whether each is set. */
-export interface ChannelView {
-  id: string;
-  bot_id: string;
-  type: ChannelType;
-  /** The URL the platform delivers to (WhatsApp: paste it into Meta's console; Telegram: registered by the service). */
-  webhook_url: string;
-  settings: Record<string, string>;
-  secrets_set: Record<string, boolean>;
-  health: { last_received_at: string | null; last_sent_at: string | null; last_error: string | null; last_error_at: string | null };
-  created_at: string;
-  updated_at: string;
-}
+/** A channel as the API answers it (the client's `ChannelConnection`): never a credential, only whether each is set. */
+export type ChannelView = ChannelConnection;
 
 /** Where the platform delivers a channel's messages (webhooks.ts). */
 export function webhookUrlOf(baseUrl: string, type: ChannelType, channelId: string): string {
@@ -79,6 +69,30 @@ export class ChannelStore {
       .executeTakeFirstOrThrow();
   }
 
+  /** The bot's channels, oldest first. */
+  list(accountId: string, botId: string): Promise<ChannelRow[]> {
+    return this.db.selectFrom('channels').selectAll().where('account_id', '=', accountId).where('bot_id', '=', botId).orderBy('created_at').orderBy('id').execute();
+  }
+
+  /** Replies queued or being sent, per channel (channels with none are absent). */
+  async pendingReplies(channelIds: readonly string[]): Promise<Map<string, number>> {
+    if (!channelIds.length) return new Map();
+    const rows = await this.db
+      .selectFrom('channel_outbox')
+      .select((eb) => ['channel_id', eb.fn.countAll<string>().as('n')])
+      .where('channel_id', 'in', channelIds)
+      .where('status', 'in', ['pending', 'sending'])
+      .groupBy('channel_id')
+      .execute();
+    return new Map(rows.map((row) => [row.channel_id, Number(row.n)]));
+  }
+
+  /** The chat of the latest message a person sent on the channel; undefined before the first. */
+  async lastChat(channelId: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('channel_inbound').select('chat').where('channel_id', '=', channelId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return row?.chat;
+  }
+
   async remove(accountId: string, row: ChannelRow): Promise<void> {
     await this.db.deleteFrom('channels').where('account_id', '=', accountId).where('id', '=', row.id).execute();
   }
@@ -96,7 +110,8 @@ export class ChannelStore {
       .execute();
   }
 
-  view(row: ChannelRow, adapter: ChannelAdapter, baseUrl: string): ChannelView {
+  /** `pendingReplies`: the channel's count from `pendingReplies()`. */
+  view(row: ChannelRow, adapter: ChannelAdapter, baseUrl: string, pendingReplies: number): ChannelView {
     const secrets = this.safeOpen(row);
     return {
       id: row.id,
@@ -105,7 +120,7 @@ export class ChannelStore {
       webhook_url: webhookUrlOf(baseUrl, row.type, row.id),
       settings: Object.fromEntries(adapter.settingFields.map((field) => [field, row.settings[field] ?? ''])),
       secrets_set: Object.fromEntries(adapter.secretFields.map((field) => [field, Boolean(secrets?.[field])])),
-      health: { last_received_at: iso(row.last_received_at), last_sent_at: iso(row.last_sent_at), last_error: row.last_error, last_error_at: iso(row.last_error_at) },
+      health: { last_received_at: iso(row.last_received_at), last_sent_at: iso(row.last_sent_at), last_error: row.last_error, last_error_at: iso(row.last_error_at), pending_replies: pendingReplies },
       created_at: iso(row.created_at),
       updated_at: iso(row.updated_at),
     };
