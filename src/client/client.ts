@@ -6,6 +6,7 @@ import { AnalyticsResource } from './resources/analytics.js';
 import { AttachmentsResource } from './resources/attachments.js';
 import { BotsResource } from './resources/bots.js';
 import { CannedRepliesResource } from './resources/canned-replies.js';
+import { AssignmentResource } from './resources/assignment.js';
 import { ChatResource } from './resources/chat.js';
 import { ConversationsResource } from './resources/conversations.js';
 import { CsatResource } from './resources/csat.js';
@@ -67,4 +68,6 @@ export class AiChatClient extends ClientBase {
   readonly webhooks = new WebhooksResource(this.core);
   /** The texts a team inserts in the inbox by shortcut. */
   readonly cannedReplies = new CannedRepliesResource(this.core);
+  /** Who gets which conversation: assign, transfer, unassign, and automatic assignment. */
+  readonly assignment = new AssignmentResource(this.core);
 }

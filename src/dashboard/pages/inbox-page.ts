@@ -14,6 +14,7 @@ import './canned-replies-panel.js';
 import type { CannedRepliesChangeEvent } from './canned-replies-panel.js';
 import './conversation-labels.js';
 import type { LabelsChangeEvent } from './conversation-labels.js';
+import { inView, type InboxView, type InboxViewChangeEvent } from './inbox-assign.js';
 
 /** Typing notices go out at most this often while the operator types. */
 const TYPING_EVERY_MS = 3000;
@@ -69,9 +70,10 @@ export class AicdInboxPage extends LitElement {
   @state() private sending = false;
   @query('aicd-reply-files') private fileList?: AicdReplyFiles;
   @query('#reply') private replyBox?: HTMLTextAreaElement;
-  /** The list's filters: text in a message or note, and one label. */
+  /** The list's filters: text in a message or note, one label, and the view (mine, unassigned, all: inbox-assign.ts). */
   @state() private search = '';
   @state() private label = '';
+  @state() private view: InboxView = 'all';
   @state() private canned: CannedReply[] = [];
   @state() private noteDraft = '';
   private readonly picker = new CannedPicker(this, 'canned-options', (text, caret) => {
@@ -106,6 +108,7 @@ export class AicdInboxPage extends LitElement {
 
   override render() {
     const open = this.items.find((c) => c.id === this.openId);
+    const shown = inView(this.items, this.view, this.myId);
     return html`
       <h1>Inbox</h1>
       <p class="status" role="status">${this.notice}</p>
@@ -121,7 +124,8 @@ export class AicdInboxPage extends LitElement {
             <input id="inbox-label" maxlength="40" .value=${this.label} @input=${(e: Event) => (this.label = (e.target as HTMLInputElement).value)} />
             <button type="submit">Filter</button>
           </form>
-          ${this.items.length === 0 ? html`<p>${this.search.trim() || this.label.trim() ? 'No conversation matches.' : 'Nobody is waiting.'}</p>` : html`<ul class="queue">${this.items.map((c) => this.renderItem(c))}</ul>`}
+          <aicd-inbox-views .view=${this.view} @aicd-inbox-view-change=${(e: InboxViewChangeEvent) => (this.view = e.view)}></aicd-inbox-views>
+          ${shown.length === 0 ? html`<p>${this.search.trim() || this.label.trim() ? 'No conversation matches.' : this.view === 'mine' ? 'You hold no conversation.' : 'Nobody is waiting.'}</p>` : html`<ul class="queue">${shown.map((c) => this.renderItem(c))}</ul>`}
         </section>
         ${open ? this.renderConversation(open) : html`<section aria-label="Conversation"><p>Open a conversation to read and answer it.</p></section>`}
       </div>
@@ -200,6 +204,7 @@ export class AicdInboxPage extends LitElement {
         <textarea id="note" name="note" maxlength="8000" aria-describedby="note-hint" .value=${this.noteDraft} @input=${(e: Event) => (this.noteDraft = (e.target as HTMLTextAreaElement).value)}></textarea>
         <button type="submit" ?disabled=${!this.noteDraft.trim()}>Add note</button>
       </form>
+      <aicd-conversation-assign .api=${this.api} .conversation=${c}></aicd-conversation-assign>
       <aicd-conversation-labels .api=${this.api} .conversationId=${c.id} .labels=${c.labels} @aicd-labels-change=${this.onLabels}></aicd-conversation-labels>
     </section>`;
   }
