@@ -7,6 +7,7 @@ import { AttachmentsResource } from './resources/attachments.js';
 import { BotsResource } from './resources/bots.js';
 import { CannedRepliesResource } from './resources/canned-replies.js';
 import { AssignmentResource } from './resources/assignment.js';
+import { ChannelsResource } from './resources/channels.js';
 import { ChatResource } from './resources/chat.js';
 import { ConversationsResource } from './resources/conversations.js';
 import { CsatResource } from './resources/csat.js';
@@ -66,6 +67,8 @@ export class AiChatClient extends ClientBase {
   readonly attachments = new AttachmentsResource(this.core);
   /** Outgoing webhooks: subscriptions, the delivery log, redelivery, a test event. */
   readonly webhooks = new WebhooksResource(this.core);
+  /** A bot on messaging platforms: connect, health, a test message, disconnect. */
+  readonly channels = new ChannelsResource(this.core);
   /** The texts a team inserts in the inbox by shortcut. */
   readonly cannedReplies = new CannedRepliesResource(this.core);
   /** Who gets which conversation: assign, transfer, unassign, and automatic assignment. */

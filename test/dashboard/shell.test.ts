@@ -61,7 +61,7 @@ describe('aicd-app (dashboard shell)', () => {
     const address = email('owner');
     await signUpInUi(app, address, 'Acme support');
     const links = deepAll<HTMLAnchorElement>(app, 'nav a').map((a) => a.textContent);
-    expect(links).to.deep.equal(['Overview', 'Bots', 'Agents', 'Knowledge', 'Conversations', 'Inbox', 'API keys', 'Webhooks', 'Team', 'Account']);
+    expect(links).to.deep.equal(['Overview', 'Bots', 'Agents', 'Knowledge', 'Conversations', 'Inbox', 'API keys', 'Channels', 'Webhooks', 'Team', 'Account']);
     expect(deep(app, 'nav a[aria-current="page"]')!.textContent).to.equal('Overview');
     await expect(app).to.be.accessible();
 
@@ -263,6 +263,9 @@ describe('routes.ts', () => {
   it('maps hashes to pages with their parameters, and every page of the table loads', async () => {
     expect(resolveRoute('#/bots/bot_abc')).to.deep.include({ params: { botId: 'bot_abc' } });
     expect(resolveRoute('#/bots/bot_abc')!.entry.tag).to.equal('aicd-bot-editor');
+    expect(resolveRoute('#/bots/bot_abc/channels')).to.deep.include({ params: { botId: 'bot_abc' } });
+    expect(resolveRoute('#/bots/bot_abc/channels')!.entry.tag).to.equal('aicd-channels-page');
+    expect(resolveRoute('#/channels')).to.deep.include({ params: {} });
     expect(resolveRoute('#/nowhere')).to.equal(null);
     for (const entry of ROUTES) expect(await loadPage(entry), entry.module).to.equal(null);
   });

@@ -15,6 +15,9 @@
 // Also test-only: `/demo/*` and `/dist/*` are served with a strict Content-Security-Policy
 // (csp-pages.mjs), for test/security/csp.test.ts; `/__test__/lone/*` (a folder holding one built
 // file) and `/__test__/proxies` (a token proxy bound to a test's own bot): lone-pages.mjs.
+// The service's channels talk to FAKE Telegram, WhatsApp and Slack APIs on loopback
+// (server/test/support/fake-*.ts), with a secrets key of its own: the dashboard's Channels page connects for real.
+import { randomBytes } from 'node:crypto';
 import { tsImport } from 'tsx/esm/api';
 import { getRequestListener } from '@hono/node-server';
 import { faults } from './faults.mjs';
@@ -45,6 +48,7 @@ export function testServicePlugin() {
   let proxyListener;
   let crossOrigin;
   let slowLlm; // {service, listener, fake}, started by the first /__test__/llm request
+  let platforms = []; // the fake messaging platforms the service's channels talk to
   // Both services start from the migrated database the server's tests use, instead of running initdb.
   const memoryDatabase = async () => {
     const { pgliteTemplate } = await tsImport('../../server/test/support/database-template.ts', import.meta.url);
@@ -111,6 +115,10 @@ export function testServicePlugin() {
     async serverStart({ config }) {
       const { createService } = await tsImport('../../server/src/index.ts', import.meta.url);
       const { createDemoProxy } = await tsImport('../../server/src/demo-proxy.ts', import.meta.url);
+      const [{ startFakeTelegram }, { startFakeWhatsApp }, { startFakeSlack }] = await Promise.all(
+        ['fake-telegram', 'fake-whatsapp', 'fake-slack'].map((name) => tsImport(`../../server/test/support/${name}.ts`, import.meta.url)),
+      );
+      const [telegram, whatsapp, slack] = (platforms = await Promise.all([startFakeTelegram(), startFakeWhatsApp(), startFakeSlack()]));
       service = await createService({
         ...(await memoryDatabase()),
         seed: true,
@@ -121,6 +129,8 @@ export function testServicePlugin() {
         imports: { allowPrivateHosts: ['127.0.0.0/8', '::1/128'] },
         // Webhook tests subscribe this dev server's own address: nothing leaves loopback.
         webhooks: { allowPrivateHosts: ['127.0.0.0/8', '::1/128'] },
+        // Channels (the dashboard's Channels page) talk to the fake platforms, on loopback like everything here.
+        channels: { telegramApiUrl: telegram.url, whatsappApiUrl: whatsapp.url, slackApiUrl: slack.apiUrl, secretsKey: randomBytes(32).toString('base64') },
       });
       listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
       const proxy = await createDemoProxy(service);
@@ -133,6 +143,7 @@ export function testServicePlugin() {
       await llm?.fake.close();
       await crossOrigin?.close();
       await service?.close();
+      await Promise.all(platforms.map((platform) => platform.close()));
     },
   };
 }

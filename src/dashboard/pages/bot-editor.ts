@@ -116,7 +116,9 @@ export class AicdBotEditor extends LitElement {
 
   override render() {
     const bot = this.bot;
-    const header = html`<p><a href=${LIST_HASH}>All bots</a></p>`;
+    const header = html`<p>
+      <a href=${LIST_HASH}>All bots</a>${bot ? html` · <a href=${`#/bots/${encodeURIComponent(bot.id)}/channels`}>Channels: Telegram, WhatsApp…</a>` : nothing}
+    </p>`;
     if (this.loadError) return html`${header}<h1>Bot</h1><p class="error" role="alert">${this.loadError}</p>`;
     if (this.botId !== NEW_BOT && !bot) return html`${header}<h1>Bot</h1><p class="status" role="status">Loading…</p>`;
     return html`${header}
