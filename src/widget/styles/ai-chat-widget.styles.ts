@@ -41,6 +41,11 @@ export default css`
     --_offset: var(--ai-chat-offset, 20px);
     --_focus-ring: var(--ai-chat-focus-ring, var(--_accent));
     --_shadow: var(--ai-chat-shadow, 0 12px 40px rgb(15 23 42 / 0.18), 0 2px 8px rgb(15 23 42 / 0.08));
+    /* a phone's notch, rounded corners and home bar, where the page has viewport-fit=cover (else 0) */
+    --_safe-top: env(safe-area-inset-top, 0px);
+    --_safe-right: env(safe-area-inset-right, 0px);
+    --_safe-bottom: env(safe-area-inset-bottom, 0px);
+    --_safe-left: env(safe-area-inset-left, 0px);
 
     display: block;
     font-family: var(--_font);

@@ -43,6 +43,7 @@ export default css`
   :host([mode='fullpage']) .panel {
     border: 0;
     border-radius: 0;
+    padding: var(--_safe-top) var(--_safe-right) var(--_safe-bottom) var(--_safe-left);
   }
 
   /* ---------------------------------------------------------------- launcher mode */
@@ -50,12 +51,13 @@ export default css`
   /*
    * --_stack is this launcher's place in the row of launchers on the page (0: the corner; set per
    * instance by LauncherStack), so two launchers never sit on top of each other. The open one comes
-   * to the front: its panel must not be covered by the other launchers.
+   * to the front: its panel must not be covered by the other launchers. Clear of a phone's home bar
+   * and, in landscape, of its notch (on either side: the insets are physical, the corner logical).
    */
   :host([mode='launcher']) {
-    --_launcher-step: calc(var(--_stack, 0) * 68px);
+    --_launcher-step: calc(var(--_stack, 0) * 68px + max(var(--_safe-left), var(--_safe-right)));
     position: fixed;
-    inset-block-end: var(--_offset);
+    inset-block-end: calc(var(--_offset) + var(--_safe-bottom));
     inset-inline-end: calc(var(--_offset) + var(--_launcher-step));
     z-index: var(--_z-index);
   }
@@ -86,7 +88,7 @@ export default css`
     inset-block-end: calc(100% + 12px);
     inset-inline-end: 0;
     width: min(var(--_width), calc(100vw - 2 * var(--_offset) - var(--_launcher-step)));
-    height: min(var(--_height), calc(100dvh - 2 * var(--_offset) - 68px));
+    height: min(var(--_height), calc(100dvh - 2 * var(--_offset) - 68px - var(--_safe-bottom) - var(--_safe-top)));
     box-shadow: var(--_shadow);
     animation: rise 0.18s ease-out;
   }
@@ -124,6 +126,7 @@ export default css`
       height: var(--_viewport-height, 100%);
       border: 0;
       border-radius: 0;
+      padding: var(--_safe-top) var(--_safe-right) var(--_safe-bottom) var(--_safe-left);
     }
 
     /* the full-screen panel has its own close button; the launcher would cover the send button */
