@@ -55,4 +55,25 @@ describe('aicd-inbox-page: assignment', () => {
     await until(() => deepText(bobInbox).includes('Nobody is waiting.'), 'nothing unassigned');
     await expect(bobInbox).to.be.accessible();
   });
+
+  it('turns automatic assignment on with a capacity: a visitor who asks is given to the online operator', async () => {
+    const { api, visitor, botId } = await operatorWithHandoffBot('Auto');
+    const el = await fixture<AicdInboxPage>(html`<aicd-inbox-page .api=${api}></aicd-inbox-page>`);
+    const auto = await until(() => deep<HTMLInputElement>(el, 'input#auto-assign'), 'the setting');
+    const capacity = await until(() => deep<HTMLInputElement>(el, 'input[type="number"]'), "the operator's capacity");
+    expect([auto.checked, capacity.value]).to.deep.equal([false, '5']);
+    auto.click();
+    capacity.value = '2';
+    capacity.dispatchEvent(new Event('input'));
+    button(el, 'Save assignment')!.click();
+    await until(() => deepText(el).includes('Saved: waiting conversations are assigned automatically.'), 'the save');
+    const { data } = await api.client.assignment.settings();
+    expect([data.auto, data.operators.map((o) => o.capacity)]).to.deep.equal([true, [2]]);
+    await expect(el).to.be.accessible();
+
+    const user = 'auto-visitor';
+    const { data: first } = await visitor.bots.sendMessage(botId, { message: 'Hello?', user_id: user });
+    await askForPerson(visitor, first.conversation_id, user);
+    await until(() => deepAll(el, '.queue .who').some((p) => p.textContent === `With you · ${user}`), 'assigned to the operator by itself');
+  });
 });

@@ -15,6 +15,7 @@ import type { CannedRepliesChangeEvent } from './canned-replies-panel.js';
 import './conversation-labels.js';
 import type { LabelsChangeEvent } from './conversation-labels.js';
 import { inView, type InboxView, type InboxViewChangeEvent } from './inbox-assign.js';
+import './assignment-settings.js';
 
 /** Typing notices go out at most this often while the operator types. */
 const TYPING_EVERY_MS = 3000;
@@ -134,6 +135,7 @@ export class AicdInboxPage extends LitElement {
         <h2 id="canned-heading">Canned replies</h2>
         <aicd-canned-replies .api=${this.api} .replies=${this.canned} @aicd-canned-change=${(e: CannedRepliesChangeEvent) => (this.canned = this.picker.replies = e.replies)}></aicd-canned-replies>
       </section>
+      <aicd-assignment-settings .api=${this.api}></aicd-assignment-settings>
     `;
   }
 
