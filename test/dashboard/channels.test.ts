@@ -1,7 +1,7 @@
 // The Channels page against the real service in real Chromium, whose channels talk to the fake
 // Telegram, WhatsApp and Slack APIs (service-plugin.mjs): connect (the fields of the platform
-// chosen, secrets never shown again), the webhook URL with its copy button and steps, health,
-// a test message followed until Telegram took it, the service's refusals next to the form,
+// chosen, Slack's too, secrets never shown again), the webhook URL with its copy button and steps,
+// health, a test message followed until Telegram took it, the service's refusals next to the form,
 // Telegram's webhook removed and registered, change credentials, disconnect (asked first), the
 // bot list of `#/channels`, the keyboard, axe.
 import { expect, fixture, html } from '@open-wc/testing';
@@ -11,6 +11,8 @@ import { button, confirmDialog, deep, deepActiveElement, deepAll, deepText, fill
 
 /** The fake Telegram's one token (server/test/support/fake-telegram.ts): that module needs Node, so it is repeated here. */
 const TELEGRAM_TOKEN = '123456789:AAFakeTelegramTokenForTests_0123456789';
+/** The fake Slack app (server/test/support/fake-slack.ts). */
+const SLACK = { bot_token: 'xoxb-1234567890-0987654321-FakeSlackBotTokenForTests', signing_secret: '8f742231b10e8888abcd99yyyzzz85a5' };
 /** The fake WhatsApp account (server/test/support/fake-whatsapp.ts). */
 const WHATSAPP = { phone_number_id: '106540352242922', access_token: 'EAAFakeWhatsAppAccessTokenForTests', app_secret: '0123456789abcdef0123456789abcdef', verify_token: 'verify-me-please' };
 
@@ -139,6 +141,21 @@ describe('aicd-channels-page', () => {
     await until(() => status(el).includes('WhatsApp is disconnected'), 'the disconnection');
     expect(Boolean(section(el, 'WhatsApp')), 'the WhatsApp section').to.equal(false);
     expect((await tenant.client.channels.list(botId)).data.items).to.deep.equal([]);
+  });
+
+  it('offers Slack from the platform table: its two fields, then its request URL to paste', async () => {
+    const tenant = await newTenant();
+    const botId = await newBot(tenant);
+    const el = await mount(tenant, botId);
+    await fill(el, 'platform', 'slack');
+    expect(deepAll<HTMLInputElement>(el, 'form[aria-labelledby="connect-title"] input').map((i) => [i.name, i.type])).to.deep.equal([['bot_token', 'password'], ['signing_secret', 'password']]);
+    await connect(el, 'slack', SLACK);
+    const slack = await until(() => section(el, 'Slack'), 'the Slack channel');
+    expect(slack.querySelector('pre code')!.textContent).to.match(new RegExp(`^${location.origin}/v1/channels/slack/chn_`));
+    expect(slack.textContent).to.contain('Event Subscriptions');
+    expect(slack.textContent).to.contain('Signing secret: saved');
+    for (const secret of Object.values(SLACK)) expect(deepText(el)).not.to.contain(secret);
+    await expect(el).to.be.accessible();
   });
 
   it('is usable from the keyboard: Tab reaches the platform, the fields and Connect', async () => {
