@@ -156,6 +156,8 @@ interface Limits {
 /** Low-level HTTP for {@link AiChatClient}; resources call `request` and `open`. */
 export class HttpCore {
   readonly baseUrl: string;
+  /** The base URL's path (`/v1`), read without `URL#pathname`, which React Native's `URL` lacks. */
+  private readonly basePath: string;
   /** Last `X-RateLimit-*` seen on any answer. */
   rateLimit: RateLimitInfo | null = null;
   private token: string | undefined;
@@ -164,6 +166,7 @@ export class HttpCore {
 
   constructor(private readonly options: ClientOptions = {}) {
     this.baseUrl = resolveBaseUrl(options.baseUrl);
+    this.basePath = this.baseUrl.replace(/^[^:/?#]+:\/\/[^/?#]*/, '');
     this.token = options.token;
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
@@ -211,7 +214,7 @@ export class HttpCore {
     read: (response: Response, attempt: Attempt) => Promise<R>,
   ): Promise<R> {
     const url = `${this.baseUrl}${spec.path}${buildQuery(spec.query)}`;
-    const target: RequestTarget = { method: spec.method, path: new URL(url).pathname };
+    const target: RequestTarget = { method: spec.method, path: this.basePath + spec.path };
     const limits = this.limits(options);
     const idempotent = (spec.method !== 'POST' && spec.method !== 'PATCH') || Boolean(options.idempotencyKey);
     let retries = 0;

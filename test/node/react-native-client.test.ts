@@ -1,7 +1,7 @@
 /// <reference types="node" />
 // The typed client in a runtime shaped like React Native's (react-native-runtime.ts: no DOM, no
-// EventSource, no web streams, no TextDecoder, a fetch whose responses have no body, React Native's
-// XMLHttpRequest), against the real service, which runs in a process of its own since it needs
+// EventSource, no web streams, no TextDecoder, React Native's partial URL, a fetch whose responses
+// have no body, React Native's XMLHttpRequest), against the real service, which runs in a process of its own since it needs
 // what this one takes away. Plain calls, the error envelope, the 401 replay, the rate-limit headers
 // and a 429; streamed replies and the handoff events stream over `xhrFetch`.
 import assert from 'node:assert/strict';
@@ -40,6 +40,7 @@ describe('the typed client in a React Native runtime', () => {
     for (const name of ['window', 'document', 'EventSource', 'ReadableStream', 'TextDecoder', 'TextDecoderStream']) {
       assert.equal(name in globalThis, false, name);
     }
+    assert.throws(() => new URL(service.url).pathname, /not implemented/, "React Native's URL");
     const response = await fetch(`${service.url}/v1/health`);
     assert.equal(response.body, undefined, "React Native's fetch has no body stream");
   });

@@ -2,14 +2,64 @@
 /**
  * This process shaped like React Native's JavaScript runtime, for the typed client's test
  * (react-native-client.test.ts): no `window`, `document`, `EventSource`, web streams or
- * `TextDecoder` (Hermes has `TextEncoder` only), a `fetch` whose responses have no `body` and
- * answer once the whole body is in (React Native's is `whatwg-fetch` over its XHR), and an
+ * `TextDecoder` (Hermes has `TextEncoder` only), React Native's partial `URL` and
+ * `URLSearchParams` (`Libraries/Blob/URL.js`: `href`, `append` and `toString`, the rest throws), a
+ * `fetch` whose responses have no `body` and answer once the whole body is in (React Native's is
+ * `whatwg-fetch` over its XHR), and an
  * `XMLHttpRequest` that behaves as React Native's (`Libraries/Network/XMLHttpRequest.js`) over
  * Node's `http`: `responseText` grows while loading only for a request sent with a
  * readystatechange or progress handler, and every `readystatechange` of `LOADING` is fired.
  */
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
+
+/** Node's own, for the fake's requests (the runtime's `URL` is React Native's). */
+const NodeURL = URL;
+
+const notImplemented = (name: string) => () => {
+  throw new Error(`${name} is not implemented`);
+};
+
+/** React Native's `URL`: the string it was given (a `/` appended, as it does), and little else. */
+class RnUrl {
+  private readonly url: string;
+
+  constructor(url: string, base?: string | RnUrl) {
+    if (base === undefined || /^[a-z][\w+.-]*:\/\//i.test(url)) {
+      this.url = url.endsWith('/') ? url : `${url}/`;
+    } else {
+      const root = String(base).replace(/\/$/, '');
+      this.url = `${root}${url.startsWith('/') ? url : `/${url}`}`;
+    }
+  }
+
+  get href(): string {
+    return this.url;
+  }
+
+  toString(): string {
+    return this.url;
+  }
+}
+for (const name of ['hash', 'host', 'hostname', 'origin', 'password', 'pathname', 'port', 'protocol', 'search', 'searchParams', 'username']) {
+  Object.defineProperty(RnUrl.prototype, name, { get: notImplemented(`URL.${name}`) });
+}
+
+/** React Native's `URLSearchParams`: `append` and `toString`. */
+class RnUrlSearchParams {
+  private readonly pairs: [string, string][] = [];
+
+  append(name: string, value: string): void {
+    this.pairs.push([name, value]);
+  }
+
+  toString(): string {
+    return this.pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  }
+}
+for (const name of ['delete', 'get', 'getAll', 'has', 'set', 'sort']) {
+  Object.defineProperty(RnUrlSearchParams.prototype, name, { value: notImplemented(`URLSearchParams.${name}`) });
+}
 
 type Handler = ((event: { type: string; loaded?: number; total?: number; lengthComputable?: boolean }) => void) | null;
 
@@ -80,7 +130,7 @@ export class FakeRnXmlHttpRequest {
     // React Native decides this when the request is sent (`incrementalEvents` in its XHR)
     this.incremental = Boolean(this.onreadystatechange || this.onprogress);
     FakeRnXmlHttpRequest.sent.push(this);
-    const url = new URL(this.url);
+    const url = new NodeURL(this.url);
     if (url.hostname !== '127.0.0.1' && url.hostname !== '[::1]') throw new Error(`loopback only: ${this.url}`);
     const decoder = new StringDecoder('utf8');
     let pending = '';
@@ -208,6 +258,8 @@ export function installReactNativeRuntime(): () => void {
   // Node loads its Headers (which React Native has, from whatwg-fetch) lazily, with TextDecoder
   void [globalThis.Headers, globalThis.Blob, globalThis.AbortController];
   for (const name of ABSENT) swap(name);
+  swap('URL', RnUrl);
+  swap('URLSearchParams', RnUrlSearchParams);
   swap('fetch', rnFetch);
   swap('XMLHttpRequest', FakeRnXmlHttpRequest);
   return () => {
