@@ -36,6 +36,11 @@ interface ActionError {
 export class AicdChannelsPage extends LitElement {
   static override styles = [pageStyles, styles];
 
+  private readonly form = new FormState(this);
+  private readonly tests = new ChannelTestController(this, () => this.client, () => void this.load());
+  private readonly bots = new PagedList<Bot>(this, (cursor) => this.client.bots.list({ cursor, limit: 50 }).then((r) => r.data));
+
+  @query('aicd-confirm-dialog') private confirm!: AicdConfirmDialog;
   @state() private bot: Bot | null = null;
   @state() private channels: ChannelConnection[] | null = null;
   @state() private platforms: ChannelPlatform[] = [];
@@ -48,16 +53,11 @@ export class AicdChannelsPage extends LitElement {
   @state() private actionError: ActionError | null = null;
   /** The test message form's values, per platform. */
   @state() private testInput: Partial<Record<ChannelPlatform, { chat: string; text: string }>> = {};
-  @query('aicd-confirm-dialog') private confirm!: AicdConfirmDialog;
 
   /** The /v1 client; the signed-in session's unless a host or a test passes another. */
   @property({ attribute: false }) client: AiChatClient = dashboardClient;
   /** From the route: the bot's id; empty: the page lists the bots to choose from. */
   @property({ attribute: false }) botId = '';
-
-  private readonly form = new FormState(this);
-  private readonly tests = new ChannelTestController(this, () => this.client, () => void this.load());
-  private readonly bots = new PagedList<Bot>(this, (cursor) => this.client.bots.list({ cursor, limit: 50 }).then((r) => r.data));
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!changed.has('botId') && !changed.has('client')) return;
