@@ -656,6 +656,37 @@ CLAIMS.push(
   },
 );
 
+CLAIMS.push(
+  {
+    file: 'docs/mobile.md',
+    heading: 'React Native: the typed client',
+    lang: 'ts',
+    how: 'type-checked against the package; test/node/react-native-client.test.ts makes the same calls in a runtime shaped like React Native\'s against the real service',
+    prelude: () => 'declare const session: string;\n',
+    check: (s) => {
+      assert.match(s.code, /fetch: xhrFetch/);
+      assert.match(s.code, /client\.bots\.streamMessage\(/);
+      const test = read('test/node/react-native-client.test.ts');
+      assert.match(test, /it\('streams a reply over XMLHttpRequest/);
+      assert.match(test, /getToken: async/);
+      assert.match(test, /fetch: xhrFetch/);
+    },
+  },
+  {
+    file: 'docs/mobile.md',
+    heading: 'The page the WebView loads',
+    lang: 'html',
+    how: 'attributes against the reference; test/widget/webview.test.ts lays the widget out in a page of the same style at a phone\'s size',
+    check: (s) => {
+      checkMarkup(s);
+      assert.match(s.code, /<meta name="viewport" content="[^"]*viewport-fit=cover/);
+      assert.match(s.code, /<ai-chat-widget mode="fullpage"/);
+      const style = /html, body \{ ([^}]+?);? \}/.exec(s.code)![1]!;
+      assert.ok(read('test/widget/webview.test.ts').includes(`'${style}'`), `the test's page has the style ${style}`);
+    },
+  },
+);
+
 function claimOf(s: Snippet): Claim[] {
   return CLAIMS.filter((c) => c.file === s.file && c.heading === s.heading && c.lang === s.lang);
 }
