@@ -29,9 +29,6 @@ export interface PlatformInfo {
   chatHint: string;
 }
 
-/** Where the repository's files are read online; the docs links are this plus `PlatformInfo.docs`. */
-export const REPOSITORY_URL = 'https://github.com/ai-chat-widget/ai-chat-widget/blob/main/';
-
 export const PLATFORMS: Readonly<Record<ChannelPlatform, PlatformInfo>> = {
   telegram: {
     label: 'Telegram',

@@ -12,7 +12,7 @@ import { formatDate } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable } from '../ui/paged-table.js';
 import pageStyles from '../ui/page.styles.js';
-import { offeredPlatforms, PLATFORMS, REPOSITORY_URL } from './channel-platforms.js';
+import { offeredPlatforms, PLATFORMS } from './channel-platforms.js';
 import { ChannelTestController, type FollowedTest } from './channel-test.js';
 import styles from './channels-page.styles.js';
 
@@ -137,7 +137,7 @@ export class AicdChannelsPage extends LitElement {
       <pre class="code"><code>${channel.webhook_url}</code></pre>
       <div class="toolbar">
         <aicd-copy-button .text=${channel.webhook_url} label=${`Copy the ${info.label} webhook URL`}></aicd-copy-button>
-        <a href=${REPOSITORY_URL + info.docs} target="_blank" rel="noopener noreferrer">Steps on ${info.label}’s side (${info.docs})</a>
+        <p class="hint">Steps on ${info.label}’s side: <code class="doc">${info.docs}</code> in the project's repository.</p>
       </div>
       <h3>Credentials</h3>
       <ul class="credentials">
@@ -204,7 +204,7 @@ export class AicdChannelsPage extends LitElement {
                 onInput: (value) => (this.values = { ...this.values, [f.name]: value }),
               }),
             )}
-            <p class="hint">Secrets are stored encrypted and never shown again. Steps: <a href=${REPOSITORY_URL + info.docs} target="_blank" rel="noopener noreferrer">${info.docs}</a>.</p>`
+            <p class="hint">Secrets are stored encrypted and never shown again. Steps: <code class="doc">${info.docs}</code> in the project's repository.</p>`
         : nothing}
       ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
       <div class="toolbar">
