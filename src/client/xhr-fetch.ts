@@ -1,27 +1,19 @@
 /**
  * `xhrFetch`: a `fetch` that streams where the platform's cannot. React Native's `fetch` answers
  * only once the whole body is in, with a response that has no `body` stream, so a streamed reply
- * would arrive in one piece at the end. Its `XMLHttpRequest`, though, grows `responseText` while
+ * cannot be read as it arrives (the client reports `invalid_response`). Its `XMLHttpRequest`, though, grows `responseText` while
  * the answer arrives (as `react-native-sse` relies on). So event streams (`Accept:
  * text/event-stream`: `chat.stream`, `bots.streamMessage`, `handoff.events`) go over
  * `XMLHttpRequest` here, and every other request to the platform's own `fetch`.
  *
- * Kept out of the widget's bundle: nothing in `src/widget/` imports it.
+ * Kept out of the widget's bundles: nothing in `src/widget/` imports it (nor anything the widget
+ * imports: the upload's XHR shares only `xhr-headers.ts`).
  *
  * @example
  * import { AiChatClient, xhrFetch } from 'ai-chat-widget/client';
  * const client = new AiChatClient({ baseUrl: 'https://api.example.com/v1', getToken, fetch: xhrFetch });
  */
-
-/** The response headers of an `XMLHttpRequest`, as `Headers`. */
-export function responseHeaders(xhr: XMLHttpRequest): Headers {
-  const headers = new Headers();
-  for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
-    const at = line.indexOf(':');
-    if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
-  }
-  return headers;
-}
+import { responseHeaders } from './xhr-headers.js';
 
 /** The rejection of an aborted request, as `fetch`'s (React Native may have no `DOMException`). */
 const abortError = () => Object.assign(new Error('The request was aborted.'), { name: 'AbortError' });

@@ -10,7 +10,7 @@ import { interpretBody } from '../envelope.js';
 import { segment, type HttpCore } from '../http.js';
 import type { ApiResult, RequestOptions } from '../options.js';
 import type { Attachment, UploadAttachmentQuery } from '../types.js';
-import { responseHeaders } from '../xhr-fetch.js';
+import { responseHeaders } from '../xhr-headers.js';
 
 /** Which visitor reads or removes a file (a widget token sets both). */
 export interface AttachmentScope {
