@@ -156,7 +156,7 @@ describe('aicd-inbox-page with attachments', () => {
     const exported: ExportFile[] = [];
     page.addEventListener('aicd-export', (e) => exported.push((e as CustomEvent<ExportFile>).detail));
     button(page, 'Export CSV')!.click();
-    // (the last three columns: no feedback on these messages)
-    expect(exported[0]!.text).to.include('"photo.png; terms.pdf","","",""\r\n').and.include('"notes.txt; pasted.png","","",""\r\n');
+    // (the last five columns: no feedback on these messages, no satisfaction rating of the conversation)
+    expect(exported[0]!.text).to.include('"photo.png; terms.pdf","","","","",""\r\n').and.include('"notes.txt; pasted.png","","","","",""\r\n');
   });
 });

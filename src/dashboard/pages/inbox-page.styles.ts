@@ -111,7 +111,4 @@ export default css`
     box-sizing: border-box;
     min-height: 4.5rem;
   }
-  .offline td {
-    overflow-wrap: anywhere;
-  }
 `;

@@ -7,6 +7,7 @@ import { errorMessage } from '../ui/errors.js';
 import { formatDate, waitLabel } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './inbox-page.styles.js';
+import './inbox-offline.js';
 import './reply-files.js';
 import type { AicdReplyFiles, ReplyFilesChangeEvent, ReplyFilesState } from './reply-files.js';
 import { CannedPicker } from './canned-picker.js';
@@ -130,7 +131,7 @@ export class AicdInboxPage extends LitElement {
         </section>
         ${open ? this.renderConversation(open) : html`<section aria-label="Conversation"><p>Open a conversation to read and answer it.</p></section>`}
       </div>
-      ${this.renderOffline()}
+      <aicd-offline-messages .messages=${this.offline}></aicd-offline-messages>
       <section aria-labelledby="canned-heading">
         <h2 id="canned-heading">Canned replies</h2>
         <aicd-canned-replies .api=${this.api} .replies=${this.canned} @aicd-canned-change=${(e: CannedRepliesChangeEvent) => (this.canned = this.picker.replies = e.replies)}></aicd-canned-replies>
@@ -208,20 +209,6 @@ export class AicdInboxPage extends LitElement {
       </form>
       <aicd-conversation-assign .api=${this.api} .conversation=${c}></aicd-conversation-assign>
       <aicd-conversation-labels .api=${this.api} .conversationId=${c.id} .labels=${c.labels} @aicd-labels-change=${this.onLabels}></aicd-conversation-labels>
-    </section>`;
-  }
-
-  private renderOffline() {
-    if (this.offline.length === 0) return nothing;
-    return html`<section class="offline" aria-labelledby="offline-heading">
-      <h2 id="offline-heading">Left while nobody was online</h2>
-      <table>
-        <caption>Messages waiting for a reply by email, newest first</caption>
-        <thead><tr><th scope="col">Received</th><th scope="col">Email</th><th scope="col">Message</th></tr></thead>
-        <tbody>
-          ${this.offline.map((m) => html`<tr><td>${formatDate(m.created_at)}</td><td>${m.email}</td><td>${m.message}</td></tr>`)}
-        </tbody>
-      </table>
     </section>`;
   }
 
