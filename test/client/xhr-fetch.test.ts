@@ -11,9 +11,9 @@ async function transports(action: () => Promise<void>): Promise<{ xhr: string[];
   const path = (url: string | URL | Request) => new URL(url instanceof Request ? url.url : url, location.href).pathname;
   const { open } = XMLHttpRequest.prototype;
   const { fetch } = window;
-  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, ...args: Parameters<XMLHttpRequest['open']>) {
-    seen.xhr.push(`${args[0]} ${path(args[1])}`);
-    return open.apply(this, args);
+  XMLHttpRequest.prototype.open = function (this: XMLHttpRequest, method: string, url: string | URL) {
+    seen.xhr.push(`${method} ${path(url)}`);
+    open.call(this, method, url, true);
   };
   window.fetch = (input, init) => {
     seen.fetch.push(`${init?.method ?? 'GET'} ${path(input)}`);
