@@ -20,7 +20,7 @@ export class AicdOfflineMessages extends LitElement {
 
   override render() {
     if (this.messages.length === 0) return nothing;
-    return html`<section aria-labelledby="offline-heading">
+    return html`<section class="offline" aria-labelledby="offline-heading">
       <h2 id="offline-heading">Left while nobody was online</h2>
       <table>
         <caption>Messages waiting for a reply by email, newest first</caption>
