@@ -74,18 +74,20 @@ export async function measureNlu(log: (message: string) => void, options: { smok
       for (const [text, intent] of train) byIntent.set(intent, [...(byIntent.get(intent) ?? []), text]);
       const intents = [...byIntent].map(([intent, examples]) => ({ name: intent, examples, responses: [`(${intent})`] }));
       log(`nlu ${name}: training ${train.length} examples through POST /v1/bots`);
-      // The median of three trainings of the same set: the first request of a fresh process also
-      // pays for loading its code, which a running service paid long before a bot was trained.
+      // The POST that creates the bot trains it first, untimed: a fresh process's first trainings
+      // also pay for loading and compiling its code (about a second), which a running service paid
+      // long before. The row is the median of the retrainings (PUT) after it; the first is logged.
+      const first = performance.now();
+      const bot = (await call('/v1/bots', 'POST', { name: `CLINC150 ${name}`, training: { intents } })) as { id: string };
+      log(`nlu ${name}: the first training (POST, a fresh process) took ${Math.round(performance.now() - first)} ms`);
       const trainings: number[] = [];
-      let created: { id: string } | undefined;
       for (let run = 0; run < TRAININGS; run++) {
         const started = performance.now();
-        if (created) await call(`/v1/bots/${created.id}`, 'PUT', { training: { intents } });
-        else created = await call('/v1/bots', 'POST', { name: `CLINC150 ${name}`, training: { intents } });
+        await call(`/v1/bots/${bot.id}`, 'PUT', { training: { intents } });
         trainings.push(performance.now() - started);
       }
       const trainingMs = percentile(trainings, 50);
-      const bot = created!;
+      log(`nlu ${name}: retrainings took ${trainings.map((ms) => Math.round(ms)).join(', ')} ms`);
       const quality = await call(`/v1/bots/${bot.id}/quality`, 'GET');
 
       const row = await running.service.deps.db.selectFrom('bots').select('nlu_model').where('id', '=', bot.id).executeTakeFirstOrThrow();
@@ -159,7 +161,7 @@ export function nluRows(scenarios: NluScenario[]): Row[] {
     );
     if (s.name === 'full') {
       rows.push({ id: `${id}.oos-recall`, label: `${label}: out-of-scope recall at the same threshold`, unit: '%', ours: pct(s.oosRecall), deepChat: null, goal: '≥ 70 %', met: pct(s.oosRecall) >= 70 });
-      rows.push({ id: `${id}.training`, label: `${label}: training (POST /v1/bots or PUT, cross-validation included; median of ${TRAININGS})`, unit: 'ms', ours: s.trainingMs, deepChat: null, goal: '≤ 3000 ms', met: s.trainingMs <= 3000 });
+      rows.push({ id: `${id}.training`, label: `${label}: training (PUT /v1/bots/{id}, cross-validation included; median of ${TRAININGS} after the first)`, unit: 'ms', ours: s.trainingMs, deepChat: null, goal: '≤ 3000 ms', met: s.trainingMs <= 3000 });
       rows.push({ id: `${id}.classify-p99`, label: `${label}: classify p99 (p50 ${s.classifyP50.toFixed(2)} ms)`, unit: 'ms', ours: s.classifyP99, deepChat: null, goal: '≤ 2 ms', met: s.classifyP99 <= 2 });
       rows.push({ id: `${id}.message-p50`, label: `${label}: message p50, sequential, PGlite (p99 ${s.messageP99.toFixed(1)} ms)`, unit: 'ms', ours: s.messageP50, deepChat: null, goal: '≤ 15 ms', met: s.messageP50 <= 15 });
       rows.push({ id: `${id}.model-bytes`, label: `${label}: model in memory`, unit: 'MB', ours: s.modelBytes, deepChat: null, goal: '≤ 5 MB', met: s.modelBytes <= 5 * 1024 * 1024 });
