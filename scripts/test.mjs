@@ -9,6 +9,18 @@ import { dirname, join } from 'node:path';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
+/**
+ * Files that take tens of seconds each (builds, packing, the bench's smoke run, kill -9 restarts):
+ * they start first, so the run does not end with one of them alone on one of the two cores.
+ * Only an order: a file missing here merely starts in its alphabetical turn.
+ */
+const SLOWEST_FIRST = [
+  'test/node/bench-smoke.test.ts', 'test/node/reproducible-build.test.ts', 'server/test/durability.test.ts',
+  'test/node/pack.test.ts', 'test/node/screenshots.test.ts', 'server/test/fuzz.test.ts',
+  'test/security/service/signin.test.ts', 'server/test/dashboard-auth.test.ts', 'test/node/doc-snippets.test.ts',
+  'server/test/dashboard-team.test.ts',
+];
+
 /** Variables that point the server's tests at a real PostgreSQL / Redis (server/test/support/test-database.ts). */
 const TEST_SERVER_VARS = ['AI_CHAT_TEST_DATABASE_URL', 'AI_CHAT_TEST_REDIS_URL'];
 /** The environment without them: the first run always covers embedded PGlite and in-process counters. */
@@ -147,17 +159,6 @@ async function nodeTests(files, env, { concurrency = 1, quiet = false } = {}) {
   return { ok: result.code === 0 && pass > 0, out: quiet ? result.out : '' };
 }
 
-/**
- * Files that take tens of seconds each (builds, packing, the bench's smoke run, kill -9 restarts):
- * they start first, so the run does not end with one of them alone on one of the two cores.
- * Only an order: a file missing here merely starts in its alphabetical turn.
- */
-const SLOWEST_FIRST = [
-  'test/node/bench-smoke.test.ts', 'test/node/reproducible-build.test.ts', 'server/test/durability.test.ts',
-  'test/node/pack.test.ts', 'test/node/screenshots.test.ts', 'server/test/fuzz.test.ts',
-  'test/security/service/signin.test.ts', 'server/test/dashboard-auth.test.ts', 'test/node/doc-snippets.test.ts',
-  'server/test/dashboard-team.test.ts',
-];
 
 /** Node-side test files in `dirs` (the server's own, and the root package's Node parts), slowest first. */
 function nodeTestFiles(dirs) {
