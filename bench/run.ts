@@ -15,6 +15,8 @@
  * (only when asked): a banking-FAQ bot's right answers and abstentions (knowledge-quality.ts).
  *
  * `nlu` (only when asked): CLINC150 intents trained and asked through the API (nlu.ts).
+ * `channels` (only when asked): a Telegram webhook's acknowledgements at 200 deliveries/s and its
+ * replays, against the fake Telegram API, on PostgreSQL when one is configured (channels.ts).
  *
  * `--smoke`: the smallest sizes and one iteration, to check the bench itself works (not for numbers).
  * CHROMIUM_PATH overrides /usr/bin/chromium. Run `npm run build` first: it measures `dist/`.
@@ -28,6 +30,7 @@ import { measureBrowser, type BrowserResults } from './browser.ts';
 import { knowledgeImportRows, measureKnowledgeImport } from './knowledge-import.ts';
 import { knowledgeQualityRows, measureKnowledgeQuality } from './knowledge-quality.ts';
 import { formatTable, type Row } from './lib/table.ts';
+import { channelRows, measureChannels } from './channels.ts';
 import { measureNlu, nluRows } from './nlu.ts';
 import { analyticsRows, browserRows, serverRows, sizeRows } from './rows.ts';
 import { measureServer, SERVER_PARTS, type ServerPart } from './server.ts';
@@ -124,6 +127,12 @@ if (only.has('knowledge-import')) {
   const imported = await measureKnowledgeImport(log);
   rows.push(...knowledgeImportRows(imported));
   details.knowledgeImport = imported;
+}
+
+if (only.has('channels')) {
+  const channels = await measureChannels(log, { smoke });
+  rows.push(...channelRows(channels));
+  details.channels = channels;
 }
 
 if (only.has('nlu')) {

@@ -68,7 +68,8 @@ describe('aicd-app (dashboard shell)', () => {
     button(app, 'Sign out')!.click();
     const signIn = await until(() => deep(app, 'aicd-sign-in'), 'the sign-in view');
     expect(await new DashboardApi().me()).to.equal(null, 'the session ended on the service');
-    await until(() => button(signIn, 'Sign in'), 'the sign-in form');
+    // Enabled, not only shown: the button is there (disabled) before the view knows whether to sign in or up.
+    await until(() => button(signIn, 'Sign in')?.disabled === false, 'the sign-in form, ready');
     await fill(signIn, 'email', address);
     await fill(signIn, 'password', 'wrong password!!');
     button(signIn, 'Sign in')!.click();

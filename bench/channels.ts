@@ -1,0 +1,171 @@
+/**
+ * `--only=channels`: the messaging-platform ingress as the channels issue's goal measures it. A bot
+ * connected to Telegram, whose API is the FAKE of server/test/support/fake-telegram.ts (Telegram's
+ * Bot API as documented, on loopback), on PostgreSQL when AI_CHAT_BENCH_DATABASE_URL or
+ * AI_CHAT_TEST_DATABASE_URL names a server (else PGlite):
+ * - `UPDATES` updates from as many chats, POSTed over HTTP to the channel's webhook at `RATE` per
+ *   second, then every one of them again 4 times (Telegram redelivers what it thinks was lost), at
+ *   the same rate: the acknowledgement latency of every delivery, p50 and p99;
+ * - once the outbox is empty: the turns stored and the replies Telegram received, per update
+ *   (the goal: exactly one of each).
+ * The channel's webhook rate limit (`AI_CHAT_CHANNEL_WEBHOOK_RATE`, 6,000 a minute by default) is
+ * raised as an operator expecting this traffic would.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
+import { startServer } from '../server/src/index.ts';
+import { FAKE_TELEGRAM_TOKEN, FakeTelegram } from '../server/test/support/fake-telegram.ts';
+import { admin, POSTGRES_URL } from './analytics.ts';
+import { percentile } from './lib/stats.ts';
+import type { Row } from './lib/table.ts';
+
+const RATE = 200;
+const UPDATES = 1000;
+const REPLAYS = 4;
+
+export interface ChannelResults {
+  database: 'postgres' | 'pglite';
+  deliveries: number;
+  ackP50: number;
+  ackP99: number;
+  /** Deliveries not answered 200. */
+  refused: number;
+  updates: number;
+  turns: number;
+  /** Updates answered by exactly one reply, and by more than one. */
+  repliedOnce: number;
+  repliedTwice: number;
+  drainSeconds: number;
+}
+
+const telegramUpdate = (updateId: number, chatId: number) => ({
+  update_id: updateId,
+  message: { message_id: 1, from: { id: chatId, is_bot: false, first_name: 'Ada' }, chat: { id: chatId, type: 'private' }, date: 1_700_000_000, text: 'hello' },
+});
+
+export async function measureChannels(log: (message: string) => void, options: { smoke?: boolean } = {}): Promise<ChannelResults> {
+  const updates = options.smoke ? 20 : UPDATES;
+  const fake = await new FakeTelegram().listen();
+  let database: { databaseUrl: string } | { dataDir: string } = { dataDir: 'memory://' };
+  let dropDatabase = async () => {};
+  if (POSTGRES_URL) {
+    const name = `aicw_bench_${randomBytes(6).toString('hex')}`;
+    await admin(POSTGRES_URL, `CREATE DATABASE ${name}`);
+    const target = new URL(POSTGRES_URL);
+    target.pathname = `/${name}`;
+    database = { databaseUrl: target.toString() };
+    dropDatabase = () => admin(POSTGRES_URL!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+  const kind = 'databaseUrl' in database ? 'postgres' : 'pglite';
+  const server = await startServer({
+    ...database,
+    seed: false,
+    logLevel: 'silent',
+    port: 0,
+    channels: { telegramApiUrl: fake.url, secretsKey: randomBytes(32).toString('base64'), webhookRatePerMinute: 1_000_000 },
+  });
+  try {
+    const { apiKey } = await server.service.createAccount({ rateLimit: { points: 1_000_000, durationSeconds: 60 } });
+    const call = async (path: string, method: string, body: unknown) => {
+      const res = await fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const json = (await res.json()) as { success: boolean; data: { id: string } };
+      if (!json.success) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json.data;
+    };
+    const bot = await call('/v1/bots', 'POST', { name: 'Shop', training: { intents: [{ name: 'greeting', examples: ['hello', 'hi there', 'good morning'], responses: ['Hello! How can I help?'] }] } });
+    const channel = await call(`/v1/bots/${bot.id}/channels/telegram`, 'PUT', { bot_token: FAKE_TELEGRAM_TOKEN });
+    const secret = fake.webhook?.secret_token;
+    if (!secret) throw new Error('connecting Telegram registered no webhook');
+    const webhook = `${server.url}/v1/channels/telegram/${channel.id}`;
+    const headers = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret };
+
+    const acks: number[] = [];
+    let refused = 0;
+    const deliver = async (updateId: number) => {
+      const started = performance.now();
+      const res = await fetch(webhook, { method: 'POST', headers, body: JSON.stringify(telegramUpdate(updateId, 10_000 + updateId)) });
+      await res.arrayBuffer();
+      acks.push(performance.now() - started);
+      if (res.status !== 200) refused++;
+    };
+    // Open loop: each delivery leaves at its own time, whatever the previous ones are doing.
+    const schedule = async (ids: number[]) => {
+      const start = performance.now();
+      const sent: Promise<void>[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        const wait = start + (i * 1000) / RATE - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        sent.push(deliver(ids[i]!));
+      }
+      await Promise.all(sent);
+    };
+    const ids = Array.from({ length: updates }, (_, i) => 1 + i);
+    log(`channels (${kind}): ${updates} updates at ${RATE}/s, then each ${REPLAYS} more times`);
+    await schedule(ids);
+    await schedule(Array.from({ length: REPLAYS }, () => ids).flat());
+
+    // Drained: every update's turn stored and its reply sent (or given up), nothing queued.
+    const drainStarted = performance.now();
+    const db = server.service.deps.db;
+    // Channel tables are typed in channels/tables.ts, not in the service's Database: counted in SQL.
+    const count = async (query: RawBuilder<unknown>) => Number(((await query.execute(db)).rows[0] as { n: string }).n);
+    for (;;) {
+      const [inbound, outbox] = await Promise.all([
+        count(sql`select count(*) as n from channel_inbound where status = 'pending'`),
+        count(sql`select count(*) as n from channel_outbox where status in ('pending', 'sending')`),
+      ]);
+      if (inbound === 0 && outbox === 0) break;
+      if (performance.now() - drainStarted > 300_000) throw new Error(`not drained after 300 s: ${inbound} inbound, ${outbox} outbox`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const drainSeconds = (performance.now() - drainStarted) / 1000;
+    const turns = await db.selectFrom('messages').select((eb) => eb.fn.countAll<string>().as('n')).where('role', '=', 'user').executeTakeFirstOrThrow();
+    const perChat = new Map<string, number>();
+    for (const request of fake.sent()) {
+      const chat = String((request.body as { chat_id: unknown }).chat_id);
+      perChat.set(chat, (perChat.get(chat) ?? 0) + 1);
+    }
+    return {
+      database: kind,
+      deliveries: acks.length,
+      ackP50: percentile(acks, 50),
+      ackP99: percentile(acks, 99),
+      refused,
+      updates,
+      turns: Number(turns.n),
+      repliedOnce: [...perChat.values()].filter((n) => n === 1).length,
+      repliedTwice: [...perChat.values()].filter((n) => n > 1).length,
+      drainSeconds,
+    };
+  } finally {
+    await server.close();
+    await fake.close();
+    await dropDatabase();
+  }
+}
+
+export function channelRows(r: ChannelResults): Row[] {
+  const on = r.database === 'postgres' ? 'PostgreSQL' : 'PGlite (no PostgreSQL configured)';
+  const exact = r.turns === r.updates && r.repliedOnce === r.updates && r.repliedTwice === 0;
+  return [
+    {
+      id: 'channels.ack-p99',
+      label: `Telegram webhook: acknowledgement p99 at ${RATE} deliveries/s, ${on} (p50 ${r.ackP50.toFixed(1)} ms, ${r.deliveries.toLocaleString('en-US')} deliveries, ${r.refused} not 200)`,
+      unit: 'ms',
+      ours: r.ackP99,
+      deepChat: null,
+      goal: '≤ 50 ms',
+      met: r.ackP99 <= 50 && r.refused === 0,
+    },
+    {
+      id: 'channels.replays',
+      label: `Telegram webhook: ${r.updates.toLocaleString('en-US')} updates each delivered ${REPLAYS + 1} times → turns stored, updates answered once (twice or more: ${r.repliedTwice}; drained in ${r.drainSeconds.toFixed(1)} s)`,
+      unit: 'count',
+      ours: r.turns,
+      deepChat: null,
+      goal: `${r.updates} and ${r.updates}`,
+      met: exact,
+      note: `${r.repliedOnce} answered once`,
+    },
+  ];
+}
