@@ -59,7 +59,7 @@ function endpoints(botId: string, userId: string): Record<string, string> {
   };
 }
 
-export async function admin(url: string, statement: string): Promise<void> {
+async function admin(url: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

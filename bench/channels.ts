@@ -14,8 +14,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import { startServer } from '../server/src/index.ts';
+import { telegramUpdate } from '../server/test/support/channels.ts';
 import { FAKE_TELEGRAM_TOKEN, FakeTelegram } from '../server/test/support/fake-telegram.ts';
-import { admin, POSTGRES_URL } from './analytics.ts';
+import { freshPostgresDatabase, POSTGRES_URL } from './throughput.ts';
 import { percentile } from './lib/stats.ts';
 import type { Row } from './lib/table.ts';
 
@@ -38,27 +39,13 @@ export interface ChannelResults {
   drainSeconds: number;
 }
 
-const telegramUpdate = (updateId: number, chatId: number) => ({
-  update_id: updateId,
-  message: { message_id: 1, from: { id: chatId, is_bot: false, first_name: 'Ada' }, chat: { id: chatId, type: 'private' }, date: 1_700_000_000, text: 'hello' },
-});
-
 export async function measureChannels(log: (message: string) => void, options: { smoke?: boolean } = {}): Promise<ChannelResults> {
   const updates = options.smoke ? 20 : UPDATES;
   const fake = await new FakeTelegram().listen();
-  let database: { databaseUrl: string } | { dataDir: string } = { dataDir: 'memory://' };
-  let dropDatabase = async () => {};
-  if (POSTGRES_URL) {
-    const name = `aicw_bench_${randomBytes(6).toString('hex')}`;
-    await admin(POSTGRES_URL, `CREATE DATABASE ${name}`);
-    const target = new URL(POSTGRES_URL);
-    target.pathname = `/${name}`;
-    database = { databaseUrl: target.toString() };
-    dropDatabase = () => admin(POSTGRES_URL!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  }
-  const kind = 'databaseUrl' in database ? 'postgres' : 'pglite';
+  const postgres = POSTGRES_URL ? await freshPostgresDatabase(POSTGRES_URL) : undefined;
+  const kind = postgres ? 'postgres' : 'pglite';
   const server = await startServer({
-    ...database,
+    ...(postgres ? { databaseUrl: postgres.url } : { dataDir: 'memory://' }),
     seed: false,
     logLevel: 'silent',
     port: 0,
@@ -83,7 +70,7 @@ export async function measureChannels(log: (message: string) => void, options: {
     let refused = 0;
     const deliver = async (updateId: number) => {
       const started = performance.now();
-      const res = await fetch(webhook, { method: 'POST', headers, body: JSON.stringify(telegramUpdate(updateId, 10_000 + updateId)) });
+      const res = await fetch(webhook, { method: 'POST', headers, body: JSON.stringify(telegramUpdate(updateId, 10_000 + updateId, 'hello')) });
       await res.arrayBuffer();
       acks.push(performance.now() - started);
       if (res.status !== 200) refused++;
@@ -140,7 +127,7 @@ export async function measureChannels(log: (message: string) => void, options: {
   } finally {
     await server.close();
     await fake.close();
-    await dropDatabase();
+    await postgres?.drop();
   }
 }
 

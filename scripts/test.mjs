@@ -78,15 +78,14 @@ function browserFailures(out) {
   });
 }
 
-/** node:test's spec reporter ends with `✖ failing tests:`, each as `test at file:line`, `✖ name`, error. */
-function nodeFailures(out) {
-  const text = plainText(out);
-  const tail = text.slice(text.lastIndexOf('✖ failing tests:'));
-  if (tail === text) return;
-  const lines = tail.split('\n');
+/** node:test's spec reporter (its output without colours) ends with `✖ failing tests:`, each as `test at file:line`, `✖ name`, error. */
+function nodeFailures(text) {
+  const at = text.lastIndexOf('✖ failing tests:');
+  if (at < 0) return;
+  const lines = text.slice(at).split('\n');
   lines.forEach((line, i) => {
-    const at = /^test at (\S+)/.exec(line);
-    if (at) failures.push(`${at[1]} › ${(lines[i + 1] ?? '').replace(/^✖\s*/, '').trim()} — ${(lines[i + 2] ?? '').trim()}`);
+    const where = /^test at (\S+)/.exec(line);
+    if (where) failures.push(`${where[1]} › ${(lines[i + 1] ?? '').replace(/^✖\s*/, '').trim()} — ${(lines[i + 2] ?? '').trim()}`);
   });
 }
 
