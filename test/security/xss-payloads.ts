@@ -197,3 +197,9 @@ export function makeTags(count: number, seed = 7): string[] {
   }
   return [...tags];
 }
+
+/** Every payload with its tag: the text a payload makes around the tag its visible part carries. */
+export const CASES = (() => {
+  const tags = makeTags(PAYLOADS.length);
+  return PAYLOADS.map((p, i) => ({ name: p.name, tag: tags[i], text: p.make(tags[i]) }));
+})();

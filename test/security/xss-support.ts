@@ -4,6 +4,7 @@
  */
 import { expect } from '@open-wc/testing';
 import type { AiChatWidget } from '../../src/element.js';
+import { baseUrl, clearWidgetStorage, waitFor } from '../widget/helpers.js';
 
 type Tripwired = Window & { __pwned: number };
 const win = window as unknown as Tripwired;
@@ -90,4 +91,47 @@ export function expectSafeDom(root: ParentNode, context: string): void {
 export function expectSafeWidget(el: AiChatWidget, context: string): void {
   expectSafeDom(el.shadowRoot!, context);
   expect(pwnedCount(), `${context}: a payload ran`).to.equal(0);
+}
+
+/**
+ * Registers the hooks every XSS test runs under: fresh widget storage and a tripwire before, and
+ * after, a moment for queued events and the check that nothing ran.
+ */
+export function guardEachTest(): void {
+  let restoreTripwire: () => void;
+  beforeEach(() => {
+    clearWidgetStorage();
+    restoreTripwire = installTripwire();
+  });
+  afterEach(async () => {
+    await settleEvents();
+    expect(pwnedCount(), 'a payload ran').to.equal(0);
+    restoreTripwire();
+  });
+}
+
+/** Rate limits no corpus run reaches. */
+export const ROOMY_LIMITS = { points: 100_000, duration_seconds: 60 };
+
+/** The case's text cut to a field's length limit (the tag stays: it is within the first 90 chars). */
+export function fit(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max);
+}
+
+/** POSTs JSON to the test service with the key, and returns the created resource's `data`. */
+export async function post(apiKey: string, path: string, body: unknown): Promise<{ id: string }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`POST ${path} failed with ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { data: { id: string } }).data;
+}
+
+/** Waits until no user message is on its way and no reply is awaited. */
+export async function settled(el: AiChatWidget, what: string): Promise<void> {
+  // generous: with ~200 messages in the transcript a 100k-character message takes seconds to lay out
+  await waitFor(() => el.messages.length > 0 && el.messages.every((m) => m.status !== 'sending'), 30_000, what);
+  await el.updateComplete;
 }
