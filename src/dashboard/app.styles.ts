@@ -11,10 +11,10 @@ export default css`
   }
   .skip {
     position: absolute;
-    left: -9999px;
+    inset-inline-start: -9999px;
   }
   .skip:focus {
-    left: 1rem;
+    inset-inline-start: 1rem;
     top: 1rem;
     z-index: 10;
     background: #fff;
@@ -30,11 +30,31 @@ export default css`
   }
   header .brand {
     font-weight: 700;
-    margin-right: auto;
+    margin-inline-end: auto;
   }
   header .who {
     font-size: 0.9rem;
     overflow-wrap: anywhere;
+  }
+  header select {
+    font: inherit;
+    margin-inline-start: 0.3rem;
+    padding: 0.2rem 0.4rem;
+    border-radius: 6px;
+    border: 1px solid #9ca3af;
+    background: transparent;
+    color: inherit;
+  }
+  header option {
+    color: #1b1f24;
+  }
+  .language {
+    font-size: 0.9rem;
+  }
+  .signed-out {
+    display: flex;
+    justify-content: flex-end;
+    padding: 0.6rem 1.25rem;
   }
   header button {
     font: inherit;
@@ -68,7 +88,7 @@ export default css`
   .badge {
     display: inline-block;
     min-width: 1.3rem;
-    margin-left: 0.3rem;
+    margin-inline-start: 0.3rem;
     padding: 0 0.35rem;
     border-radius: 999px;
     background: #b3261e;

@@ -2,8 +2,9 @@ import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { api as defaultApi, type DashboardApi, type InboxCounts, type Session } from './api.js';
 import styles from './app.styles.js';
+import { LOCALE_NAMES, LOCALES, LocaleController, locale, preferredLocale, setLocale, t, type Locale } from './i18n/i18n.js';
 import './sign-in.js';
-import { DEFAULT_ROUTE, loadPage, NAV, resolveRoute, type ResolvedRoute } from './routes.js';
+import { DEFAULT_ROUTE, loadPage, NAV, navLabel, resolveRoute, routeTitle, type ResolvedRoute } from './routes.js';
 import { SessionController } from './session.js';
 import type { InboxCountsEvent } from './operator-bar.js';
 
@@ -18,6 +19,7 @@ function inviteOf(hash: string): string {
  * client over the session, the CSRF token and the session itself as properties. Signed in, the
  * operator bar (operator-bar.ts, loaded then) keeps the operator's presence and the inbox's numbers
  * on every page: the Inbox link's badge and the tab title's count are what waits for a person.
+ * The language picker sits in the header (and on the sign-in view): i18n/i18n.ts.
  */
 @customElement('aicd-app')
 export class AicdApp extends LitElement {
@@ -35,12 +37,14 @@ export class AicdApp extends LitElement {
   @query('main') private main?: HTMLElement;
 
   private sessionState?: SessionController;
+  private readonly i18n = new LocaleController(this);
   private readonly onHashChange = () => void this.navigate(true);
 
   override connectedCallback(): void {
     this.sessionState ??= new SessionController(this, this.api);
     super.connectedCallback();
     window.addEventListener('hashchange', this.onHashChange);
+    if (preferredLocale() !== locale()) void setLocale(preferredLocale());
     void this.navigate(false);
   }
 
@@ -89,7 +93,7 @@ export class AicdApp extends LitElement {
   }
 
   protected override updated(): void {
-    const title = `${this.route?.entry.title ?? 'Dashboard'} · ai-chat-widget dashboard`;
+    const title = t('shell.title', { page: this.route ? routeTitle(this.route.entry) : t('nav.label') });
     const count = this.attention;
     document.title = count ? `(${count}) ${title}` : title;
   }
@@ -101,9 +105,10 @@ export class AicdApp extends LitElement {
 
   override render() {
     const session = this.session;
-    if (session === undefined) return html`<p class="notice" role="status">Loading the dashboard…</p>`;
+    if (session === undefined) return html`<p class="notice" role="status">${t('shell.loadingDashboard')}</p>`;
     if (session === null) {
-      return html`<aicd-sign-in
+      return html`<div class="signed-out">${this.renderLanguagePicker()}</div>
+        <aicd-sign-in
         .api=${this.api}
         .invite=${this.invite}
         .problem=${this.sessionState?.error ?? ''}
@@ -112,20 +117,21 @@ export class AicdApp extends LitElement {
     }
     const current = this.route?.entry.nav;
     // A button, not a link: the hash belongs to the router.
-    return html`<button type="button" class="skip" @click=${this.skipToMain}>Skip to the page</button>
+    return html`<button type="button" class="skip" @click=${this.skipToMain}>${t('shell.skip')}</button>
       <header>
         <span class="brand">ai-chat-widget</span>
-        <span class="who">${session.user.email} · ${session.account.name} (${session.user.role})</span>
+        <span class="who">${t('shell.who', { email: session.user.email, account: session.account.name, role: t(`role.${session.user.role}`) })}</span>
         <aicd-operator-bar .api=${this.api} @aicd-inbox-counts=${(e: InboxCountsEvent) => (this.counts = e.counts)}></aicd-operator-bar>
-        <button type="button" @click=${() => this.sessionState?.signOut()}>Sign out</button>
+        ${this.renderLanguagePicker()}
+        <button type="button" @click=${() => this.sessionState?.signOut()}>${t('shell.signOut')}</button>
       </header>
       <div class="layout">
-        <nav aria-label="Dashboard">
+        <nav aria-label=${t('nav.label')}>
           <ul>
             ${NAV.map(
               (item) => html`<li>
                 <a href=${item.href} aria-current=${item.id === current ? 'page' : nothing} aria-label=${item.id === 'inbox' ? this.inboxLabel() : nothing}
-                  >${item.label}${item.id === 'inbox' && this.attention ? html` <span class="badge">${this.attention}</span>` : nothing}</a
+                  >${navLabel(item.id)}${item.id === 'inbox' && this.attention ? html` <span class="badge">${this.attention}</span>` : nothing}</a
                 >
               </li>`,
             )}
@@ -137,22 +143,32 @@ export class AicdApp extends LitElement {
 
   private renderPage() {
     if (this.invite) {
-      return html`<h1>Invite link</h1>
-        <p>You are signed in already. To join another account with this invite, sign out first, then create your account with the link again.</p>
-        <p><a href="#/${DEFAULT_ROUTE}" @click=${() => (this.invite = '')}>Back to the dashboard</a></p>`;
+      return html`<h1>${t('shell.inviteTitle')}</h1>
+        <p>${t('shell.inviteSignedIn')}</p>
+        <p><a href="#/${DEFAULT_ROUTE}" @click=${() => (this.invite = '')}>${t('shell.backToDashboard')}</a></p>`;
     }
     if (this.page) return this.page;
     if (this.pageProblem) {
-      return html`<h1>${this.route?.entry.title}</h1>
-        <p>This page is coming: it is not part of this build yet.</p>
+      return html`<h1>${this.route ? routeTitle(this.route.entry) : nothing}</h1>
+        <p>${t('shell.coming')}</p>
         <p class="notice">(${this.pageProblem})</p>`;
     }
-    return html`<p class="notice" role="status">Loading…</p>`;
+    return html`<p class="notice" role="status">${t('shell.loading')}</p>`;
+  }
+
+  /** Each language named in itself; the choice is kept for the next visit. */
+  private renderLanguagePicker() {
+    return html`<label class="language"
+      >${t('shell.language')}
+      <select name="language" @change=${(e: Event) => void setLocale((e.target as HTMLSelectElement).value as Locale, { persist: true })}>
+        ${LOCALES.map((code) => html`<option value=${code} lang=${code} ?selected=${code === locale()}>${LOCALE_NAMES[code]}</option>`)}
+      </select></label
+    >`;
   }
 
   private inboxLabel() {
     if (!this.attention) return nothing;
-    return `Inbox: ${this.counts!.waiting} waiting, ${this.counts!.mine} yours`;
+    return t('shell.inboxLabel', { waiting: this.counts!.waiting, mine: this.counts!.mine });
   }
 
   private skipToMain(): void {

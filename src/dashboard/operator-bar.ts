@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { HandoffEvent } from '../client/index.js';
 import type { DashboardApi } from './api.js';
 import { beep, notificationPermission, notifyWaiting, setSoundMuted, soundMuted } from './attention.js';
+import { LocaleController, locale, t } from './i18n/i18n.js';
 import type { InboxCounts, OperatorPresence, PresenceStatus } from './types.js';
 import { PRESENCE_LABELS as LABELS } from './ui/format.js';
 
@@ -60,7 +61,7 @@ export class AicdOperatorBar extends LitElement {
       width: 0.6rem;
       height: 0.6rem;
       border-radius: 50%;
-      margin-right: 0.3rem;
+      margin-inline-end: 0.3rem;
       background: #9ca3af;
     }
     .dot.online {
@@ -89,6 +90,7 @@ export class AicdOperatorBar extends LitElement {
 
   private stop: AbortController | null = null;
   private poll: ReturnType<typeof setInterval> | undefined;
+  private readonly i18n = new LocaleController(this);
   private lastActivity = 0;
   private readonly onActivity = () => {
     const now = Date.now();
@@ -114,14 +116,14 @@ export class AicdOperatorBar extends LitElement {
 
   override render() {
     const p = this.presence;
-    return html`<label><span class="dot ${p?.status ?? ''}"></span>Status
+    return html`<label><span class="dot ${p?.status ?? ''}"></span>${t('operator.status')}
         <select name="presence" .value=${p?.chosen ?? 'online'} ?disabled=${!p} @change=${this.choose}>
           ${(['online', 'away', 'offline'] as const).map((s) => html`<option value=${s} ?selected=${p?.chosen === s}>${LABELS[s]}</option>`)}
         </select></label
       >
-      <span class="shown" role="status">${p && p.status !== p.chosen ? `Shows as ${LABELS[p.status].toLowerCase()}${p.status === 'away' ? ' (idle)' : ''}` : this.problem}</span>
-      <button type="button" aria-pressed=${this.muted ? 'false' : 'true'} @click=${this.toggleSound}>Sound</button>
-      ${this.permission === 'default' ? html`<button type="button" @click=${this.askPermission}>Enable desktop notifications</button>` : nothing}`;
+      <span class="shown" role="status">${p && p.status !== p.chosen ? t(p.status === 'away' ? 'operator.showsAsIdle' : 'operator.showsAs', { status: LABELS[p.status].toLocaleLowerCase(locale()) }) : this.problem}</span>
+      <button type="button" aria-pressed=${this.muted ? 'false' : 'true'} @click=${this.toggleSound}>${t('operator.sound')}</button>
+      ${this.permission === 'default' ? html`<button type="button" @click=${this.askPermission}>${t('operator.notifications')}</button>` : nothing}`;
   }
 
   private async follow(): Promise<void> {

@@ -8,6 +8,9 @@
  * `csrfToken` and `session` on every page.
  */
 
+import type { MessageKey } from './i18n/catalog.js';
+import { t } from './i18n/i18n.js';
+
 export interface RouteEntry {
   /** Matched against the hash without `#/`, whole. */
   path: RegExp;
@@ -15,38 +18,52 @@ export interface RouteEntry {
   tag: string;
   /** The module defining `tag`: `./pages/<module>.ts`. */
   module: string;
-  /** The document title and the page's name for "coming" and errors. */
+  /** The page's English name (for errors); the document title is `titleKey`'s, else its nav entry's. */
   title: string;
+  /** The translated title, when it is not the nav entry's (`routeTitle`). */
+  titleKey?: MessageKey;
   /** Property names for `path`'s capture groups, in order. */
   params?: readonly string[];
   /** The navigation entry that is current on this route. */
   nav: string;
 }
 
+export type NavId = 'overview' | 'bots' | 'agents' | 'knowledge' | 'conversations' | 'inbox' | 'keys' | 'channels' | 'webhooks' | 'team' | 'account';
+
 export interface NavEntry {
-  id: string;
-  label: string;
+  id: NavId;
   href: string;
 }
 
+/** A navigation entry's label in the dashboard's language. */
+export const navLabel = (id: NavId): string => t(`nav.${id}`);
+
+/** The page's title in the dashboard's language (the document title, "coming"). */
+export function routeTitle(entry: RouteEntry): string {
+  if (entry.titleKey) return t(entry.titleKey);
+  return isNavId(entry.nav) ? navLabel(entry.nav) : entry.title;
+}
+
+const isNavId = (nav: string): nav is NavId => NAV.some((item) => item.id === nav);
+
 export const NAV: readonly NavEntry[] = [
-  { id: 'overview', label: 'Overview', href: '#/overview' },
-  { id: 'bots', label: 'Bots', href: '#/bots' },
-  { id: 'agents', label: 'Agents', href: '#/agents' },
-  { id: 'knowledge', label: 'Knowledge', href: '#/knowledge' },
-  { id: 'conversations', label: 'Conversations', href: '#/conversations' },
-  { id: 'inbox', label: 'Inbox', href: '#/inbox' },
-  { id: 'keys', label: 'API keys', href: '#/keys' },
-  { id: 'channels', label: 'Channels', href: '#/channels' },
-  { id: 'webhooks', label: 'Webhooks', href: '#/webhooks' },
-  { id: 'team', label: 'Team', href: '#/team' },
-  { id: 'account', label: 'Account', href: '#/account' },
+  { id: 'overview', href: '#/overview' },
+  { id: 'bots', href: '#/bots' },
+  { id: 'agents', href: '#/agents' },
+  { id: 'knowledge', href: '#/knowledge' },
+  { id: 'conversations', href: '#/conversations' },
+  { id: 'inbox', href: '#/inbox' },
+  { id: 'keys', href: '#/keys' },
+  { id: 'channels', href: '#/channels' },
+  { id: 'webhooks', href: '#/webhooks' },
+  { id: 'team', href: '#/team' },
+  { id: 'account', href: '#/account' },
 ];
 
 export const ROUTES: readonly RouteEntry[] = [
   { path: /^overview$/, tag: 'aicd-overview-page', module: 'overview-page', title: 'Overview', nav: 'overview' },
   { path: /^bots$/, tag: 'aicd-bots-page', module: 'bots-page', title: 'Bots', nav: 'bots' },
-  { path: /^bots\/([A-Za-z0-9_-]+)$/, tag: 'aicd-bot-editor', module: 'bot-editor', title: 'Bot', params: ['botId'], nav: 'bots' },
+  { path: /^bots\/([A-Za-z0-9_-]+)$/, tag: 'aicd-bot-editor', module: 'bot-editor', title: 'Bot', titleKey: 'route.bot', params: ['botId'], nav: 'bots' },
   { path: /^bots\/([A-Za-z0-9_-]+)\/channels$/, tag: 'aicd-channels-page', module: 'channels-page', title: 'Channels', params: ['botId'], nav: 'channels' },
   { path: /^channels$/, tag: 'aicd-channels-page', module: 'channels-page', title: 'Channels', nav: 'channels' },
   { path: /^agents$/, tag: 'aicd-agents-page', module: 'agents-page', title: 'Agents', nav: 'agents' },
@@ -57,6 +74,7 @@ export const ROUTES: readonly RouteEntry[] = [
     tag: 'aicd-conversations-page',
     module: 'conversations-page',
     title: 'Conversation',
+    titleKey: 'route.conversation',
     params: ['conversationId'],
     nav: 'conversations',
   },

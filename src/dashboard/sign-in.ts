@@ -1,6 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { DashboardApi, Session, SignupInfo } from './api.js';
+import { LocaleController, t } from './i18n/i18n.js';
 import { errorMessage } from './ui/errors.js';
 import { field } from './ui/field.js';
 import { FormState } from './ui/form-state.js';
@@ -34,6 +35,7 @@ export class AicdSignIn extends LitElement {
   /** Why the sign-up policy could not be read. */
   @state() private infoError = '';
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -57,27 +59,27 @@ export class AicdSignIn extends LitElement {
     const signingUp = this.mode === 'sign-up';
     const first = this.info && !this.info.install_claimed;
     return html`<main>
-      <h1>${signingUp ? (first ? 'Set up the dashboard' : 'Create your account') : 'Sign in'}</h1>
+      <h1>${t(signingUp ? (first ? 'signIn.setUp' : 'signIn.createYourAccount') : 'signIn.signIn')}</h1>
       ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
-      ${signingUp && first ? html`<p class="hint">You are the first: your account will own this install and its demo bot.</p>` : nothing}
-      ${signingUp && this.invite ? html`<p class="hint">You were invited: you join your teammate's account.</p>` : nothing}
+      ${signingUp && first ? html`<p class="hint">${t('signIn.first')}</p>` : nothing}
+      ${signingUp && this.invite ? html`<p class="hint">${t('signIn.invited')}</p>` : nothing}
       <form @submit=${this.submit} novalidate>
-        ${field({ name: 'email', label: 'Email', type: 'email', value: this.email, error: this.form.errors.email, onInput: (v) => (this.email = v) })}
+        ${field({ name: 'email', label: t('signIn.email'), type: 'email', value: this.email, error: this.form.errors.email, onInput: (v) => (this.email = v) })}
         ${field({
           name: 'password',
-          label: 'Password',
+          label: t('signIn.password'),
           type: 'password',
           value: this.password,
           error: this.form.errors.password,
-          hint: signingUp ? '10 characters or more.' : undefined,
+          hint: signingUp ? t('signIn.passwordHint') : undefined,
           onInput: (v) => (this.password = v),
         })}
         ${signingUp && !this.invite && this.info?.install_claimed
-          ? field({ name: 'account_name', label: 'Account name', value: this.accountName, error: this.form.errors.account_name, onInput: (v) => (this.accountName = v) })
+          ? field({ name: 'account_name', label: t('signIn.accountName'), value: this.accountName, error: this.form.errors.account_name, onInput: (v) => (this.accountName = v) })
           : nothing}
         ${this.form.errors.invite ? html`<p class="error">${this.form.errors.invite}</p>` : nothing}
         <p class="error" role="alert">${this.form.formError || this.infoError}</p>
-        <button class="primary" type="submit" ?disabled=${this.form.saving || !this.mode}>${signingUp ? 'Create account' : 'Sign in'}</button>
+        <button class="primary" type="submit" ?disabled=${this.form.saving || !this.mode}>${t(signingUp ? 'signIn.createAccount' : 'signIn.signIn')}</button>
       </form>
       ${this.renderSwitch(signingUp)}
     </main>`;
@@ -85,13 +87,13 @@ export class AicdSignIn extends LitElement {
 
   private renderSwitch(signingUp: boolean) {
     if (signingUp && this.info?.install_claimed) {
-      return html`<p class="switch">Have an account? <button type="button" class="link" @click=${() => this.switchTo('sign-in')}>Sign in</button></p>`;
+      return html`<p class="switch">${t('signIn.haveAccount')} <button type="button" class="link" @click=${() => this.switchTo('sign-in')}>${t('signIn.signIn')}</button></p>`;
     }
     if (!signingUp && this.canSignUp) {
-      return html`<p class="switch">New here? <button type="button" class="link" @click=${() => this.switchTo('sign-up')}>Create an account</button></p>`;
+      return html`<p class="switch">${t('signIn.newHere')} <button type="button" class="link" @click=${() => this.switchTo('sign-up')}>${t('signIn.createAnAccount')}</button></p>`;
     }
-    if (!signingUp && this.info?.policy === 'closed') return html`<p class="switch hint">Sign-up is closed on this install.</p>`;
-    if (!signingUp) return html`<p class="switch hint">New teammates join with an invite link from an owner.</p>`;
+    if (!signingUp && this.info?.policy === 'closed') return html`<p class="switch hint">${t('signIn.closed')}</p>`;
+    if (!signingUp) return html`<p class="switch hint">${t('signIn.inviteOnly')}</p>`;
     return nothing;
   }
 

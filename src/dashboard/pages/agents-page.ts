@@ -7,7 +7,7 @@ import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
-import { formatDate, LANGUAGES, splitList } from '../ui/format.js';
+import { formatDate, languageOptions, splitList } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable, rowActions } from '../ui/paged-table.js';
 import pageStyles from '../ui/page.styles.js';
@@ -90,7 +90,7 @@ export class AicdAgentsPage extends LitElement {
       ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
       ${text('name', 'Name')} ${text('description', 'Description')}
       ${text('instructions', 'Instructions', 'How the agent should answer (up to 8,000 characters).', true)}
-      ${field({ name: 'language', label: 'Language', value: d.language, options: LANGUAGES, error: this.form.errors.language, onInput: (language) => (this.draft = { ...this.draft, language }) })}
+      ${field({ name: 'language', label: 'Language', value: d.language, options: languageOptions(), error: this.form.errors.language, onInput: (language) => (this.draft = { ...this.draft, language }) })}
       ${text('tags', 'Knowledge tags', 'Comma-separated. Only entries with one of these tags ground its answers; empty: every entry.')}
       <fieldset>
         <legend>Example exchanges</legend>

@@ -11,7 +11,7 @@ import '../ui/copy-button.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
-import { LANGUAGES, splitLines } from '../ui/format.js';
+import { languageOptions, splitLines } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import { appearanceFieldset, previewProperties } from './bot-appearance.js';
 import { attachmentsFieldset, attachmentsProblems } from './bot-attachments.js';
@@ -129,7 +129,7 @@ export class AicdBotEditor extends LitElement {
       <form novalidate @submit=${this.save} aria-label=${bot ? 'Bot settings' : 'New bot'}>
         ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
         ${this.text('name', 'Name')} ${this.text('description', 'Description')}
-        ${field({ name: 'language', label: 'Language', value: this.draft.language, options: LANGUAGES, error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
+        ${field({ name: 'language', label: 'Language', value: this.draft.language, options: languageOptions(), error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
         ${this.renderIntents()} ${this.renderEntities()}
         ${appearanceFieldset(this.draft.appearance, this.form.errors, (patch) => this.patch({ appearance: { ...this.draft.appearance, ...patch } }),
           this.text('quickReplies', 'Quick replies', 'Shown before the first message; one per line.', 'quick_replies'))}

@@ -8,7 +8,7 @@ import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { PagedList } from '../ui/paged-list.js';
-import { formatDate, LANGUAGES, splitList } from '../ui/format.js';
+import { formatDate, languageOptions, splitList } from '../ui/format.js';
 import { pagedTable, rowActions } from '../ui/paged-table.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './knowledge-page.styles.js';
@@ -119,7 +119,7 @@ export class AicdKnowledgePage extends LitElement {
         name: 'language',
         label: 'Language',
         value: this.draft.language,
-        options: [['', 'The service default'], ...LANGUAGES],
+        options: [['', 'The service default'], ...languageOptions()],
         error: this.form.errors.language,
         onInput: (language) => (this.draft = { ...this.draft, language }),
       })}

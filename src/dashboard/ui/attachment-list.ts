@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { IMAGE_ATTACHMENT_TYPES, type Attachment, type Message } from '../../client/index.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import { formatBytes } from './format.js';
 import pageStyles from './page.styles.js';
 
@@ -52,10 +53,11 @@ export class AicdAttachmentList extends LitElement {
   @property({ attribute: false }) attachments: readonly Attachment[] = [];
   /** The /v1 base the files are read from: the dashboard client's (`/dashboard/api/v1`). */
   @property({ attribute: false }) baseUrl = '';
+  private readonly i18n = new LocaleController(this);
 
   override render() {
     if (this.attachments.length === 0) return nothing;
-    return html`<ul aria-label="Attachments">
+    return html`<ul aria-label=${t('attachments.label')}>
       ${this.attachments.map((file) => {
         const url = attachmentUrl(this.baseUrl, file.id);
         return html`<li>

@@ -24,17 +24,19 @@ export default css`
     gap: 1rem;
     font-weight: 400;
     font-size: 0.9rem;
-    margin-right: auto;
+    margin-inline-end: auto;
   }
   .swatch {
     display: inline-block;
     width: 0.8rem;
     height: 0.8rem;
     border-radius: 2px;
-    margin-right: 0.3rem;
+    margin-inline-end: 0.3rem;
     vertical-align: -0.05rem;
   }
   .plot {
+    /* uPlot places its canvases and cursor with \`left\`: time runs left to right in every language */
+    direction: ltr;
     min-height: 12rem;
   }
   .empty {

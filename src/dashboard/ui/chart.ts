@@ -1,6 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import uPlot from 'uplot';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from './page.styles.js';
 import styles from './chart.styles.js';
 
@@ -32,6 +33,7 @@ export class AicdChart extends LitElement {
 
   @state() private showTable = false;
   @query('.plot') private plotHost!: HTMLElement;
+  private readonly i18n = new LocaleController(this);
   private plot: uPlot | null = null;
   private resize?: ResizeObserver;
 
@@ -45,7 +47,7 @@ export class AicdChart extends LitElement {
     if (this.empty) {
       return html`<figure>
         <figcaption><span>${this.caption}</span></figcaption>
-        <p class="empty">No data yet</p>
+        <p class="empty">${t('chart.noData')}</p>
       </figure>`;
     }
     return html`<figure>
@@ -55,14 +57,14 @@ export class AicdChart extends LitElement {
           ${this.series.map((s) => html`<span><span class="swatch" data-color=${s.color}></span>${s.label}</span>`)}
         </span>
         <button type="button" aria-expanded=${this.showTable ? 'true' : 'false'} aria-controls=${tableId} @click=${() => (this.showTable = !this.showTable)}>
-          ${this.showTable ? 'Hide table' : 'Show table'}
+          ${t(this.showTable ? 'chart.hideTable' : 'chart.showTable')}
         </button>
       </figcaption>
       <div class="plot" aria-hidden="true"></div>
       <table id=${tableId} class=${this.showTable ? '' : 'visually-hidden'}>
         <caption>${this.caption}</caption>
         <thead>
-          <tr><th scope="col">Day</th>${this.series.map((s) => html`<th scope="col">${s.label}</th>`)}</tr>
+          <tr><th scope="col">${t('chart.day')}</th>${this.series.map((s) => html`<th scope="col">${s.label}</th>`)}</tr>
         </thead>
         <tbody>
           ${this.days.map(

@@ -1,5 +1,6 @@
 import { LitElement, html } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import styles from './confirm-dialog.styles.js';
 
 export interface ConfirmRequest {
@@ -21,6 +22,7 @@ export class AicdConfirmDialog extends LitElement {
   @state() private request: ConfirmRequest | null = null;
   @query('dialog') private dialog!: HTMLDialogElement;
   private settle?: (confirmed: boolean) => void;
+  private readonly i18n = new LocaleController(this);
 
   /** Opens the dialog; resolves true for the confirm button, false for Cancel or Escape. */
   async ask(request: ConfirmRequest): Promise<boolean> {
@@ -37,7 +39,7 @@ export class AicdConfirmDialog extends LitElement {
       <h2 id="title">${request?.title}</h2>
       <p id="message">${request?.message}</p>
       <form method="dialog">
-        <button value="cancel" autofocus>Cancel</button>
+        <button value="cancel" autofocus>${t('confirm.cancel')}</button>
         <button value="confirm" class="danger">${request?.confirmLabel}</button>
       </form>
     </dialog>`;

@@ -1,5 +1,6 @@
 import { LitElement, html } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from './page.styles.js';
 
 /**
@@ -12,20 +13,21 @@ export class AicdCopyButton extends LitElement {
   static override styles = pageStyles;
 
   @property() text = '';
-  /** The button's accessible name, e.g. "Copy the script tag". */
-  @property() label = 'Copy';
+  /** The button's accessible name, e.g. "Copy the script tag" (empty: "Copy", translated). */
+  @property() label = '';
   @state() private result = '';
+  private readonly i18n = new LocaleController(this);
 
   override render() {
-    return html`<button type="button" @click=${this.copy}>${this.label}</button><span class="status" role="status">${this.result}</span>`;
+    return html`<button type="button" @click=${this.copy}>${this.label || t('copy.copy')}</button><span class="status" role="status">${this.result}</span>`;
   }
 
   private async copy(): Promise<void> {
     try {
       await navigator.clipboard.writeText(this.text);
-      this.result = 'Copied.';
+      this.result = t('copy.copied');
     } catch {
-      this.result = 'Could not copy: select the text and copy it yourself.';
+      this.result = t('copy.failed');
     }
   }
 }

@@ -4,15 +4,16 @@
  * appears next to the input that caused it instead of as a toast the user has to decode.
  */
 import { isAiChatError, isApiError } from '../../client/index.js';
+import { t } from '../i18n/i18n.js';
 
 /** Field key → message; keys are dotted body paths (`training.intents.0.name`). */
 export type FieldErrors = Record<string, string>;
 
-/** A sentence for the page; the service's own message when it sent one (it is safe to show). */
+/** A sentence for the page; the service's own message when it sent one (it is safe to show; the service speaks English). */
 export function errorMessage(error: unknown): string {
-  if (isApiError(error)) return error.serverMessage || `The service answered ${error.status}.`;
-  if (isAiChatError(error)) return 'The service could not be reached. Check the connection and try again.';
-  return 'Something went wrong.';
+  if (isApiError(error)) return error.serverMessage || t('error.status', { status: String(error.status) });
+  if (isAiChatError(error)) return t('error.unreachable');
+  return t('error.unknown');
 }
 
 /** `/training/intents/0/name` or `training.intents.0.name` → `training.intents.0.name`. */

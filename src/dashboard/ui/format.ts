@@ -1,6 +1,15 @@
-/** Small text helpers shared by the pages. */
+/** Small text helpers shared by the pages, in the dashboard's language (i18n/i18n.ts). */
 import type { CsatRating, FeedbackRating, FeedbackReason } from '../../client/index.js';
+import { locale, t } from '../i18n/i18n.js';
+import type { MessageKey } from '../i18n/catalog.js';
 import type { PresenceStatus } from '../types.js';
+
+/** A record whose values are read in the current language each time (`LABELS[key]` stays a plain read). */
+function translated<K extends string | number>(keys: readonly K[], key: (k: K) => MessageKey): Readonly<Record<K, string>> {
+  const labels = {} as Record<K, string>;
+  for (const k of keys) Object.defineProperty(labels, k, { get: () => t(key(k)), enumerable: true });
+  return labels;
+}
 
 /** "a, b ,, c" or one per line → ['a', 'b', 'c']: empty items are dropped, the rest trimmed. */
 export function splitList(text: string, separator: RegExp = /[,\n]/): string[] {
@@ -16,14 +25,26 @@ export function splitLines(text: string): string[] {
 }
 
 /** An operator's presence in words. */
-export const PRESENCE_LABELS: Readonly<Record<PresenceStatus, string>> = { online: 'Online', away: 'Away', offline: 'Offline' };
+export const PRESENCE_LABELS = translated<PresenceStatus>(['online', 'away', 'offline'], (s) => `presence.${s}`);
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimes = new Map<string, Intl.DateTimeFormat>();
 
+/** A date and time as people of the dashboard's language write it ("27 Nov 2026, 16:05" in en-GB terms). */
 export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
+  if (!iso) return t('format.none');
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateTime.format(date);
+  if (Number.isNaN(date.getTime())) return iso;
+  let format = dateTimes.get(locale());
+  if (!format) dateTimes.set(locale(), (format = new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'short' })));
+  return format.format(date);
+}
+
+/** "3 minutes ago", "in 2 days": `iso` relative to `now`, in the dashboard's language. */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [['day', 86_400], ['hour', 3_600], ['minute', 60]];
+  const [unit, size] = units.find(([, size]) => Math.abs(seconds) >= size) ?? ['second', 1];
+  return new Intl.RelativeTimeFormat(locale(), { numeric: 'auto' }).format(Math.round(seconds / size), unit);
 }
 
 /** The browser's IANA time zone (`UTC` if it names none). */
@@ -36,7 +57,12 @@ export function timeZoneOptions(current: string): (readonly [string, string])[] 
 }
 
 /** The languages the service's NLU supports (ISO 639-1), for the language selects. */
-export const LANGUAGES = [['en', 'English'], ['de', 'German'], ['fr', 'French'], ['es', 'Spanish']] as const;
+export const NLU_LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
+
+/** `NLU_LANGUAGES` as select options, named in the dashboard's language. */
+export function languageOptions(): [string, string][] {
+  return NLU_LANGUAGES.map((code) => [code, t(`language.${code}`)]);
+}
 
 /** "512 B", "12 KB", "1.5 MB": a file's size as people read it (binary units, as the limits are set). */
 export function formatBytes(bytes: number): string {
@@ -45,15 +71,10 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? Math.round(value * 10) / 10 : Math.round(value)} ${unit}`;
 }
 
-export const REASON_LABELS: Record<FeedbackReason, string> = {
-  incorrect: 'Incorrect',
-  not_helpful: 'Not helpful',
-  incomplete: 'Incomplete',
-  other: 'Other',
-};
+export const REASON_LABELS = translated<FeedbackReason>(['incorrect', 'not_helpful', 'incomplete', 'other'], (r) => `reason.${r}`);
 
 /** A satisfaction rating in words, 1 to 5 (the widget's survey names them the same). */
-export const CSAT_LABELS: Record<CsatRating, string> = { 1: 'Very bad', 2: 'Bad', 3: 'Okay', 4: 'Good', 5: 'Very good' };
+export const CSAT_LABELS = translated<CsatRating>([1, 2, 3, 4, 5], (r) => `csat.${r}`);
 
 /** "★★★★☆ 4/5 · Good": a visitor's satisfaction rating, as the pages show it. */
 export function csatSummary(rating: CsatRating): string {
@@ -62,15 +83,19 @@ export function csatSummary(rating: CsatRating): string {
 
 /** "45 s", "3 min", "2 h 5 min": a response time, rounded as people read it; "—" for none. */
 export function formatDuration(seconds: number | null): string {
-  if (seconds === null) return '—';
-  if (seconds < 90) return `${Math.round(seconds)} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 90 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (seconds === null) return t('format.none');
+  if (seconds < 90) return t('duration.seconds', { n: Math.round(seconds) });
+  return minutesLabel(Math.round(seconds / 60), 90);
+}
+
+/** "3 min" below `hoursFrom` minutes, "2 h 5 min" from there. */
+function minutesLabel(minutes: number, hoursFrom: number): string {
+  return minutes < hoursFrom ? t('duration.minutes', { n: minutes }) : t('duration.hours', { h: Math.floor(minutes / 60), m: minutes % 60 });
 }
 
 /** "👎 Thumbs down · Incorrect": a visitor's rating and reason, as the pages show them. */
 export function feedbackSummary(f: { rating: FeedbackRating; reason: FeedbackReason | null }): string {
-  const thumb = f.rating === 'up' ? '👍 Thumbs up' : '👎 Thumbs down';
+  const thumb = t(f.rating === 'up' ? 'feedback.up' : 'feedback.down');
   return f.reason ? `${thumb} · ${REASON_LABELS[f.reason]}` : thumb;
 }
 
@@ -78,6 +103,6 @@ export function feedbackSummary(f: { rating: FeedbackRating; reason: FeedbackRea
 export function waitLabel(since: string | null, now = Date.now()): string {
   if (!since) return '';
   const minutes = Math.max(0, Math.floor((now - Date.parse(since)) / 60_000));
-  if (minutes < 1) return 'just now';
-  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  if (minutes < 1) return t('wait.justNow');
+  return minutesLabel(minutes, 60);
 }

@@ -1,4 +1,5 @@
 import { html, type TemplateResult } from 'lit';
+import { t } from '../i18n/i18n.js';
 import './copy-button.js';
 
 export interface SecretOnceOptions {
@@ -19,7 +20,7 @@ export function secretOnce(o: SecretOnceOptions): TemplateResult {
     <pre><code>${o.secret}</code></pre>
     <div class="toolbar">
       <aicd-copy-button .text=${o.secret} label=${o.copyLabel}></aicd-copy-button>
-      <button type="button" @click=${o.onDismiss}>I have copied it</button>
+      <button type="button" @click=${o.onDismiss}>${t('secret.done')}</button>
     </div>
   </section>`;
 }

@@ -1,0 +1,20 @@
+/**
+ * The catalogs' shape. English (`en/*.ts`, one file per area) is the source of truth: its keys are
+ * `MessageKey`, and every other language is a `Catalog`, so a key missing or extra there is a type
+ * error (test/node/dashboard-i18n.test.ts checks the placeholders and plural forms too). A message is
+ * a string with `{name}` placeholders, or its plural forms by `Intl.PluralRules` category, picked
+ * by the `count` parameter.
+ */
+import { shell } from './en/shell.js';
+import { pages } from './en/pages.js';
+import { bots } from './en/bots.js';
+
+export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+export type Message = string | PluralForms;
+
+/** The type of another language's version of an English area: the same keys, any message. */
+export type Translation<Area> = { readonly [K in keyof Area]: Message };
+
+export const en = { ...shell, ...pages, ...bots } as const;
+export type MessageKey = keyof typeof en;
+export type Catalog = Translation<typeof en>;

@@ -1,0 +1,5 @@
+/** English: the bots. */
+import type { Message } from '../catalog.js';
+
+export const bots = {
+} as const satisfies Record<string, Message>;

@@ -1,0 +1,5 @@
+/** English: the pages. */
+import type { Message } from '../catalog.js';
+
+export const pages = {
+} as const satisfies Record<string, Message>;

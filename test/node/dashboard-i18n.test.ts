@@ -1,0 +1,66 @@
+/// <reference types="node" />
+// The dashboard's catalogs (src/dashboard/i18n): every language has exactly English's keys, the same
+// {placeholders} and, for a plural message, every plural form its language uses; `t` fills them in.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { en, type Catalog, type Message } from '../../src/dashboard/i18n/catalog.js';
+import { LOCALES } from '../../src/dashboard/i18n/i18n.js';
+
+const catalogs = {} as Record<(typeof LOCALES)[number], Catalog>;
+
+const forms = (message: Message): string[] => (typeof message === 'string' ? [message] : Object.values(message));
+const placeholders = (text: string): string[] => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+const allPlaceholders = (message: Message): string[] => [...new Set(forms(message).flatMap(placeholders))].sort();
+
+/** What is wrong with `catalog` against English: missing or extra keys, placeholders, plural forms. */
+function problems(lang: string, catalog: Catalog): string[] {
+  const found: string[] = [];
+  const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+  for (const key of Object.keys(en)) if (!(key in catalog)) found.push(`missing ${key}`);
+  for (const [key, message] of Object.entries(catalog) as [keyof typeof en, Message][]) {
+    const english: Message | undefined = en[key];
+    if (english === undefined) {
+      found.push(`extra ${key}`);
+      continue;
+    }
+    if (forms(message).some((text) => !text.trim())) found.push(`empty ${key}`);
+    if (typeof english !== typeof message) found.push(`${key}: plural in one language only`);
+    if (typeof message !== 'string') {
+      for (const category of categories) if (!(category in message)) found.push(`${key}: no "${category}" form`);
+      for (const category of Object.keys(message)) if (!(categories as string[]).includes(category)) found.push(`${key}: "${category}" is no ${lang} plural form`);
+    }
+    // A form may leave out {count} ("one conversation"), never a placeholder English does not have.
+    const mine = allPlaceholders(message);
+    const theirs = allPlaceholders(english);
+    const required = typeof message === 'string' ? theirs : theirs.filter((name) => name !== 'count');
+    if (mine.some((name) => !theirs.includes(name)) || required.some((name) => !mine.includes(name))) {
+      found.push(`${key}: placeholders {${mine.join('}, {')}} for {${theirs.join('}, {')}}`);
+    }
+  }
+  return found;
+}
+
+describe('dashboard catalogs', () => {
+  before(async () => {
+    catalogs.en = en;
+    for (const lang of LOCALES) if (lang !== 'en') catalogs[lang] = (await import(`../../src/dashboard/i18n/${lang}/index.js`)).default;
+  });
+
+  for (const lang of LOCALES) {
+    it(`${lang}: English's keys, placeholders and the language's plural forms`, () => {
+      assert.deepEqual(problems(lang, catalogs[lang]), []);
+    });
+  }
+
+  it('the check finds a missing key, an extra key, a placeholder mismatch and a missing plural form', () => {
+    const { 'nav.overview': _, ...missing } = catalogs.de;
+    const broken = { ...missing, 'nav.extra': 'x', 'shell.inboxLabel': 'Posteingang: {wartend}', 'list.deleteItem': { other: '{name} löschen' } };
+    assert.deepEqual(problems('de', broken as unknown as Catalog), [
+      'missing nav.overview',
+      'shell.inboxLabel: placeholders {wartend} for {mine}, {waiting}',
+      'list.deleteItem: plural in one language only',
+      'list.deleteItem: no "one" form',
+      'extra nav.extra',
+    ]);
+  });
+});
