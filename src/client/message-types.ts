@@ -83,6 +83,8 @@ export interface HandoffStreamEvents {
   note: Message;
   /** Someone is typing: the operator (to the visitor's stream) or the visitor (to both); show it for a few seconds. */
   typing: { conversation_id: string; from: 'operator' | 'visitor'; operator: OperatorProfile | null };
+  /** What a teammate shows now (their choice, their dashboard opened or closed): on the inbox's stream only; not stored, no id. */
+  presence: { user_id: string; status: 'online' | 'away' | 'offline' };
 }
 
 export type HandoffEvent = {

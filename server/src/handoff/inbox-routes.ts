@@ -13,6 +13,7 @@ import type { DashboardServices } from '../dashboard/services.ts';
 import type { Assignments } from './assignment.ts';
 import type { InboxService } from './inbox.ts';
 import type { OperatorPresences } from './presence.ts';
+import { announcePresence } from './presence-routes.ts';
 import type { HandoffService, Operator } from './service.ts';
 import { accountTopic } from './bus.ts';
 import { closeRequestSchema, inboxQuerySchema, noteRequestSchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
@@ -74,6 +75,8 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
     return eventStream(c, handoff, {
       accountId: operator.accountId,
       topic: accountTopic(operator.accountId),
+      // Their own dashboard reads their presence itself (the operator bar); the stream brings the team's.
+      skip: (event) => event.type === 'presence' && (event.data as { user_id: string }).user_id === operator.userId,
       onHeartbeat: async () => {
         const activity = connecting;
         connecting = false;
@@ -81,6 +84,7 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
         // last one, their presence), however long the page stays open.
         if (!activity && !(await deps.dashboard.sessions.isLive(sessionId))) throw new Error('the session ended');
         await inOrder(operator.userId, () => presences.touch(operator.accountId, operator.userId, activity));
+        if (activity) await announcePresence(deps, operator.accountId, operator.userId); // their dashboard opened
         // An operator whose dashboard opens may be online now; each heartbeat also gives out what a
         // lost trigger (an instance stopped between a change and its drain) left waiting.
         await deps.assignments.drain(operator.accountId);
@@ -91,7 +95,9 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
         openStreams.delete(operator.userId);
         // offline only if no tab of theirs opened here meanwhile
         await inOrder(operator.userId, async () => {
-          if (!openStreams.has(operator.userId)) await presences.leave(operator.userId);
+          if (openStreams.has(operator.userId)) return;
+          await presences.leave(operator.userId);
+          await announcePresence(deps, operator.accountId, operator.userId, 'offline');
         });
       },
     });

@@ -172,8 +172,9 @@ export const operatorProfileInputSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    display_name: { type: ['string', 'null'], minLength: 1, maxLength: 80, description: 'The name visitors see; null: the email\'s local part.' },
-    avatar_url: { type: ['string', 'null'], maxLength: 2048, pattern: '^(?:https?://|data:image/(?:png|jpeg|gif|webp);base64,)', description: 'http(s) or a data:image URL; null: none.' },
+    display_name: { type: ['string', 'null'], minLength: 1, maxLength: 80, pattern: '\\S', description: 'The name visitors see (not blank); null: the email\'s local part.' },
+    // https only: the widget loads it on the visitor's page, where plain http is mixed content.
+    avatar_url: { type: ['string', 'null'], maxLength: 2048, pattern: '^https://[^\\s]+$', description: 'An https URL; null: none.' },
   },
 };
 

@@ -29,6 +29,8 @@ export interface StreamScope {
   onHeartbeat?: () => Promise<void>;
   onClose?: () => Promise<void>;
   maxSeconds?: number;
+  /** Live events this stream leaves out (the inbox: its own operator's presence). */
+  skip?: (event: BusEvent) => boolean;
 }
 
 /** The `Last-Event-ID` header (or `last_event_id` query, for readers that cannot set headers): digits only. */
@@ -87,6 +89,7 @@ export async function eventStream(c: AppContext, handoff: HandoffService, scope:
     // Anything at or before the start was delivered before (resume) or is in the history the client just read.
     const start = last;
     const send = async (event: BusEvent) => {
+      if (scope.skip?.(event)) return;
       if (event.id !== null) {
         const id = BigInt(event.id);
         if (id <= start || delivered.has(event.id)) return;

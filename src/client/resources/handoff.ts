@@ -46,7 +46,9 @@ export interface HandoffEventsOptions extends HandoffScope {
   onReady?: (lastEventId: string) => void;
 }
 
-const EVENT_TYPES = new Set<keyof HandoffStreamEvents>(['status', 'message', 'typing']);
+const EVENT_TYPES = new Set<keyof HandoffStreamEvents>(['status', 'message', 'typing', 'presence']);
+/** Events that are not stored have no id of their own (the frame's is still the last stored event's). */
+const UNSTORED = new Set(['typing', 'presence']);
 const MAX_RETRY_DELAY_MS = 30_000;
 
 export class HandoffResource {
@@ -124,8 +126,7 @@ export async function* followEvents(
           } catch (error) {
             throw invalidResponse(opened.response, opened.attempt.target, `malformed JSON in the stream's "${frame.event}" event`, error);
           }
-          // typing has no id of its own: `frame.id` is still the last stored event's
-          yield { type: frame.event, id: frame.event === 'typing' ? null : (frame.id ?? null), data } as HandoffEvent;
+          yield { type: frame.event, id: UNSTORED.has(frame.event) ? null : (frame.id ?? null), data } as HandoffEvent;
         }
       } catch (error) {
         throw opened.attempt.toError(error);
