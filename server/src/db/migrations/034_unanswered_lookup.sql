@@ -1,11 +1,11 @@
--- The question before each fallback is found through the conversation's index only.
+-- Lookups in the turn's triggers go through a key, never a scan a stale plan could choose.
 --
--- As in 015, except for that lookup: it also named the account, and a plan made while `messages`
--- was small (a fresh database, before autovacuum's first ANALYZE; PL/pgSQL keeps its plans) could
--- walk the account's index instead, reading every message of the account for each fallback. Chat
--- turns on PostgreSQL then ran at half their rate or worse from one run to the next. A
--- conversation id names one account already; without the account the only index that fits is
--- (conversation_id, seq), read backwards for one row.
+-- The question before each fallback, as in 015 except that the lookup also named the account: a
+-- plan made while `messages` was small (a fresh database before autovacuum's first ANALYZE; PGlite
+-- has no autovacuum at all; PL/pgSQL keeps its plans) could walk the account's index instead,
+-- reading every message of the account for each fallback. Chat turns on PostgreSQL then ran at
+-- half their rate or worse from one run to the next. A conversation id names one account already;
+-- without the account the only index that fits is (conversation_id, seq), read backwards for one row.
 create or replace function analytics_add_replies(replies analytics_reply[], grains text[]) returns void language plpgsql as $$
 declare
   s smallint := analytics_shard();
@@ -55,4 +55,21 @@ begin
       last_fallback = case when excluded.last_seq > t.last_seq then excluded.last_fallback else t.last_fallback end,
       last_seq = greatest(t.last_seq, excluded.last_seq);
   end if;
+end $$;
+
+-- As in 025, with each message's conversation read by its key: a join let the planner hash the
+-- whole conversations table (its estimate of a transition table's size is a guess) once per
+-- stored turn whenever a webhook subscription exists.
+create or replace function webhooks_messages_inserted() returns trigger language plpgsql as $$
+begin
+  if webhooks_any() then
+    perform webhook_enqueue(m.account_id, 'message.created',
+      jsonb_build_object('message', to_jsonb(m), 'bot_id', c.bot_id, 'agent_id', c.agent_id, 'user_id', c.user_id))
+    from new_rows m cross join lateral (
+      select bot_id, agent_id, user_id from conversations where id = m.conversation_id
+    ) c
+    where m.role <> 'note'
+    order by m.seq;
+  end if;
+  return null;
 end $$;
