@@ -28,6 +28,8 @@ const turn = fc.record({
   latency: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
   confidence: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
   gapMs: fc.integer({ min: 0, max: 2 * HOUR }),
+  // a teammate's private note after the reply: counted nowhere, by the rollups or the raw reads
+  note: fc.boolean(),
 });
 const conversation = fc.record({
   owner: fc.constantFrom(0, 1, null),
@@ -78,6 +80,7 @@ async function storeTraffic(t: Traffic): Promise<{ accountId: string; botIds: st
           source: m.fallback ? 'fallback' : 'intent', intent: m.fallback ? null : m.intent, confidence: m.confidence,
           latency_ms: m.latency, created_at: answered,
         },
+        ...(m.note ? [{ id: `msg_${id}_${k}n`, account_id: accountId, conversation_id: id, role: 'note', content: 'between us', created_at: answered }] : []),
       ];
     });
     // Alternately one statement per conversation and one per message: both trigger paths.

@@ -194,6 +194,22 @@ describe('private notes', () => {
     const anonymous = await operator.call('POST', `/dashboard/api/inbox/${id}/notes`, { body: { content: 'hi' }, cookie: null });
     assert.equal(anonymous.status, 401);
   });
+
+  it('count in no usage report: the messages total does not move, read raw or through the rollups', async () => {
+    const id = await startConversation(api, botId, nextUser());
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    // whole hours are read from the rollups; a range ending now reads its last hour from the rows
+    const ranges = [`from=${new Date(hour - 3_600_000).toISOString()}&to=${new Date(hour + 3_600_000 - 1).toISOString()}`, ''];
+    const totals = () => Promise.all(ranges.map(async (range) => (await api.json(`/v1/analytics/usage?granularity=hour&${range}`)).body.data.totals.messages as number));
+    const before = await totals();
+    const note = await operator.call('POST', `/dashboard/api/inbox/${id}/notes`, { body: { content: 'Not traffic' } });
+    assert.equal(note.status, 201, JSON.stringify(note.body));
+    assert.deepEqual(await totals(), before);
+    // a deleted message has its hour counted again from the rows: the note left is not counted there either
+    assert.equal((await operator.call('POST', `/dashboard/api/inbox/${id}/notes`, { body: { content: 'Still not traffic' } })).status, 201);
+    await service.deps.db.deleteFrom('messages').where('id', '=', note.body.data.id).execute();
+    assert.deepEqual(await totals(), before);
+  });
 });
 
 describe('inbox search', () => {

@@ -5,7 +5,7 @@
  * ends from the raw rows (`rollups.ts`): the same answers as scanning the raw rows, in time that does
  * not grow with the traffic of the range.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type {
   Granularity,
   PerformanceQuery,
@@ -62,14 +62,14 @@ export class AnalyticsReports {
       .where('hour', '>=', hours.from)
       .where('hour', '<', hours.before);
     // Rows created per bucket, for the tables whose creation is the thing counted.
-    // Test conversations and their messages count nowhere (the rollups skip them too).
+    // Test conversations and their messages count nowhere, nor do private notes (the rollups skip them too).
     const rawCreated = (table: 'messages' | 'conversations', key: 'messages' | 'conversations') =>
       db
         .selectFrom(table)
         .select([bucket('created_at').as('start'), sql.lit(key).as('key'), sql<string>`count(*)`.as('count')])
         .where('account_id', '=', accountId)
         .where(inRawSpans(plan, 'created_at'))
-        .where(table === 'conversations' ? realConversations('conversations') : inRealConversation('messages.conversation_id', 'messages.account_id'))
+        .where(table === 'conversations' ? realConversations('conversations') : sql<SqlBool>`messages.role <> 'note' and ${inRealConversation('messages.conversation_id', 'messages.account_id')}`)
         .groupBy(sql`1`);
     const rolledCreated = (key: 'messages' | 'conversations') =>
       db
