@@ -33,6 +33,7 @@ import { Assignments } from './handoff/assignment.ts';
 import { HandoffService } from './handoff/service.ts';
 import { OperatorPresences } from './handoff/presence.ts';
 import { WaitingEmails } from './handoff/waiting-email.ts';
+import { OfflineMessages } from './handoff/offline-messages.ts';
 import { HandoffSettingsService } from './handoff/settings.ts';
 import { HandoffTurns } from './handoff/turns.ts';
 import { createNluEngine, type NluEngine } from './nlu/index.ts';
@@ -89,6 +90,8 @@ export interface Services {
   assignments: Assignments;
   /** Emails the team about conversations nobody took in time (with `AI_CHAT_SMTP_URL`). */
   waitingEmails: WaitingEmails;
+  /** Messages left while nobody was online, and their answers by email from the inbox (with `AI_CHAT_SMTP_URL`). */
+  offlineMessages: OfflineMessages;
   /** Files sent with messages: upload, read, and the check before a message takes them. */
   attachments: AttachmentService;
   /** Messaging platforms (channels/): connections, webhooks, the inbound queue and the outbox. */
@@ -124,7 +127,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const conversations = new ConversationService(core.db);
   const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes, core.config.attachmentQuotas);
   // A bot on messaging platforms; an operator's reply to a platform conversation is queued for it.
-  const channels = new ChannelService({ db: core.db, logger: core.logger, config: resolveChannelConfig(core.config.channels), bots, singleProcess, turns: () => turns });
+  const channels = new ChannelService({ db: core.db, logger: core.logger, config: resolveChannelConfig(core.config.channels), bots, files: attachments, singleProcess, turns: () => turns });
   const presences = new OperatorPresences(core.db, core.config.presence);
   const waitingEmails = new WaitingEmails(core.db, core.logger, core.config.waitingEmail, core.config.publicUrls[0]);
   const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots, presences), attachments);
@@ -158,6 +161,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
     presences,
     assignments,
     waitingEmails,
+    offlineMessages: new OfflineMessages(core.db, core.config.waitingEmail),
     attachments,
     webhooks,
     cannedReplies: new CannedReplyService(core.db),
@@ -182,6 +186,7 @@ export async function closeServices(services: Services): Promise<void> {
   await services.channels.close(); // its running turns finish before the services they use stop
   await services.webhooks.close();
   await services.waitingEmails.close();
+  services.offlineMessages.close();
   await services.nluUpgrade.stop();
   await services.trainingJobs.close(); // let running jobs record their outcome before the NLU stops
   await services.importJobs.close();

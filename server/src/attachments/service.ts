@@ -83,7 +83,7 @@ export class AttachmentService {
     if (visitor && !settings.enabled) throw new ServiceError('permission_denied', 'This bot does not take attachments.', { param: 'bot_id' });
     const { bytes } = input;
     if (bytes.length === 0) throw invalid('body', 'The file is empty: send its bytes as the request body.');
-    const limit = visitor ? Math.min(settings.max_file_bytes, this.maxBytes) : this.maxBytes;
+    const limit = visitor ? this.visitorLimit(settings) : this.maxBytes;
     if (bytes.length > limit) throw new ServiceError('payload_too_large', `The file is larger than ${limit} bytes.`, { param: 'body' });
     const type = sniff(bytes);
     if (!(ACCEPTED_TYPES as readonly string[]).includes(type)) {
@@ -129,6 +129,19 @@ export class AttachmentService {
     });
     if (row instanceof ServiceError) throw row;
     return toAttachment(row);
+  }
+
+  /**
+   * What a visitor of `botId` may send: whether the bot takes files, the largest, how many with one
+   * message. A file read from elsewhere (a messaging platform) is bounded by it before it is read.
+   */
+  async visitorRules(accountId: string, botId: string): Promise<{ enabled: boolean; maxBytes: number; maxFiles: number }> {
+    const settings = attachmentSettingsOf((await this.bots.getRow(accountId, botId)).attachments);
+    return { enabled: settings.enabled, maxBytes: this.visitorLimit(settings), maxFiles: settings.max_files };
+  }
+
+  private visitorLimit(settings: AttachmentSettings): number {
+    return Math.min(settings.max_file_bytes, this.maxBytes);
   }
 
   /** The file and its bytes, for `reader`; 404 for anything they may not read (ids cannot be probed). */

@@ -16,6 +16,7 @@ import type { Logger } from '../logger.ts';
 import type { TurnPipeline } from '../turns/pipeline.ts';
 import type { StoredTurn } from '../turns/turn.ts';
 import type { ChannelAdapter, ChannelType, InboundEvent } from './adapter.ts';
+import { forgetFiles, receiveFiles, withRefusals, type ChannelFiles } from './inbound-media.ts';
 import { backoffMs, type Outbox } from './outbox.ts';
 import { cutChars } from './payload.ts';
 import type { ChannelRow, ChannelStore } from './store.ts';
@@ -47,6 +48,7 @@ export class InboundQueue {
     private readonly adapters: Record<ChannelType, ChannelAdapter>,
     private readonly now: () => number,
     private readonly logger: Logger,
+    private readonly files: ChannelFiles,
   ) {}
 
   /** Stores a delivery's events; a replayed one is stored once (unique channel + external id). The number new. */
@@ -85,9 +87,11 @@ export class InboundQueue {
     // A button press is acknowledged while it is answered, once (a retried event's press has expired).
     const acknowledged = row.event.pressId && row.attempts === 1 ? this.acknowledge(channel, row.event) : undefined;
     try {
-      const turn = await this.answer(channel, row);
+      const { turn, refusals } = await this.answer(channel, row);
       await this.store.db.transaction().execute(async (trx) => {
         const conversationId = turn.user.conversation_id;
+        // Files not taken are said first: the reply after it may be about the message without them.
+        if (refusals.length) await this.outbox.enqueue(trx, { channelId: channel.id, type: channel.type, chat: row.chat, message: { id: `refused:${row.id}`, content: refusals.join('\n') } });
         await trx
           .insertInto('channel_conversations')
           .values({ conversation_id: conversationId, channel_id: channel.id, chat: row.chat })
@@ -112,19 +116,27 @@ export class InboundQueue {
     }
   }
 
-  /** The event as a turn of the bot endpoint: the chat's user, its open conversation with the bot. */
-  private async answer(channel: { id: string; account_id: string; bot_id: string; type: string }, row: ClaimedEvent): Promise<StoredTurn> {
-    const text = cutChars(row.event.text, MAX_TEXT);
-    const idempotency = { key: `channel:${channel.id}:${row.external_id}`.slice(0, 255), requestHash: createHash('sha256').update(text).digest('hex') };
-    const prepared = await this.turns().prepare(
-      channel.account_id,
-      { messages: [{ role: 'user', content: text }], bot_id: channel.bot_id, user_id: cutChars(`${channel.type}:${row.chat}`, 128), openConversation: true },
-      { idempotency },
-    );
+  /**
+   * The event as a turn of the bot endpoint: the chat's user, its open conversation with the bot,
+   * the files it sent (inbound-media.ts) as the message's attachments. The key's hash is over the
+   * person's own text, so a try that took fewer files than an earlier one still finds its turn.
+   */
+  private async answer(channel: Pick<ChannelRow, 'id' | 'account_id' | 'bot_id' | 'type' | 'settings' | 'secrets'>, row: ClaimedEvent): Promise<{ turn: StoredTurn; refusals: string[] }> {
+    const userId = cutChars(`${channel.type}:${row.chat}`, 128);
+    const access = { ...channel, access: this.store.access(channel) };
+    const files = await receiveFiles(this.files, this.adapters[channel.type], access, row.event, userId, row.attempts >= MAX_ATTEMPTS);
+    const idempotency = { key: `channel:${channel.id}:${row.external_id}`.slice(0, 255), requestHash: createHash('sha256').update(cutChars(row.event.text, MAX_TEXT)).digest('hex') };
     let stored: StoredTurn | undefined;
-    for await (const event of this.turns().run(prepared, new AbortController().signal)) if (event.type === 'done') stored = event.turn;
-    if (!stored) throw new Error('the turn ended without a stored reply');
-    return stored;
+    try {
+      const message = { role: 'user' as const, content: cutChars(withRefusals(row.event.text, files.refusals), MAX_TEXT) };
+      const request = { messages: [message], bot_id: channel.bot_id, user_id: userId, openConversation: true, ...(files.ids.length && { attachments: files.ids }) };
+      const prepared = await this.turns().prepare(channel.account_id, request, { idempotency });
+      for await (const event of this.turns().run(prepared, new AbortController().signal)) if (event.type === 'done') stored = event.turn;
+      if (!stored) throw new Error('the turn ended without a stored reply');
+    } finally {
+      if (!stored || stored.replayed) await forgetFiles(this.files, channel.account_id, userId, files.ids);
+    }
+    return { turn: stored, refusals: files.refusals };
   }
 
   /** A refusal of the turn (its bot is gone, the message is invalid) is final; anything else is retried. */

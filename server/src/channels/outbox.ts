@@ -10,7 +10,8 @@
  * A reply is stored as the platform's messages (format.ts: its markup, split at its limit), one row
  * per piece keyed `message_id#n` and inserted in order, so each piece is sent, retried and
  * confirmed on its own, the pieces go out in order before the chat's next reply, and a restart
- * between pieces sends only the rest. Quick replies go with the last piece.
+ * between pieces sends only the rest. Quick replies go with the last piece of text; each file of the
+ * message (an operator's attachment) is a piece of its own, its bytes read when it is sent.
  */
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import { sql } from 'kysely';
@@ -18,7 +19,7 @@ import type { Message } from '../../../src/client/types.ts';
 import { json } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import type { ChannelAdapter, ChannelType, OutboundReply } from './adapter.ts';
+import type { ChannelAccess, ChannelAdapter, ChannelType, OutboundReply, SendResult } from './adapter.ts';
 import { formatReply } from './format.ts';
 import type { ChannelStore } from './store.ts';
 import { withChannelTables, type ChannelDatabase, type ChannelOutboxTable } from './tables.ts';
@@ -34,7 +35,10 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempts - 1));
 }
 
-export type OutboxMessage = Pick<Message, 'id' | 'content' | 'suggestions' | 'citations'>;
+export type OutboxMessage = Pick<Message, 'id' | 'content' | 'suggestions' | 'citations' | 'attachments'>;
+
+/** The bytes of stored files by id (`AttachmentService.bytesOf`); a file deleted since is missing. */
+export type FileBytes = (accountId: string, ids: readonly string[]) => Promise<Map<string, Buffer>>;
 
 export interface OutboxItem {
   channelId: string;
@@ -43,11 +47,20 @@ export interface OutboxItem {
   message: OutboxMessage;
 }
 
-/** The message as the platform's messages, in order; quick replies on the last (an empty message is one empty piece). */
-export function piecesOf(message: OutboxMessage, type: ChannelType): OutboundReply[] {
-  const texts = formatReply(message.content, type, message.citations ?? []);
-  if (!texts.length) texts.push('');
-  return texts.map((text, i) => ({ text, quickReplies: i === texts.length - 1 ? (message.suggestions ?? []) : [], files: [] }));
+/**
+ * The message as the platform's messages, in order: its text (quick replies on the last piece; an
+ * empty message is one empty piece), then one media message per file. A text that fits one
+ * caption and has no buttons is the first file's caption instead of a message of its own.
+ */
+export function piecesOf(message: OutboxMessage, adapter: Pick<ChannelAdapter, 'type' | 'limits'>): OutboundReply[] {
+  const texts = formatReply(message.content, adapter.type, message.citations ?? []);
+  const files = (message.attachments ?? []).map((file) => ({ id: file.id, name: file.filename, contentType: file.content_type, size: file.size }));
+  const suggestions = message.suggestions ?? [];
+  const captioned = files.length > 0 && texts.length === 1 && !suggestions.length && [...texts[0]!].length <= adapter.limits.maxCaptionChars;
+  const caption = captioned ? texts.pop()! : '';
+  if (!texts.length && !files.length) texts.push('');
+  const pieces: OutboundReply[] = texts.map((text, i) => ({ text, quickReplies: i === texts.length - 1 ? suggestions : [], files: [] }));
+  return [...pieces, ...files.map((file, i) => ({ text: i === 0 ? caption : '', quickReplies: [], files: [file] }))];
 }
 
 interface ClaimedRow {
@@ -66,6 +79,7 @@ export class Outbox {
     private readonly adapters: Record<ChannelType, ChannelAdapter>,
     private readonly now: () => number,
     private readonly logger: Logger,
+    private readonly files: FileBytes,
   ) {}
 
   private get db(): Kysely<ChannelDatabase> {
@@ -77,7 +91,7 @@ export class Outbox {
    * order; a message already queued is not queued twice.
    */
   async enqueue(trx: Kysely<ChannelDatabase>, item: OutboxItem): Promise<void> {
-    const pieces = piecesOf(item.message, item.type);
+    const pieces = piecesOf(item.message, this.adapters[item.type]);
     for (const [n, reply] of pieces.entries()) {
       await trx
         .insertInto('channel_outbox')
@@ -139,9 +153,9 @@ export class Outbox {
 
   private async send(row: ClaimedRow): Promise<void> {
     try {
-      const channel = await this.db.selectFrom('channels').select(['id', 'type', 'settings', 'secrets']).where('id', '=', row.channel_id).executeTakeFirst();
+      const channel = await this.db.selectFrom('channels').select(['id', 'account_id', 'type', 'settings', 'secrets']).where('id', '=', row.channel_id).executeTakeFirst();
       if (!channel) return; // deleted: its rows went with it
-      const result = await this.adapters[channel.type].send(this.store.access(channel), row.chat, row.reply, this.inFlight.signal);
+      const result = await this.sendPiece(this.adapters[channel.type], { ...channel, access: this.store.access(channel) }, row);
       if (this.inFlight.signal.aborted) return;
       const at = new Date(this.now());
       if (result.ok) {
@@ -158,6 +172,15 @@ export class Outbox {
       // `sending` and is recovered as unconfirmed, which is the safe side.
       this.logger.error('a channel reply was not sent', { outbox_id: row.id, error: error instanceof Error ? error.message : String(error) });
     }
+  }
+
+  /** A text piece, or a file piece with its stored bytes (a file deleted since, with its conversation, is not sent). */
+  private async sendPiece(adapter: ChannelAdapter, channel: { account_id: string; access: ChannelAccess }, row: ClaimedRow): Promise<SendResult> {
+    const [file] = row.reply.files ?? [];
+    if (!file) return adapter.send(channel.access, row.chat, row.reply, this.inFlight.signal);
+    const data = (await this.files(channel.account_id, [file.id])).get(file.id);
+    if (!data) return { ok: false, retryable: false, error: `the file ${file.name} was deleted` };
+    return adapter.sendFile(channel.access, row.chat, { ...file, data }, row.reply.text, this.inFlight.signal);
   }
 
   private async update(row: ClaimedRow, values: Updateable<ChannelOutboxTable>): Promise<void> {

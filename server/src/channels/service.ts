@@ -18,6 +18,7 @@ import type { TurnPipeline } from '../turns/pipeline.ts';
 import type { ChannelType } from './adapter.ts';
 import { createAdapters } from './adapters.ts';
 import { InboundQueue } from './inbound.ts';
+import type { ChannelFiles } from './inbound-media.ts';
 import type { ChannelConfig } from './options.ts';
 import { Outbox } from './outbox.ts';
 import { SecretBox } from './secrets.ts';
@@ -31,6 +32,8 @@ export interface ChannelDeps {
   /** The turn pipeline, read when the first event is answered (it is built after this service). */
   turns: () => TurnPipeline;
   bots: BotService;
+  /** Where files a person sends on a platform are stored, and an operator's are read from (attachments/). */
+  files: ChannelFiles;
   /** No other process uses the database (embedded PGlite): every `sending` row at start was interrupted. */
   singleProcess: boolean;
 }
@@ -54,8 +57,8 @@ export class ChannelService {
     this.adapters = createAdapters(config);
     this.box = new SecretBox(config.secretsKey, config.previousSecretsKeys);
     this.store = new ChannelStore(deps.db, this.box);
-    this.outbox = new Outbox(this.store, this.adapters, config.now, logger);
-    this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, this.adapters, config.now, logger);
+    this.outbox = new Outbox(this.store, this.adapters, config.now, logger, (accountId, ids) => deps.files.bytesOf(accountId, ids));
+    this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, this.adapters, config.now, logger, deps.files);
     this.worker = new QueueWorker(
       () => this.step(),
       (error) => logger.error('channel worker stopped until its next wake-up', { error: error instanceof Error ? error.message : String(error) }),

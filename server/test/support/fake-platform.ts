@@ -12,13 +12,24 @@ export interface FakeRequest {
   headers: IncomingMessage['headers'];
   /** The body as sent (signatures are over these bytes). */
   raw: string;
+  bytes: Buffer;
+  /** JSON parsed; a form's or a multipart upload's fields (a file part as a `FakeFilePart`). */
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- asserted field by field
+}
+
+/** A file part of a multipart upload as the fake received it. */
+export interface FakeFilePart {
+  filename: string;
+  type: string;
+  bytes: Buffer;
 }
 
 export interface FakeAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sent as is instead of `body` as JSON (a file download, a plain-text answer). */
+  raw?: Uint8Array;
 }
 
 export class FakePlatform {
@@ -78,8 +89,9 @@ export class FakePlatform {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const request: FakeRequest = { method: req.method ?? 'GET', path: new URL(req.url ?? '/', this.url).pathname, headers: req.headers, raw: text, body: text ? JSON.parse(text) : null };
+    const bytes = Buffer.concat(chunks);
+    const text = bytes.toString('utf8');
+    const request: FakeRequest = { method: req.method ?? 'GET', path: new URL(req.url ?? '/', this.url).pathname, headers: req.headers, raw: text, bytes, body: await parseBody(req.headers['content-type'] ?? '', bytes) };
     this.requests.push(request);
     const failure = this.failures.shift();
     if (this.holdNextCount > 0) {
@@ -92,7 +104,31 @@ export class FakePlatform {
     }
     const answer = failure ?? this.answer(request);
     if (res.destroyed) return;
+    if (answer.raw) {
+      res.writeHead(answer.status, { 'content-type': 'application/octet-stream', 'content-length': String(answer.raw.byteLength), ...answer.headers });
+      res.end(answer.raw);
+      return;
+    }
     res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
     res.end(JSON.stringify(answer.body));
+  }
+}
+
+/** A body as the platform reads it: JSON, a URL-encoded form, or multipart form data. */
+async function parseBody(contentType: string, bytes: Buffer): Promise<unknown> {
+  if (!bytes.length) return null;
+  if (contentType.startsWith('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(bytes.toString('utf8')));
+  if (contentType.startsWith('multipart/form-data')) {
+    const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
+    const fields: Record<string, string | FakeFilePart> = {};
+    for (const [name, value] of form) {
+      fields[name] = typeof value === 'string' ? value : { filename: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+    }
+    return fields;
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return null;
   }
 }

@@ -2,7 +2,12 @@
  * fake-slack: a FAKE Slack Web API on a loopback port, shaped as documented
  * (https://api.slack.com/methods/chat.postMessage): `POST /api/chat.postMessage` with
  * `Authorization: Bearer xoxb-…` answers `{ok: true, channel, ts, message}`; refusals are HTTP 200
- * `{ok: false, error: "<code>"}`, a rate limit 429 `ratelimited` with `Retry-After`.
+ * `{ok: false, error: "<code>"}`, a rate limit 429 `ratelimited` with `Retry-After`. Files
+ * (https://api.slack.com/messaging/files): a shared file's `url_private_download` serves it to the
+ * bot token; an upload is `files.getUploadURLExternal` (form: `filename`, `length`) →
+ * `{upload_url, file_id}`, the bytes posted to `upload_url` (answered `OK - <length>` in plain
+ * text), then `files.completeUploadExternal` (form: `files` as JSON, `channel_id`, `thread_ts`,
+ * `initial_comment`) → `{ok: true, files: [{id, title}]}`.
  */
 import { FakePlatform, type FakeAnswer, type FakeRequest } from './fake-platform.ts';
 
@@ -17,6 +22,8 @@ export const FAKE_SLACK = {
 
 export class FakeSlack extends FakePlatform {
   private messages = 0;
+  /** Files by id: shared by people (`addFile`) and uploaded by the service (bytes once posted). */
+  readonly files = new Map<string, { name: string; bytes?: Uint8Array; length?: number }>();
 
   constructor(readonly app = FAKE_SLACK) {
     super((request) => this.method(request));
@@ -42,9 +49,42 @@ export class FakeSlack extends FakePlatform {
     return this.calls('/chat.postMessage');
   }
 
+  /** A file a person shared, as the message event's `files` carries it (`size`: what Slack says, when not the bytes' length). */
+  addFile(id: string, name: string, bytes: Uint8Array, mimetype: string, size = bytes.byteLength) {
+    this.files.set(id, { name, bytes });
+    const url = `${this.url}/files-pri/T0FAKETEAM-${id}/download/${encodeURIComponent(name)}`;
+    return { id, name, title: name, mimetype, filetype: name.split('.').pop(), size, mode: 'hosted', url_private: url, url_private_download: url };
+  }
+
   private method(request: FakeRequest): FakeAnswer {
-    if (request.path !== '/api/chat.postMessage') return { status: 404, body: { ok: false, error: 'unknown_method' } };
+    const shared = /^\/files-pri\/T0FAKETEAM-([^/]+)\/download\//.exec(request.path);
+    if (shared) {
+      const bytes = request.headers.authorization === `Bearer ${this.app.botToken}` ? this.files.get(shared[1]!)?.bytes : undefined;
+      return bytes ? { status: 200, body: null, raw: bytes } : { status: 404, body: null };
+    }
+    const upload = /^\/upload\/v1\/([^/]+)$/.exec(request.path);
+    if (upload) {
+      const file = this.files.get(upload[1]!);
+      const part = request.body?.file;
+      if (!file || !part?.bytes || part.bytes.length !== file.length) return { status: 400, body: null, raw: Buffer.from('Bad Request') };
+      file.bytes = part.bytes;
+      return { status: 200, body: null, raw: Buffer.from(`OK - ${part.bytes.length}`), headers: { 'content-type': 'text/plain' } };
+    }
     if (request.headers.authorization !== `Bearer ${this.app.botToken}`) return FakeSlack.refusal('invalid_auth');
+    if (request.path === '/api/files.getUploadURLExternal') {
+      const { filename, length } = request.body ?? {};
+      if (!filename || !(Number(length) > 0)) return FakeSlack.refusal('invalid_arguments');
+      const id = `F0UP${this.files.size + 1}`;
+      this.files.set(id, { name: filename, length: Number(length) });
+      return { status: 200, body: { ok: true, upload_url: `${this.url}/upload/v1/${id}`, file_id: id } };
+    }
+    if (request.path === '/api/files.completeUploadExternal') {
+      const listed = JSON.parse(request.body?.files ?? '[]') as { id: string; title?: string }[];
+      if (!request.body?.channel_id) return FakeSlack.refusal('channel_not_found');
+      if (!listed.length || listed.some((file) => !this.files.get(file.id)?.bytes)) return FakeSlack.refusal('file_not_found');
+      return { status: 200, body: { ok: true, files: listed.map((file) => ({ id: file.id, title: file.title ?? this.files.get(file.id)!.name })) } };
+    }
+    if (request.path !== '/api/chat.postMessage') return { status: 404, body: { ok: false, error: 'unknown_method' } };
     const { channel, text, blocks, thread_ts } = request.body;
     if (!channel) return FakeSlack.refusal('channel_not_found');
     if (!text && !blocks) return FakeSlack.refusal('no_text');

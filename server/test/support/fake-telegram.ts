@@ -3,7 +3,10 @@
  * (https://core.telegram.org/bots/api): `POST /bot<token>/<method>` answers `{ok: true, result}`
  * or `{ok: false, error_code, description, parameters?: {retry_after}}`. It knows one bot token,
  * remembers the webhook `setWebhook` registered (so a test delivers updates with its secret token,
- * as Telegram would), numbers the messages it takes, and answers each callback query once.
+ * as Telegram would), numbers the messages it takes, and answers each callback query once. Files
+ * (https://core.telegram.org/bots/api#getfile): a test puts one in (`addFile`), `getFile` names
+ * its `file_path` and `GET /file/bot<token>/<file_path>` serves it; `sendPhoto`/`sendDocument`
+ * take a multipart upload.
  */
 import { FakePlatform, type FakeAnswer, type FakeRequest } from './fake-platform.ts';
 
@@ -14,6 +17,7 @@ export class FakeTelegram extends FakePlatform {
   webhook: { url: string; secret_token: string } | null = null;
   private messageId = 0;
   private readonly answeredQueries = new Set<string>();
+  private readonly files = new Map<string, { path: string; bytes: Uint8Array; size?: number }>();
 
   constructor(readonly token = FAKE_TELEGRAM_TOKEN) {
     super((request) => this.method(request));
@@ -34,7 +38,22 @@ export class FakeTelegram extends FakePlatform {
     return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0' } };
   }
 
+  /** A file a person sent, as `getFile` will name it (`size`: what Telegram says, when not the bytes' length). */
+  addFile(fileId: string, bytes: Uint8Array, options: { path?: string; size?: number } = {}): void {
+    this.files.set(fileId, { path: options.path ?? `photos/${fileId}.bin`, bytes, size: options.size });
+  }
+
+  /** The `sendPhoto` and `sendDocument` calls received. */
+  sentFiles(): FakeRequest[] {
+    return this.requests.filter((request) => /\/send(Photo|Document)$/.test(request.path));
+  }
+
   private method(request: FakeRequest): FakeAnswer {
+    if (request.method === 'GET' && request.path.startsWith(`/file/bot${this.token}/`)) {
+      const path = decodeURIComponent(request.path.slice(`/file/bot${this.token}/`.length));
+      const file = [...this.files.values()].find((candidate) => candidate.path === path);
+      return file ? { status: 200, body: null, raw: file.bytes } : { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } };
+    }
     const [, bot, method] = request.path.split('/');
     if (bot !== `bot${this.token}`) return { status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } };
     if (method === 'setWebhook') {
@@ -49,6 +68,20 @@ export class FakeTelegram extends FakePlatform {
       const { chat_id, text } = request.body;
       if (!text) return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: message text is empty' } };
       return { status: 200, body: { ok: true, result: { message_id: ++this.messageId, chat: { id: Number(chat_id), type: 'private' }, date: 1_700_000_000, text } } };
+    }
+    if (method === 'getFile') {
+      const file = this.files.get(String(request.body.file_id ?? ''));
+      if (!file) return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: invalid file_id' } };
+      const result = { file_id: request.body.file_id, file_unique_id: `u${request.body.file_id}`, file_size: file.size ?? file.bytes.byteLength, file_path: file.path };
+      return { status: 200, body: { ok: true, result } };
+    }
+    if (method === 'sendPhoto' || method === 'sendDocument') {
+      const field = method === 'sendPhoto' ? 'photo' : 'document';
+      const upload = request.body?.[field];
+      if (!request.body?.chat_id || !upload?.bytes) return { status: 400, body: { ok: false, error_code: 400, description: `Bad Request: there is no ${field} in the request` } };
+      const media = { file_id: `sent-${this.messageId + 1}`, file_unique_id: `su${this.messageId + 1}`, file_size: upload.bytes.length };
+      const message = { message_id: ++this.messageId, chat: { id: Number(request.body.chat_id), type: 'private' }, date: 1_700_000_000, ...(request.body.caption && { caption: request.body.caption }) };
+      return { status: 200, body: { ok: true, result: { ...message, [field]: field === 'photo' ? [media] : { ...media, file_name: upload.filename } } } };
     }
     if (method === 'answerCallbackQuery') {
       const id = String(request.body.callback_query_id ?? '');

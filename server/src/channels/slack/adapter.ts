@@ -7,13 +7,15 @@
  * (`block_actions`), at the same URL. Each thread is a chat: replies go to
  * `chat.postMessage` with `thread_ts` (the incoming message's thread, or the message itself, so the
  * bot answers in a thread), in mrkdwn (format.ts wrote it), quick replies as Block Kit buttons.
+ * Files in both directions: media.ts.
  */
 import { decodeUtf8, parseJsonText } from '../../../../src/proxy/json-body.ts';
 import { ServiceError } from '../../http/errors.ts';
-import type { ChannelAccess, ChannelAdapter, InboundEvent, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
+import type { ChannelAccess, ChannelAdapter, InboundEvent, InboundFile, OutboundFile, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
 import { arr, cutChars, obj, parseBody, str, type Obj } from '../payload.ts';
-import { postJson } from '../platform-http.ts';
+import { postForm, postJson, type Download, type PlatformRequest } from '../platform-http.ts';
 import { verifySlackSignature } from '../signature.ts';
+import { downloadFile, sendFile } from './media.ts';
 
 export const SIGNATURE_HEADER = 'x-slack-signature';
 export const TIMESTAMP_HEADER = 'x-slack-request-timestamp';
@@ -26,7 +28,7 @@ export function slackChat(channel: string, threadTs: string): string {
   return `${channel}:${threadTs}`;
 }
 
-function threadOf(chat: string): { channel: string; threadTs?: string } {
+export function threadOf(chat: string): { channel: string; threadTs?: string } {
   const at = chat.indexOf(':');
   return at < 0 ? { channel: chat } : { channel: chat.slice(0, at), threadTs: chat.slice(at + 1) };
 }
@@ -37,7 +39,7 @@ export class SlackAdapter implements ChannelAdapter {
    * A piece is one section block (3,000 characters of mrkdwn), so any piece can carry the buttons
    * in the actions block beside it; an actions block holds 25 elements, a button's text 75 characters.
    */
-  readonly limits = { maxTextChars: 3000, maxQuickReplies: 25, maxQuickReplyChars: 75 };
+  readonly limits = { maxTextChars: 3000, maxQuickReplies: 25, maxQuickReplyChars: 75, maxCaptionChars: 3000 };
   readonly secretFields = ['bot_token', 'signing_secret'] as const;
   readonly settingFields = [] as const;
 
@@ -74,14 +76,41 @@ export class SlackAdapter implements ChannelAdapter {
     const blocks = buttons.length ? [{ type: 'section', text: { type: 'mrkdwn', text } }, { type: 'actions', block_id: 'quick_replies', elements: buttons }] : undefined;
     // `text` is the notification's and screen reader's version when blocks are shown; links are not unfurled (citations would fill the thread).
     const body = { channel: id, ...(threadTs && { thread_ts: threadTs }), text, ...(blocks && { blocks }), unfurl_links: false, unfurl_media: false };
-    const outcome = await postJson(`${this.options.apiUrl}/chat.postMessage`, body, {
-      headers: { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${channel.secrets.bot_token ?? ''}` },
-      signal,
-      timeoutMs: this.options.timeoutMs,
-    });
+    const sent = await this.call(channel, 'chat.postMessage', body, signal);
+    if (!sent.ok) return sent;
+    const ts = str(sent.answer.ts);
+    return ts ? { ok: true, externalId: ts } : { ok: false, retryable: false, error: 'Slack answered without a message ts' };
+  }
+
+  sendFile(channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
+    return sendFile(this, channel, chat, file, caption, signal);
+  }
+
+  download(channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
+    return downloadFile(this, channel, file, maxBytes, signal);
+  }
+
+  get apiUrl(): string {
+    return this.options.apiUrl;
+  }
+
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
+  /** A request with the channel's bot token. */
+  request(channel: ChannelAccess, signal: AbortSignal): PlatformRequest {
+    return { headers: { authorization: `Bearer ${channel.secrets.bot_token ?? ''}` }, signal, timeoutMs: this.options.timeoutMs };
+  }
+
+  /** One Web API method, JSON or (a `URLSearchParams` body) a form; `{ok: true, …}` is its answer. */
+  async call(channel: ChannelAccess, method: string, body: Obj | URLSearchParams, signal: AbortSignal): Promise<{ ok: true; answer: Obj } | Extract<SendResult, { ok: false }>> {
+    const url = `${this.options.apiUrl}/${method}`;
+    const request = this.request(channel, signal);
+    const outcome =
+      body instanceof URLSearchParams ? await postForm(url, body, request) : await postJson(url, body, { ...request, headers: { ...request.headers, 'content-type': 'application/json; charset=utf-8' } });
     const answer = obj(outcome.answer?.body);
-    const ts = str(answer?.ts);
-    if (outcome.ok && answer?.ok === true && ts) return { ok: true, externalId: ts };
+    if (outcome.ok && answer?.ok === true) return { ok: true, answer };
     // Slack answers most refusals 200 with `{"ok": false, "error": "<code>"}`; a rate limit is 429 `ratelimited` with Retry-After.
     const code = typeof answer?.error === 'string' ? cutChars(answer.error, 100) : undefined;
     const retryAfter = outcome.answer?.retryAfterSeconds;
@@ -89,7 +118,7 @@ export class SlackAdapter implements ChannelAdapter {
       ok: false,
       retryable: outcome.ok ? code === 'ratelimited' : outcome.retryable,
       ...(!outcome.ok && outcome.uncertain && { uncertain: true as const }),
-      error: code ? `Slack answered ${code}` : outcome.ok ? 'Slack answered without a message ts' : outcome.error,
+      error: code ? `Slack answered ${code}` : outcome.ok ? 'Slack answered without ok' : outcome.error,
       ...(retryAfter !== undefined && { retryAfterMs: retryAfter * 1000 }),
     };
   }
@@ -119,8 +148,15 @@ function messageEvent(body: Obj): InboundEvent | undefined {
   const ownUsers = arr(body.authorizations).filter((a) => obj(a)?.is_bot === true).map((a) => str(obj(a)?.user_id));
   if (!user || !channel || !ts || ownUsers.includes(user)) return undefined;
   const text = plainText(str(event.text) ?? '');
-  const files = arr(event.files).map((file) => ({ kind: str(obj(file)?.filetype) ?? 'file', id: str(obj(file)?.id) ?? '' }));
-  if (!text.trim()) return undefined; // media alone: not answered until media is read (docs/channels.md)
+  const files = arr(event.files).flatMap((value) => {
+    const file = obj(value);
+    const id = str(file?.id);
+    const url = str(file?.url_private_download) ?? str(file?.url_private);
+    const size = Number(file?.size);
+    // a file the workspace's plan hides (`hidden_by_limit`) or one of another workspace has no URL: it cannot be read
+    return id && url ? [{ kind: str(file?.filetype) ?? 'file', id, url, ...(str(file?.name) && { name: str(file?.name) }), ...(Number.isSafeInteger(size) && { size }) }] : [];
+  });
+  if (!text.trim() && !files.length) return undefined;
   return { externalMessageId: eventId, externalConversationId: slackChat(channel, str(event.thread_ts) ?? ts), user: { id: user }, text, files };
 }
 

@@ -8,19 +8,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../../http/errors.ts';
-import type { ChannelAccess, ChannelAdapter, InboundEvent, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
+import type { ChannelAccess, ChannelAdapter, InboundEvent, InboundFile, OutboundFile, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
 import { arr, cutBytes, cutChars, obj, parseBody, str } from '../payload.ts';
-import { postJson } from '../platform-http.ts';
+import { postForm, postJson, type Download } from '../platform-http.ts';
 import { sameSecret } from '../signature.ts';
+import { downloadFile, sendFile } from './media.ts';
 
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
-/** Media kinds a message may carry (read in a later version; the caption is the text meanwhile). */
+/** Media kinds a message may carry (media.ts reads them; the caption is the text). */
 const MEDIA = ['photo', 'document', 'audio', 'voice', 'video', 'sticker'];
+
+type CallOutcome = { ok: true; answer: unknown } | (Extract<SendResult, { ok: false }> & { status?: number });
 
 export class TelegramAdapter implements ChannelAdapter {
   readonly type = 'telegram' as const;
-  /** sendMessage text is 1–4096 characters; callback_data 1–64 bytes. */
-  readonly limits = { maxTextChars: 4096, maxQuickReplies: 10, maxQuickReplyChars: 64 };
+  /** sendMessage text is 1–4096 characters; callback_data 1–64 bytes; a caption 0–1024 characters. */
+  readonly limits = { maxTextChars: 4096, maxQuickReplies: 10, maxQuickReplyChars: 64, maxCaptionChars: 1024 };
   readonly secretFields = ['bot_token'] as const;
   readonly settingFields = [] as const;
 
@@ -47,15 +50,27 @@ export class TelegramAdapter implements ChannelAdapter {
   async send(channel: ChannelAccess, chat: string, reply: OutboundReply, signal: AbortSignal): Promise<SendResult> {
     const keyboard = reply.quickReplies.slice(0, this.limits.maxQuickReplies).map((text) => [{ text: cutChars(text, 64), callback_data: cutBytes(text, this.limits.maxQuickReplyChars) }]);
     const body = { chat_id: chat, ...(keyboard.length && { reply_markup: { inline_keyboard: keyboard } }) };
-    const text = reply.text || '…';
-    let outcome = await this.call(channel, 'sendMessage', { ...body, text: cutChars(text, this.limits.maxTextChars), parse_mode: 'HTML' }, signal);
-    // format.ts writes only tags and entities Telegram knows, balanced in every piece, so this should
-    // not happen; if Telegram still refuses the markup, the 400 means nothing was shown, and the
-    // piece goes once more as plain text: a reply is never lost to formatting.
-    if (!outcome.ok && outcome.status === 400 && /can't parse entities/i.test(outcome.error)) {
-      outcome = await this.call(channel, 'sendMessage', { ...body, text: cutChars(plainText(text) || '…', this.limits.maxTextChars) }, signal);
-    }
-    if (outcome.ok) return { ok: true, externalId: outcome.result };
+    const sendAs = (text: string, html: boolean) => this.call(channel, 'sendMessage', { ...body, text: text || '…', ...(html && { parse_mode: 'HTML' }) }, signal);
+    return this.withPlainFallback(reply.text || '…', sendAs, this.limits.maxTextChars);
+  }
+
+  sendFile(channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
+    return sendFile(this, channel, chat, file, caption, signal);
+  }
+
+  download(channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
+    return downloadFile(this, channel, file, maxBytes, signal);
+  }
+
+  /**
+   * Sends `text` as HTML. format.ts writes only tags and entities Telegram knows, balanced in every
+   * piece, so a refusal should not happen; if Telegram still refuses the markup, the 400 means
+   * nothing was shown, and it goes once more as plain text: a reply is never lost to formatting.
+   */
+  async withPlainFallback(text: string, sendAs: (text: string, html: boolean) => Promise<CallOutcome>, maxChars: number): Promise<SendResult> {
+    let outcome = await sendAs(cutChars(text, maxChars), true);
+    if (!outcome.ok && outcome.status === 400 && /can't parse entities/i.test(outcome.error)) outcome = await sendAs(cutChars(plainText(text), maxChars), false);
+    if (outcome.ok) return { ok: true, externalId: str(obj(outcome.answer)?.message_id) ?? 'true' };
     return outcome;
   }
 
@@ -76,12 +91,25 @@ export class TelegramAdapter implements ChannelAdapter {
     if (!outcome.ok) throw new ServiceError('upstream_error', `Telegram did not delete the webhook: ${outcome.error}.`);
   }
 
-  /** One Bot API method; `{ok: false, error_code, description, parameters: {retry_after}}` read as the outcome. */
-  private async call(channel: ChannelAccess, method: string, body: unknown, signal: AbortSignal): Promise<{ ok: true; result: string } | (Extract<SendResult, { ok: false }> & { status?: number })> {
+  get apiUrl(): string {
+    return this.options.apiUrl;
+  }
+
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
+  /**
+   * One Bot API method (a `FormData` body goes as a multipart upload); `{ok: true, result}` is the
+   * result, `{ok: false, error_code, description, parameters: {retry_after}}` read as the outcome.
+   */
+  async call(channel: ChannelAccess, method: string, body: unknown, signal: AbortSignal): Promise<CallOutcome> {
     const token = channel.secrets.bot_token ?? '';
-    const outcome = await postJson(`${this.options.apiUrl}/bot${token}/${method}`, body, { signal, timeoutMs: this.options.timeoutMs });
+    const url = `${this.options.apiUrl}/bot${token}/${method}`;
+    const request = { signal, timeoutMs: this.options.timeoutMs };
+    const outcome = body instanceof FormData ? await postForm(url, body, request) : await postJson(url, body, request);
     const answer = obj(outcome.answer?.body);
-    if (outcome.ok && answer?.ok === true) return { ok: true, result: str(obj(answer.result)?.message_id) ?? 'true' };
+    if (outcome.ok && answer?.ok === true) return { ok: true, answer: answer.result };
     const retryAfter = Number(obj(answer?.parameters)?.retry_after ?? outcome.answer?.retryAfterSeconds);
     const description = typeof answer?.description === 'string' ? cutChars(answer.description, 200) : outcome.ok ? 'an answer that is not ok' : outcome.error;
     return {
@@ -99,9 +127,15 @@ function messageEvent(updateId: string, message: Record<string, unknown> | undef
   const chat = str(obj(message?.chat)?.id);
   if (!message || chat === undefined) return undefined;
   const from = obj(message.from);
-  const files = MEDIA.filter((kind) => message[kind] !== undefined).map((kind) => ({ kind, id: str(obj(arr(message[kind]).at(-1) ?? message[kind])?.file_id) ?? '' }));
+  const files = MEDIA.filter((kind) => message[kind] !== undefined).flatMap((kind) => {
+    // a photo comes in several sizes, smallest first: the largest is the photo
+    const media = obj(arr(message[kind]).at(-1) ?? message[kind]);
+    const id = str(media?.file_id);
+    const size = Number(media?.file_size);
+    return id ? [{ kind, id, ...(str(media?.file_name) && { name: str(media?.file_name) }), ...(Number.isSafeInteger(size) && { size }) }] : [];
+  });
   const text = str(message.text) ?? str(message.caption) ?? '';
-  if (!text.trim()) return undefined; // media alone: not answered until media is read (docs/channels.md)
+  if (!text.trim() && !files.length) return undefined;
   return { externalMessageId: updateId, externalConversationId: chat, user: { id: str(from?.id) ?? chat, name: str(from?.first_name) }, text, files };
 }
 

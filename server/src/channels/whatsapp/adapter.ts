@@ -5,13 +5,15 @@
  * the raw body under the app secret, checked before the body is parsed. A delivery holds messages
  * (`wamid` ids) and statuses of messages sent earlier. Replies go to
  * `POST /{version}/{phone-number-id}/messages`, the text in WhatsApp's own markup (format.ts wrote
- * it; WhatsApp has no escapes, so it goes as written); quick replies as reply buttons (up to 3) or a list.
+ * it; WhatsApp has no escapes, so it goes as written); quick replies as reply buttons (up to 3) or a
+ * list. Media in both directions: media.ts.
  */
 import { ServiceError } from '../../http/errors.ts';
-import type { ChannelAccess, ChannelAdapter, DeliveryStatus, InboundEvent, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
+import type { ChannelAccess, ChannelAdapter, DeliveryStatus, InboundEvent, InboundFile, OutboundFile, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
 import { arr, cutChars, obj, parseBody, str, type Obj } from '../payload.ts';
-import { postJson } from '../platform-http.ts';
+import { postJson, type Download, type PlatformOutcome, type PlatformRequest } from '../platform-http.ts';
 import { sameSecret, verifyHubSignature } from '../signature.ts';
+import { downloadFile, sendFile } from './media.ts';
 
 export const SIGNATURE_HEADER = 'x-hub-signature-256';
 /** Graph API error codes that mean "too many messages, try later" (throughput, pair rate, spam rate). */
@@ -19,8 +21,8 @@ const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131048, 131056]);
 
 export class WhatsAppAdapter implements ChannelAdapter {
   readonly type = 'whatsapp' as const;
-  /** Text bodies up to 4096 characters; an interactive body 1024; 3 buttons of 20, 10 list rows of 24. */
-  readonly limits = { maxTextChars: 4096, maxQuickReplies: 10, maxQuickReplyChars: 24 };
+  /** Text bodies up to 4096 characters; an interactive body 1024; 3 buttons of 20, 10 list rows of 24; a media caption 1024. */
+  readonly limits = { maxTextChars: 4096, maxQuickReplies: 10, maxQuickReplyChars: 24, maxCaptionChars: 1024 };
   readonly secretFields = ['access_token', 'app_secret', 'verify_token'] as const;
   readonly settingFields = ['phone_number_id'] as const;
 
@@ -65,27 +67,39 @@ export class WhatsAppAdapter implements ChannelAdapter {
   }
 
   async send(channel: ChannelAccess, chat: string, reply: OutboundReply, signal: AbortSignal): Promise<SendResult> {
-    const url = `${this.options.apiUrl}/${this.options.apiVersion}/${encodeURIComponent(channel.settings.phone_number_id ?? '')}/messages`;
-    const outcome = await postJson(url, { messaging_product: 'whatsapp', recipient_type: 'individual', to: chat, ...this.content(reply) }, {
-      headers: { authorization: `Bearer ${channel.secrets.access_token ?? ''}` },
-      signal,
-      timeoutMs: this.options.timeoutMs,
-    });
-    const answer = obj(outcome.answer?.body);
-    const id = str(obj(arr(answer?.messages)[0])?.id);
+    return this.message(channel, chat, this.content(reply), signal);
+  }
+
+  sendFile(channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
+    return sendFile(this, channel, chat, file, caption, signal);
+  }
+
+  download(channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
+    return downloadFile(this, channel, file, maxBytes, signal);
+  }
+
+  /** One message (`content`: its type and that type's object) to `chat`. */
+  async message(channel: ChannelAccess, chat: string, content: Obj, signal: AbortSignal): Promise<SendResult> {
+    const url = this.url(`${encodeURIComponent(channel.settings.phone_number_id ?? '')}/messages`);
+    const outcome = await postJson(url, { messaging_product: 'whatsapp', recipient_type: 'individual', to: chat, ...content }, this.request(channel, signal));
+    const id = str(obj(arr(obj(outcome.answer?.body)?.messages)[0])?.id);
     if (outcome.ok && id) return { ok: true, externalId: id };
     if (outcome.ok) return { ok: false, retryable: false, error: 'the Graph API answered without a message id' };
-    const error = obj(answer?.error);
-    const code = Number(error?.code);
-    const rateLimited = RATE_LIMIT_CODES.has(code);
-    const retryAfter = outcome.answer?.retryAfterSeconds;
-    return {
-      ok: false,
-      retryable: outcome.retryable || rateLimited,
-      ...(outcome.uncertain && { uncertain: true as const }),
-      error: typeof error?.message === 'string' ? cutChars(`${error.message}${Number.isFinite(code) ? ` (${code})` : ''}`, 200) : outcome.error,
-      ...(retryAfter !== undefined && { retryAfterMs: retryAfter * 1000 }),
-    };
+    return graphFailure(outcome);
+  }
+
+  get apiUrl(): string {
+    return this.options.apiUrl;
+  }
+
+  /** The Graph API URL of `path` (under the version). */
+  url(path: string): string {
+    return `${this.options.apiUrl}/${this.options.apiVersion}/${path}`;
+  }
+
+  /** A request with the channel's bearer token. */
+  request(channel: ChannelAccess, signal: AbortSignal): PlatformRequest {
+    return { headers: { authorization: `Bearer ${channel.secrets.access_token ?? ''}` }, signal, timeoutMs: this.options.timeoutMs };
   }
 
   /** Text, or reply buttons (1–3 quick replies), or a list (more), within WhatsApp's sizes. */
@@ -101,6 +115,20 @@ export class WhatsAppAdapter implements ChannelAdapter {
   }
 }
 
+/** A Graph API refusal (`{error: {message, code}}`) as a send result: rate limits are retried. */
+export function graphFailure(outcome: Extract<PlatformOutcome, { ok: false }>): Extract<SendResult, { ok: false }> {
+  const error = obj(obj(outcome.answer?.body)?.error);
+  const code = Number(error?.code);
+  const retryAfter = outcome.answer?.retryAfterSeconds;
+  return {
+    ok: false,
+    retryable: outcome.retryable || RATE_LIMIT_CODES.has(code),
+    ...(outcome.uncertain && { uncertain: true as const }),
+    error: typeof error?.message === 'string' ? cutChars(`${error.message}${Number.isFinite(code) ? ` (${code})` : ''}`, 200) : outcome.error,
+    ...(retryAfter !== undefined && { retryAfterMs: retryAfter * 1000 }),
+  };
+}
+
 function messageEvent(message: Obj | undefined, names: Map<string | undefined, string | undefined>): InboundEvent | undefined {
   const id = str(message?.id);
   const from = str(message?.from);
@@ -111,7 +139,8 @@ function messageEvent(message: Obj | undefined, names: Map<string | undefined, s
   const media = obj(message[type]);
   const text =
     type === 'text' ? str(obj(message.text)?.body) : type === 'interactive' ? str(chosen?.title) : type === 'button' ? str(obj(message.button)?.text) : str(media?.caption);
-  const files = media && str(media.id) && type !== 'text' && type !== 'interactive' ? [{ kind: type, id: str(media.id)! }] : [];
-  if (!text?.trim()) return undefined; // media alone: not answered until media is read (docs/channels.md)
-  return { externalMessageId: id, externalConversationId: from, user: { id: from, name: names.get(from) }, text, files };
+  const mediaId = type !== 'text' && type !== 'interactive' ? str(media?.id) : undefined;
+  const files = mediaId ? [{ kind: type, id: mediaId, ...(str(media?.filename) && { name: str(media?.filename) }) }] : [];
+  if (!text?.trim() && !files.length) return undefined;
+  return { externalMessageId: id, externalConversationId: from, user: { id: from, name: names.get(from) }, text: text ?? '', files };
 }
