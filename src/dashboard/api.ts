@@ -267,6 +267,11 @@ export class DashboardApi extends EventTarget {
     return this.call('GET', '/inbox/me');
   }
 
+  /** How visitors see this operator; null clears (the name falls back to the email's local part). */
+  setOperatorProfile(input: { display_name?: string | null; avatar_url?: string | null }): Promise<OperatorProfile> {
+    return this.call('PUT', '/inbox/me', input);
+  }
+
   /** The inbox's live events; while one is followed, this user's dashboard counts as open (presence). */
   inboxEvents(options: Pick<HandoffEventsOptions, 'signal' | 'lastEventId' | 'onReady'> = {}): AsyncGenerator<HandoffEvent, void, undefined> {
     return followEvents(this.core, '/inbox/events', {}, options);

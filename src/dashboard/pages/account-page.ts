@@ -7,10 +7,14 @@ import { field, focusFirstInvalid } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { formatDate } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
+import './operator-profile.js';
 
 const FIELDS = ['current_password', 'new_password'] as const;
 
-/** The signed-in user: who they are, and a password change (which ends their other sessions). */
+/**
+ * The signed-in user: who they are, their profile as visitors see it (operator-profile.ts), and a
+ * password change (which ends their other sessions).
+ */
 @customElement('aicd-account-page')
 export class AicdAccountPage extends LitElement {
   static override styles = pageStyles;
@@ -34,6 +38,7 @@ export class AicdAccountPage extends LitElement {
         <dt>Member since</dt>
         <dd>${formatDate(user.created_at)}</dd>
       </dl>
+      <aicd-operator-profile .api=${this.api}></aicd-operator-profile>
       <form @submit=${this.change} novalidate>
         <fieldset>
           <legend>Change password</legend>

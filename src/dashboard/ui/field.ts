@@ -22,6 +22,8 @@ export interface FieldOptions {
   min?: number;
   max?: number;
   step?: number | 'any';
+  /** The most characters the service takes: typing stops there instead of failing on save. */
+  maxlength?: number;
   /** `select` options (value, label); when given, a select is rendered. */
   options?: readonly (readonly [string, string])[];
 }
@@ -42,7 +44,7 @@ export function field(o: FieldOptions): TemplateResult {
       </select>`
     : o.multiline
       ? html`<textarea id=${id} name=${o.name} rows=${o.rows ?? 4} aria-invalid=${invalid} aria-describedby=${describedBy} .value=${o.value} @input=${onInput}></textarea>`
-      : html`<input id=${id} name=${o.name} type=${o.type ?? 'text'} min=${ifDefined(o.min)} max=${ifDefined(o.max)} step=${ifDefined(o.step)} aria-invalid=${invalid} aria-describedby=${describedBy} .value=${o.value} @input=${onInput} />`;
+      : html`<input id=${id} name=${o.name} type=${o.type ?? 'text'} min=${ifDefined(o.min)} max=${ifDefined(o.max)} step=${ifDefined(o.step)} maxlength=${ifDefined(o.maxlength)} aria-invalid=${invalid} aria-describedby=${describedBy} .value=${o.value} @input=${onInput} />`;
   return html`<label for=${id}>
     ${o.label} ${o.hint ? html`<span class="hint" id=${`${id}-hint`}>${o.hint}</span>` : nothing} ${control}
     ${o.error ? html`<span class="field-error" id=${`${id}-error`}>${o.error}</span>` : nothing}
