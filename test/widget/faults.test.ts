@@ -34,6 +34,36 @@ function spyPosts(): { posts: { at: number; key: string | null }[]; restore: () 
   return { posts, restore: () => (window.fetch = original) };
 }
 
+/**
+ * Records the page's timers of at least `minMs` from now on and tells which are still pending
+ * (neither fired nor cleared): a widget that would send again on its own has one waiting.
+ */
+function trackTimers(minMs: number): { seen: () => number; pending: () => number[]; restore: () => void } {
+  const pending = new Map<number, number>();
+  let seen = 0;
+  const { setTimeout: realSet, clearTimeout: realClear } = window;
+  window.setTimeout = ((handler: TimerHandler, ms = 0, ...args: unknown[]) => {
+    const id = realSet(() => {
+      pending.delete(id);
+      if (typeof handler === 'function') (handler as (...a: unknown[]) => void)(...args);
+    }, ms);
+    if (ms >= minMs) {
+      pending.set(id, ms);
+      seen++;
+    }
+    return id;
+  }) as typeof window.setTimeout;
+  window.clearTimeout = ((id?: number) => {
+    if (id !== undefined) pending.delete(id);
+    realClear(id);
+  }) as typeof window.clearTimeout;
+  return {
+    seen: () => seen,
+    pending: () => [...pending.values()],
+    restore: () => Object.assign(window, { setTimeout: realSet, clearTimeout: realClear }),
+  };
+}
+
 /** Fails unless no user message is "sending" within `ms`. */
 async function expectSettledWithin(el: AiChatWidget, ms: number): Promise<void> {
   await waitFor(() => el.messages.every((m) => m.status !== 'sending'), ms, 'every message to leave "sending"');
@@ -234,11 +264,18 @@ describe('<ai-chat-widget> network faults', () => {
       expect(await el.send('through the outage')).to.equal(null);
       expect(await countOf(key)).to.equal(3);
 
-      window.dispatchEvent(new Event('online'));
-      await waitFor(() => el.messages[0].status === 'sending', 1000, 'the resend');
-      await expectSettledWithin(el, 8000);
-      expect(el.messages[0].status).to.equal('failed');
-      await new Promise((r) => setTimeout(r, 1200)); // no loop of its own: it waits for the next `online`
+      const timers = trackTimers(100);
+      try {
+        window.dispatchEvent(new Event('online'));
+        await waitFor(() => el.messages[0].status === 'sending', 1000, 'the resend');
+        await expectSettledWithin(el, 8000);
+        expect(el.messages[0].status).to.equal('failed');
+        // no loop of its own: nothing is scheduled to send again; it waits for the next `online`
+        expect(timers.seen(), 'the resend backed off through the tracked timers').to.be.greaterThan(0);
+        expect(timers.pending(), 'timers still pending after the failure').to.deep.equal([]);
+      } finally {
+        timers.restore();
+      }
       expect(await countOf(key)).to.equal(6);
 
       window.dispatchEvent(new Event('online'));
