@@ -1,6 +1,6 @@
-// The conversations page against the real service in real Chromium: filters and cursor paging,
-// one transcript, export as JSON and as CSV (formula-safe), delete with confirmation, hostile
-// visitor messages as text, axe and keyboard.
+// The conversations page against the real service in real Chromium: filters (a label too), each
+// conversation's labels, cursor paging, one transcript, export as JSON and as CSV (formula-safe),
+// delete with confirmation, hostile visitor messages and labels as text, axe and keyboard.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { ExportFile } from '../../src/dashboard/pages/conversation-export.js';
 import { csvCell } from '../../src/dashboard/pages/conversation-export.js';
@@ -61,6 +61,32 @@ describe('aicd-conversations-page', () => {
     await apply(el, []);
     button(el, 'Reset')!.click();
     await until(() => users(el).length === 4, 'all conversations again');
+  });
+
+  it("shows each conversation's labels, as text, and filters by one", async () => {
+    const tenant = await newTenant();
+    const shop = await botOf(tenant, 'Shop');
+    const ids: Record<string, string> = {};
+    for (const user of ['refund-asker', 'parcel-asker', 'plain']) ids[user] = (await tenant.client.bots.sendMessage(shop, { message: 'opening hours', user_id: user })).data.conversation_id;
+    await tenant.client.conversations.labels(ids['refund-asker']!, { add: ['refund', HOSTILE.slice(0, 40)] });
+    await tenant.client.conversations.labels(ids['parcel-asker']!, { add: ['parcel'] });
+    const el = await mount(tenant);
+    const labelsOf = (user: string) => {
+      const row = deepAll(el, 'tbody tr').find((tr) => tr.children[2]!.textContent === user);
+      return row ? [...row.querySelectorAll('.labels li')].map((li) => li.textContent) : null;
+    };
+    expect(labelsOf('refund-asker')).to.deep.equal(['refund', HOSTILE.slice(0, 40)]);
+    expect(labelsOf('parcel-asker')).to.deep.equal(['parcel']);
+    expect(labelsOf('plain')).to.deep.equal([]);
+    expect(deepAll(el, 'tbody img')).to.deep.equal([]);
+
+    await fill(el, 'label', 'refund');
+    await apply(el, ['refund-asker']);
+    button(el, /^Open the conversation/)!.click();
+    await until(() => deepAll(el, '.transcript .labels li').length === 2, 'the labels with the transcript');
+    await expect(el).to.be.accessible();
+    await fill(el, 'label', 'nobody-has-this');
+    await apply(el, []);
   });
 
   it('loads the next page with the cursor', async () => {

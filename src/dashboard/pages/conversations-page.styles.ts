@@ -15,6 +15,21 @@ export default css`
   .preview {
     max-width: 28rem;
   }
+  .labels {
+    list-style: none;
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.3rem;
+    padding: 0;
+    margin: 0;
+  }
+  .labels li {
+    border: 1px solid var(--aicd-border, #d5d9df);
+    border-radius: 999px;
+    padding: 0 0.5rem;
+    font-size: 0.85rem;
+    overflow-wrap: anywhere;
+  }
   tr[aria-current='true'] {
     background: var(--aicd-selected, #eef3fd);
   }

@@ -19,15 +19,20 @@ interface Filters {
   to: string;
   user_id: string;
   q: string;
+  label: string;
 }
 
-const NO_FILTERS: Filters = { bot_id: '', from: '', to: '', user_id: '', q: '' };
+const NO_FILTERS: Filters = { bot_id: '', from: '', to: '', user_id: '', q: '', label: '' };
+
+/** A conversation's labels, the team's free text: as text only. */
+const labelList = (labels: string[]) => (labels.length ? html`<ul class="labels">${labels.map((l) => html`<li>${l}</li>`)}</ul>` : nothing);
 
 /** Longest transcript read for one view or export (the history endpoint pages by 200). */
 const MAX_TRANSCRIPT_PAGES = 50;
 
 /**
- * Conversations: the filtered, cursor-paged list (`GET /v1/conversations`), one transcript (also
+ * Conversations: the filtered, cursor-paged list (`GET /v1/conversations`) with the labels the
+ * team put on each (the inbox puts them on: conversation-labels.ts), one transcript (also
  * opened by its link, `#/conversations/<id>`) with the visitors' feedback under the rated answers
  * and their satisfaction rating of the whole conversation,
  * its export as JSON or CSV, and its delete. Visitor messages and comments are the most hostile
@@ -89,6 +94,7 @@ export class AicdConversationsPage extends LitElement {
       <label>To <input type="date" name="to" .value=${f.to} @input=${set('to')} /></label>
       <label>User id <input name="user_id" maxlength="128" .value=${f.user_id} @input=${set('user_id')} /></label>
       <label>Text <input type="search" name="q" .value=${f.q} @input=${set('q')} /></label>
+      <label>Label <input name="label" maxlength="40" .value=${f.label} @input=${set('label')} /></label>
       <div class="toolbar">
         <button type="submit" class="primary">Apply filters</button>
         <button type="button" @click=${this.resetFilters}>Reset</button>
@@ -100,12 +106,13 @@ export class AicdConversationsPage extends LitElement {
     return pagedTable(this.list, {
       caption: 'Conversations, newest first',
       empty: 'No conversation matches.',
-      columns: ['Started', 'Bot', 'User', 'Last message', 'Actions'],
+      columns: ['Started', 'Bot', 'User', 'Last message', 'Labels', 'Actions'],
       row: (c) => html`<tr aria-current=${this.open?.id === c.id ? 'true' : nothing}>
         <td>${formatDate(c.created_at)}</td>
         <td>${this.botName(c)}</td>
         <td>${c.user_id ?? '—'}</td>
         <td class="preview">${c.last_message?.preview ?? ''}</td>
+        <td>${labelList(c.labels)}</td>
         <td><button type="button" @click=${() => this.openConversation(c)} aria-label=${`Open the conversation started ${formatDate(c.created_at)}`}>Open</button></td>
       </tr>`,
     });
@@ -115,6 +122,7 @@ export class AicdConversationsPage extends LitElement {
     return html`<section class="transcript" aria-labelledby="transcript-heading">
       <h2 id="transcript-heading" tabindex="-1">Transcript</h2>
       <p class="meta">${this.botName(c)} · user ${c.user_id ?? '—'} · started ${formatDate(c.created_at)}</p>
+      ${c.labels.length ? html`<p class="meta">Labels:</p>${labelList(c.labels)}` : nothing}
       ${this.csat
         ? html`<p class="csat">Satisfaction: ${csatSummary(this.csat.rating)}${this.csat.comment ? html`: <q>${this.csat.comment}</q>` : nothing}</p>`
         : nothing}
