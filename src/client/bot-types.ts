@@ -6,6 +6,7 @@ import type { AttachmentSettings } from './attachment-types.js';
 import type { HandoffState } from './handoff-types.js';
 import type { KnowledgeScope } from './knowledge-types.js';
 import type { Entity, Message } from './message-types.js';
+import type { VisitorContext } from './visitor-types.js';
 
 /** Training data of a bot or agent. */
 export interface TrainingData {
@@ -174,6 +175,8 @@ export interface BotMessageRequest {
   user_id: string;
   /** Answer as Server-Sent Events, as `/v1/chat` does; the `done` frame carries the `BotReply` envelope. */
   stream?: boolean;
+  /** Who the visitor is and where they are, as on `/v1/chat`; stored on the conversation. */
+  visitor?: VisitorContext;
 }
 
 export interface BotReply {

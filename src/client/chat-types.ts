@@ -6,6 +6,7 @@ import type { BotReply } from './bot-types.js';
 import type { ErrorEnvelope, Page, PageQuery, SuccessEnvelope } from './envelope-types.js';
 import type { HandoffState } from './handoff-types.js';
 import type { ChatMessage, Citation, Message, ReplySource, Role } from './message-types.js';
+import type { VisitorContext } from './visitor-types.js';
 
 export interface ChatRequest {
   /** 1–100 messages, the last one with role `user`. */
@@ -23,6 +24,8 @@ export interface ChatRequest {
    * `bot_id` or a conversation with a bot. That message's `content` may then be empty.
    */
   attachments?: string[];
+  /** Who the visitor is and where they are (page, locale, time zone, traits); stored on the conversation. */
+  visitor?: VisitorContext;
 }
 
 export interface ChatReply {

@@ -27,3 +27,4 @@ export * from './attachment-types.js';
 export * from './webhook-types.js';
 export * from './channel-types.js';
 export * from './canned-reply-types.js';
+export * from './visitor-types.js';

@@ -4,7 +4,7 @@
  */
 import type { SuccessEnvelope } from '../client/types.js';
 import { jsonResponse, ProxyError } from './errors.js';
-import { ALL_SCOPES, USER_ID_PATTERN, type ProxyIdentity, type ResolvedOptions } from './options.js';
+import { ALL_SCOPES, USER_ID_PATTERN, VISITOR_EMAIL, VISITOR_NAME, type ProxyIdentity, type ResolvedOptions } from './options.js';
 import { readJsonObject } from './request.js';
 import type { TokenService } from './tokens.js';
 
@@ -35,6 +35,12 @@ async function identify(request: Request, options: ResolvedOptions, body: Record
   if (identity) {
     if (typeof identity.userId !== 'string' || !USER_ID_PATTERN.test(identity.userId)) {
       throw new Error('authorize() answered a userId that is not 1–128 characters of [A-Za-z0-9._:@-]');
+    }
+    if (identity.name !== undefined && (typeof identity.name !== 'string' || !VISITOR_NAME.test(identity.name))) {
+      throw new Error('authorize() answered a name that is not 1–100 characters without control characters');
+    }
+    if (identity.email !== undefined && (typeof identity.email !== 'string' || identity.email.length > 254 || !VISITOR_EMAIL.test(identity.email))) {
+      throw new Error('authorize() answered an email that is not a valid address of at most 254 characters');
     }
     return identity;
   }
@@ -77,6 +83,8 @@ export async function mintToken(
     scopes,
     origin: context.origin,
     claims: identity.claims,
+    name: identity.name,
+    email: identity.email,
     ttlSeconds: options.tokenTtlSeconds,
   });
   const envelope: SuccessEnvelope<TokenResponseData> = {

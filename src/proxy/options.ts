@@ -23,6 +23,12 @@ export interface ProxyIdentity {
   scopes?: ProxyScope[];
   /** Extra claims put into the token (registered claims such as `sub` or `exp` cannot be overridden). */
   claims?: Record<string, unknown>;
+  /**
+   * The user's name (1–100 characters) and email (a valid address, at most 254), as the host's sign-in
+   * knows them: they replace whatever the widget sends of them (`identify()`), and the inbox shows them as verified.
+   */
+  name?: string;
+  email?: string;
 }
 
 export interface ProxyRateLimitOptions {
@@ -117,6 +123,10 @@ export const MAX_TOKEN_TTL_SECONDS = 900;
 
 /** The service's rule for ids chosen by the caller (user ids). */
 export const USER_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,128}$/;
+/** A visitor's name (`ProxyIdentity.name`, the service's `visitor.name`): 1–100 characters, no control characters. */
+export const VISITOR_NAME = /^[^\u0000-\u001f\u007f]{1,100}$/u;
+/** A visitor's email (also at most 254 characters). */
+export const VISITOR_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function secretBytes(secret: string | Uint8Array): Uint8Array {
   const bytes = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;

@@ -64,6 +64,20 @@ function asTokenUser(grant: TokenGrant, request: Record<string, unknown>): Recor
   return rewritten;
 }
 
+/**
+ * A turn's `visitor` as the token's user may tell it: the page, locale and traits pass (the service
+ * checks them), but it never says `verified` itself. A token whose `authorize()` gave a name or an
+ * email carries them: they replace the browser's, marked `verified`.
+ */
+function withVerifiedVisitor(grant: TokenGrant, request: Record<string, unknown>): Record<string, unknown> {
+  const sent = request.visitor;
+  const told = typeof sent === 'object' && sent !== null && !Array.isArray(sent);
+  if (!told && !(grant.name || grant.email)) return request; // nothing, or a shape the service refuses
+  const { verified: _dropped, name, email, ...rest } = (told ? sent : {}) as Record<string, unknown>;
+  const traits = grant.name || grant.email ? { name: grant.name, email: grant.email, verified: true } : { name, email };
+  return { ...request, visitor: { ...rest, ...traits } };
+}
+
 /** A message id as a path segment: only the id shape passes (nothing to decode, nothing to smuggle). */
 const MESSAGE_ID = /^msg_[0-9A-Za-z]{8,40}$/;
 /** The same for a conversation id (the handoff routes). */
@@ -147,7 +161,7 @@ export function planForward(method: string, path: string, search: URLSearchParam
       path: '/v1/chat',
       query: new URLSearchParams(),
       hasBody: true,
-      rewriteBody: (body) => asTokenUser(grant, body),
+      rewriteBody: (body) => asTokenUser(grant, withVerifiedVisitor(grant, body)),
     };
   }
 
@@ -240,7 +254,7 @@ export function planForward(method: string, path: string, search: URLSearchParam
       path: `/v1/bots/${encodeURIComponent(botId)}/messages`,
       query: new URLSearchParams(),
       hasBody: true,
-      rewriteBody: (body) => ({ ...body, user_id: grant.userId }),
+      rewriteBody: (body) => ({ ...withVerifiedVisitor(grant, body), user_id: grant.userId }),
     };
   }
 

@@ -19,7 +19,7 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 /** Verified tokens remembered per instance; the oldest is dropped first beyond this. */
 const MAX_VERIFIED = 10_000;
 /** Claims the host's `authorize().claims` cannot override. */
-const RESERVED = new Set(['iss', 'aud', 'sub', 'exp', 'nbf', 'iat', 'jti', 'bot', 'agt', 'scp', 'org']);
+const RESERVED = new Set(['iss', 'aud', 'sub', 'exp', 'nbf', 'iat', 'jti', 'bot', 'agt', 'scp', 'org', 'name', 'email']);
 
 /** What a verified token grants. */
 export interface TokenGrant {
@@ -34,10 +34,16 @@ export interface TokenGrant {
   tokenId: string;
   /** Epoch seconds. */
   expiresAt: number;
+  /** The user's name and email as the host's `authorize()` vouched for them (claims `name`, `email`). */
+  name?: string;
+  email?: string;
 }
 
 export interface MintRequest {
   userId: string;
+  /** Verified traits of the user (`ProxyIdentity.name`, `email`). */
+  name?: string;
+  email?: string;
   botId: string | null;
   agentId: string | null;
   scopes: ProxyScope[];
@@ -102,6 +108,8 @@ export class TokenService {
     if (request.botId) payload.bot = request.botId;
     if (request.agentId) payload.agt = request.agentId;
     if (request.origin) payload.org = request.origin;
+    if (request.name) payload.name = request.name;
+    if (request.email) payload.email = request.email;
     const token = await new SignJWT(payload)
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: signing!.id })
       .setSubject(request.userId)
@@ -181,5 +189,7 @@ function grantOf(payload: JWTPayload): TokenGrant {
     origin: text(payload.org),
     tokenId,
     expiresAt: payload.exp,
+    ...(text(payload.name) && { name: text(payload.name)! }),
+    ...(text(payload.email) && { email: text(payload.email)! }),
   };
 }

@@ -29,10 +29,10 @@ export function toBotReply({ user, reply, entities, handoff }: StoredTurn): BotR
 }
 
 export async function answerBotMessage(c: AppContext, deps: TurnResponseDeps, botId: string): Promise<Response> {
-  const { message, user_id, stream, attachments } = await readJson<BotMessageRequest>(c, botMessageSchema);
+  const { message, user_id, stream, attachments, visitor } = await readJson<BotMessageRequest>(c, botMessageSchema);
   const turn = await deps.turns.prepare(
     accountId(c),
-    { messages: [{ role: 'user', content: message }], bot_id: botId, user_id, attachments, openConversation: true },
+    { messages: [{ role: 'user', content: message }], bot_id: botId, user_id, attachments, visitor, openConversation: true },
     { idempotency: idempotencyTag(c), origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin, test: startsTestConversations(c, user_id) },
   );
   return respondWithTurn(c, deps, turn, { stream: wantsStream(c, stream), toData: toBotReply });

@@ -6,6 +6,7 @@
 import { schemas, type JsonSchema } from '../http/validate.ts';
 import { attachmentIdsSchema, attachmentSettingsInputSchema, attachmentSettingsSchema } from '../attachments/schema.ts';
 import { knowledgeScopeSchema } from '../knowledge/schema.ts';
+import { visitorContextSchema } from '../conversations/visitor.ts';
 import { LAUNCHER_ICONS } from '../../../src/client/bot-types.ts';
 
 const shortText = (max: number): JsonSchema => ({ type: 'string', minLength: 1, maxLength: max });
@@ -173,6 +174,7 @@ export const botMessageSchema: JsonSchema = {
     user_id: schemas.userId,
     stream: { type: 'boolean' },
     attachments: attachmentIdsSchema,
+    visitor: visitorContextSchema,
   },
 };
 

@@ -1,5 +1,6 @@
 /** JSON Schemas (2020-12) of the chat endpoints; also referenced by the OpenAPI document. */
 import { attachmentIdsSchema } from '../attachments/schema.ts';
+import { visitorContextSchema } from '../conversations/visitor.ts';
 import { schemas, type JsonSchema } from '../http/validate.ts';
 
 export const chatMessageSchema: JsonSchema = {
@@ -25,6 +26,7 @@ export const chatRequestSchema: JsonSchema = {
     user_id: schemas.userId,
     stream: { type: 'boolean' },
     attachments: attachmentIdsSchema,
+    visitor: visitorContextSchema,
   },
   // Send bot_id or agent_id, not both.
   dependentSchemas: { bot_id: { properties: { agent_id: false } } },

@@ -5,7 +5,7 @@
  * is scoped by account id: no method takes an id alone.
  */
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Conversation, ConversationLabels, ConversationListQuery, Deletion, Entity, LabelsUpdate, Message, Page } from '../../../src/client/types.ts';
+import type { Conversation, ConversationLabels, ConversationListQuery, Deletion, Entity, LabelsUpdate, Message, Page, InboxVisitor, VisitorContext } from '../../../src/client/types.ts';
 import { recordDeletion } from '../analytics/deletions.ts';
 import { accountRowKey, Batcher, parseAccountRowKey } from '../db/batcher.ts';
 import type { ConversationsTable, Database } from '../db/schema.ts';
@@ -14,6 +14,7 @@ import { IDEMPOTENCY_EXPIRED_BEFORE, type IdempotencyTag } from '../http/idempot
 import { decodeSeqCursor, toPage } from '../http/pagination.ts';
 import { newId } from '../ids.ts';
 import { updateLabels } from './labels.ts';
+import { inboxVisitor, recordVisitor } from './visitor.ts';
 import { listConversations, selectConversations, toConversation } from './list.ts';
 import { toMessage } from './message-row.ts';
 import { MessageWriter, rethrowMissingOwner, type ConversationOwner, type NewMessage } from './message-writer.ts';
@@ -141,6 +142,16 @@ export class ConversationService {
    */
   append(accountId: string, conversationId: string, messages: NewMessage[], options: { create?: ConversationOwner } = {}): Promise<Message[]> {
     return this.writer.append(accountId, conversationId, messages, options);
+  }
+
+  /** Keeps what a turn told about its visitor on the conversation (visitor.ts). */
+  recordVisitor(accountId: string, conversationId: string, visitor: VisitorContext): Promise<void> {
+    return recordVisitor(this.db, accountId, conversationId, visitor);
+  }
+
+  /** The inbox's view of a conversation's visitor, with their other conversations (visitor.ts). */
+  visitor(accountId: string, conversationId: string): Promise<InboxVisitor> {
+    return inboxVisitor(this.db, accountId, conversationId);
   }
 
   /**

@@ -12,6 +12,7 @@ import { ok } from '../http/envelope.ts';
 import type { AccountService } from '../accounts/service.ts';
 import type { ServiceConfig } from '../config.ts';
 import { inboxRoutes, type InboxRouteDeps } from '../handoff/inbox-routes.ts';
+import { inboxVisitorRoutes, type InboxVisitorRouteDeps } from '../handoff/inbox-visitor-routes.ts';
 import { presenceRoutes } from '../handoff/presence-routes.ts';
 import { keyRoutes, type KeyRouteDeps } from '../keys/routes.ts';
 import type { RateLimits } from '../rate-limit/limiter.ts';
@@ -57,7 +58,8 @@ export const dashboardHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
 export type DashboardRouteDeps = AuthRouteDeps &
   TeamRouteDeps &
   KeyRouteDeps &
-  InboxRouteDeps & { accounts: AccountService; rateLimits: RateLimits; config: Pick<ServiceConfig, 'rateLimit'> };
+  InboxRouteDeps &
+  InboxVisitorRouteDeps & { accounts: AccountService; rateLimits: RateLimits; config: Pick<ServiceConfig, 'rateLimit'> };
 
 export function dashboardRoutes(deps: DashboardRouteDeps): Hono<AppEnv> {
   const router = new Hono<AppEnv>();
@@ -70,6 +72,8 @@ export function dashboardRoutes(deps: DashboardRouteDeps): Hono<AppEnv> {
   router.route('/dashboard/api', authRoutes(deps));
   router.route('/dashboard/api', teamRoutes(deps));
   router.route('/dashboard/api/keys', keyRoutes(deps));
+  // before the inbox's own routes, whose session check would otherwise run a second time
+  router.route('/dashboard/api/inbox', inboxVisitorRoutes(deps));
   router.route('/dashboard/api/inbox', inboxRoutes(deps));
   router.route('/dashboard/api/me/presence', presenceRoutes(deps));
 

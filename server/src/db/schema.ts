@@ -1,6 +1,6 @@
 /** Kysely table types: the database as the services see it. JSON columns hold parsed values. */
 import type { ColumnType, Generated } from 'kysely';
-import type { HandoffStatus } from '../../../src/client/types.ts';
+import type { HandoffStatus, StoredVisitor } from '../../../src/client/types.ts';
 
 /** timestamptz: read as Date, written as Date or ISO string. */
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -117,7 +117,8 @@ export interface ConversationsTable {
   /** Started by a dashboard session (migration 023): counts nowhere (conversations/test-conversations.ts). */
   is_test: Generated<boolean>;
   /** Free-text labels the team puts on it (migration 025; conversations/labels.ts). */
-  labels: Generated<string[]>;
+  labels: Generated<string[]>;  /** What the widget last told about the visitor (migration 032; conversations/visitor.ts). */
+  visitor: ColumnType<StoredVisitor | null, string | undefined, string>;
 }
 
 export interface MessagesTable {

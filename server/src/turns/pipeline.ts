@@ -31,7 +31,7 @@ import { checkTurnRequest, type PreparedTurn, type StoredTurn, type TurnContext,
 
 /** What a turn uses: the stores it reads and writes, and what its responders need (`BuiltinDeps`). */
 export interface TurnDeps extends BuiltinDeps {
-  conversations: Pick<ConversationService, 'find' | 'openForBotUser' | 'append' | 'findKeyedTurn'>;
+  conversations: Pick<ConversationService, 'find' | 'openForBotUser' | 'append' | 'findKeyedTurn' | 'recordVisitor'>;
   bots: Pick<BotService, 'getRow' | 'modelVersion'>;
   agents: Pick<AgentService, 'runtime'>;
   llm: LlmProvider | null;
@@ -86,7 +86,7 @@ export class TurnPipeline {
     const agentId = request.agent_id ?? (named ? null : (conversation?.agent_id ?? null));
     const readBot = async () => (bot ??= await this.deps.bots.getRow(accountId, botId!));
     const attachments = await this.attachmentsOf(accountId, request, conversation, botId ? readBot : undefined);
-    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question, idempotency, attachments } };
+    if (handoff?.holds(conversation)) return { conversationId: conversation!.id, held: { accountId, question, idempotency, attachments, visitor: request.visitor } };
     const input: ResponderInput = {
       accountId,
       messages: request.messages,
@@ -116,6 +116,7 @@ export class TurnPipeline {
       responder: input.llm ? this.llmResponder : this.builtin,
       startedAt,
       idempotency,
+      visitor: request.visitor,
     };
   }
 
@@ -149,9 +150,10 @@ export class TurnPipeline {
       return;
     }
     if (turn.held) {
-      const { accountId, question, idempotency, attachments } = turn.held;
+      const { accountId, question, idempotency, attachments, visitor } = turn.held;
       const held = this.deps.handoffTurns!.hold(accountId, turn.conversationId, question, { idempotency, attachments });
       const stored = await held.then(({ message, handoff }) => ({ user: message, reply: message, entities: [], replayed: false, handoff }), (error) => this.winnerOf(accountId, idempotency, error));
+      if (visitor && !stored.replayed) await this.deps.conversations.recordVisitor(accountId, turn.conversationId, visitor);
       yield { type: 'done', turn: stored };
       return;
     }
@@ -183,6 +185,7 @@ export class TurnPipeline {
         ],
         { create: turn.conversationExists ? undefined : { id: turn.conversationId, ...turn.owner } },
       );
+      if (turn.visitor) await this.deps.conversations.recordVisitor(accountId, turn.conversationId, turn.visitor);
       const handoff = await this.deps.handoffTurns?.afterReply(accountId, turn.conversationId, turn.owner.botId, reply);
       yield { type: 'done', turn: { user: user!, reply: message!, entities: reply.entities ?? [], replayed: false, ...(handoff && { handoff }) } };
     } catch (error) {

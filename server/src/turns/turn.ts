@@ -3,7 +3,7 @@
  * endpoint it came through), who asks it (`TurnContext`), what `prepare` makes of it
  * (`PreparedTurn`: fresh, replayed or held) and what `run` stores (`StoredTurn`).
  */
-import type { Attachment, ChatRequest } from '../../../src/client/types.ts';
+import type { Attachment, ChatRequest, VisitorContext } from '../../../src/client/types.ts';
 import type { KeyedTurn } from '../conversations/service.ts';
 import type { TurnHandoff } from '../handoff/turns.ts';
 import { ServiceError } from '../http/errors.ts';
@@ -74,6 +74,8 @@ export interface FreshTurn {
   responder: Responder;
   startedAt: number;
   idempotency?: IdempotencyTag;
+  /** What the turn told about the visitor, kept on the conversation once the turn is stored. */
+  visitor?: VisitorContext;
   replay?: undefined;
   held?: undefined;
 }
@@ -88,7 +90,7 @@ export interface ReplayedTurn {
 /** A turn in a conversation a person has (or is about to): stored, not answered by the bot. */
 export interface HeldTurn {
   conversationId: string;
-  held: { accountId: string; question: string; idempotency?: IdempotencyTag; attachments: Attachment[] };
+  held: { accountId: string; question: string; idempotency?: IdempotencyTag; attachments: Attachment[]; visitor?: VisitorContext };
   replay?: undefined;
 }
 

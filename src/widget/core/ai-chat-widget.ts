@@ -2,7 +2,7 @@ import { WidgetProperties } from './widget-properties.js';
 import { renderMessage, renderWelcome, type RowContext } from '../transcript/message-row.js';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { GetTokenContext } from '../../client/index.js';
-import type { Attachment } from '../../client/types.js';
+import type { Attachment, VisitorAttribute, VisitorTraits } from '../../client/types.js';
 import styles from '../styles/ai-chat-widget.styles.js';
 import launcherStyles from '../styles/launcher.styles.js';
 import messageStyles from '../styles/message.styles.js';
@@ -100,6 +100,8 @@ export class AiChatWidget extends WidgetProperties {
   private draft = '';
   /** The "New conversation" confirmation is showing. */
   private confirming = false;
+  /** What the host gave to `identify()` besides the id. */
+  private traits: ChatConfig['traits'];
 
 
   override connectedCallback(): void {
@@ -127,7 +129,7 @@ export class AiChatWidget extends WidgetProperties {
   }
 
   private chatConfig(): ChatConfig {
-    return configOf(this, this.id || `#${this.ordinal}`);
+    return { ...configOf(this, this.id || `#${this.ordinal}`), traits: this.traits };
   }
 
   /** The language of the strings and numbers: the nearest `lang`, else the page's. */
@@ -281,11 +283,16 @@ export class AiChatWidget extends WidgetProperties {
   }
 
   /**
-   * Switches to another user: the transcript is cleared at once, and that user's own stored
+   * Says who the visitor is: a user id, or `{id, name, email, …}` (up to 10 more traits, such as
+   * `plan: 'pro'`; see `VisitorTraits`), which the service keeps with the conversation for the inbox
+   * (shown as unverified: the token proxy's `authorize()` vouches for a name and email). Another id
+   * switches to that user: the transcript is cleared at once, and that user's own stored
    * conversation (if any) is restored. Another user's messages are never shown.
    */
-  identify(userId: string): void {
-    this.userId = userId;
+  identify(user: string | VisitorTraits): void {
+    const { id, name, email, ...attributes } = typeof user == 'object' ? user : { id: user };
+    this.traits = { name, email, attributes: attributes as Record<string, VisitorAttribute> };
+    if (id !== undefined) this.userId = id;
     this.chat.sync();
   }
 

@@ -3,6 +3,7 @@ import type { ReactiveControllerHost } from 'lit';
 import type { Credentials } from '../connection/credentials.js';
 import type { StorageMode } from '../conversation/storage.js';
 import type { WidgetProperties } from './widget-properties.js';
+import type { VisitorContext } from '../../client/types.js';
 
 /** What the controller reads from its host on every (re)start and request. */
 export interface ChatConfig extends Credentials {
@@ -17,6 +18,10 @@ export interface ChatConfig extends Credentials {
   timeout: number;
   /** The host offers attachments where the bot's settings cannot be read (the `attachments` attribute). */
   attachments?: boolean;
+  /** Turns tell the service the page, referrer, locale and time zone (not `no-visitor-context`). */
+  context?: boolean;
+  /** What the host gave to `identify()` besides the id. */
+  traits?: Pick<VisitorContext, 'name' | 'email' | 'attributes'>;
 }
 
 export type ChatHost = ReactiveControllerHost & EventTarget;
@@ -42,5 +47,6 @@ export function configOf(p: WidgetProperties, instanceId: string): ChatConfig {
     tokenCredentials: p.tokenCredentials === 'include' ? 'include' : 'same-origin',
     getToken: p.getToken,
     attachments: p.attachments,
+    context: !p.noVisitorContext,
   };
 }

@@ -139,6 +139,7 @@ export class WidgetProperties extends LitElement {
     starters: { attribute: false },
     highlight: { attribute: false },
     noFeedback: { type: Boolean, attribute: 'no-feedback' },
+    noVisitorContext: { type: Boolean, attribute: 'no-visitor-context' },
     botName: { attribute: 'bot-name' },
     botAvatar: { attribute: 'bot-avatar' },
     teaser: {},
@@ -210,6 +211,11 @@ export class WidgetProperties extends LitElement {
   highlight?: Highlighter;
   /** Hides the thumbs up and down under answers (their Copy button stays). */
   noFeedback = false;
+  /**
+   * Turns do not tell the service the page (origin and path), referrer, locale and time zone, for a
+   * site whose visitors have not consented to it; what the site gives to `identify()` is still sent.
+   */
+  noVisitorContext = false;
   /** The assistant's name: the header (without `title`) and what screen readers call its replies. Default: the bot's appearance (`bot_name`), else its name. */
   botName = '';
   /** The bot's avatar in the header: an `https:`/`http:` or `data:image/` URL (others are ignored). Default: the bot's own. */

@@ -10,6 +10,7 @@ import type { ChatConfig } from '../core/chat-config.js';
 import type { TranscriptMessage } from '../core/events.js';
 import { chatMessages, fromServer, toSources } from '../conversation/transcript.js';
 import type { WidgetClient } from '../connection/widget-client.js';
+import { visitorContext } from './visitor-context.js';
 
 export interface ReplyRequest {
   client: WidgetClient;
@@ -50,16 +51,17 @@ function endpointFor(r: ReplyRequest): Endpoint<BotReply> | Endpoint<ChatReply> 
   const { client, config } = r;
   // the files by id (uploaded before the message was sent); the same on every attempt
   const attachments = r.message.attachments?.map((file) => file.id);
+  const visitor = visitorContext(r.message.id, config);
   if (config.botId) {
     const botId = config.botId;
-    const body = { message: r.message.content, user_id: r.userId, attachments };
+    const body = { message: r.message.content, user_id: r.userId, attachments, visitor };
     return {
       send: (options) => client.bots.sendMessage(botId, body, options),
       stream: (addon, options) => addon.streamBotMessage(client.http, botId, body, options),
       outcome: (data: BotReply) => outcomeOf(data, data.message.citations ?? [], data.user_message),
     };
   }
-  const body = { messages: chatMessages(r.messages, r.message), conversation_id: r.conversationId ?? undefined, user_id: r.userId, attachments };
+  const body = { messages: chatMessages(r.messages, r.message), conversation_id: r.conversationId ?? undefined, user_id: r.userId, attachments, visitor };
   return {
     send: (options) => client.chat.send(body, options),
     stream: (addon, options) => addon.streamChat(client.http, body, options),
