@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { HandoffEvent } from '../client/index.js';
 import type { DashboardApi } from './api.js';
+import { followInbox } from './inbox-stream.js';
 import { beep, notificationPermission, notifyWaiting, setSoundMuted, soundMuted } from './attention.js';
 import { LocaleController, locale, t } from './i18n/i18n.js';
 import type { InboxCounts, OperatorPresence, PresenceStatus } from './types.js';
@@ -24,10 +25,11 @@ export class InboxCountsEvent extends Event {
 /**
  * The operator's part of the dashboard shell, on every page: their presence (a choice of online,
  * away, offline, with what it shows as when it decayed), the beep's mute toggle and the button that
- * asks for desktop notifications. It keeps the inbox's events stream open, which makes this
- * dashboard count as open, reports activity (at most once a minute), and on every change of a
- * conversation's status reads the inbox counts; a new waiting conversation beeps, and shows a desktop
- * notification when this tab is hidden or not on the Inbox.
+ * asks for desktop notifications. It keeps the inbox's events stream open (inbox-stream.ts, shared
+ * with the pages that follow it), which makes this dashboard count as open, reports activity (at
+ * most once a minute), and on every change of a conversation's status reads the inbox counts; a new
+ * waiting conversation beeps, and shows a desktop notification when this tab is hidden or not on
+ * the Inbox.
  *
  * The shell loads it after sign-in (its own chunk, outside the initial load).
  *
@@ -132,13 +134,13 @@ export class AicdOperatorBar extends LitElement {
     // Upgraded after the shell set `api` (this module loads late): Lit restores it at the first update.
     await this.updateComplete;
     if (stop.signal.aborted) return;
-    // Each (re)connection: the stream counts from here on, so read what happened before it.
-    const onReady = () => void Promise.all([this.readCounts(), this.readPresence()]);
-    try {
-      for await (const event of this.api.inboxEvents({ signal: stop.signal, onReady })) this.onEvent(event);
-    } catch (error) {
-      if (!stop.signal.aborted) this.problem = error instanceof Error ? error.message : String(error);
-    }
+    const unfollow = followInbox(this.api, {
+      // Each (re)connection: the stream counts from here on, so read what happened before it.
+      ready: () => void Promise.all([this.readCounts(), this.readPresence()]),
+      event: (event) => this.onEvent(event),
+      error: (error) => (this.problem = error instanceof Error ? error.message : String(error)),
+    });
+    stop.signal.addEventListener('abort', unfollow);
   }
 
   private onEvent(event: HandoffEvent): void {

@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
+import type { HandoffEvent } from '../../client/index.js';
 import type { DashboardApi, Invite, Role, Session, Teammate, User } from '../api.js';
 import { api as defaultApi } from '../api.js';
 import '../ui/confirm-dialog.js';
@@ -10,11 +11,13 @@ import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { formatDate, PRESENCE_LABELS } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
+import { followInbox } from '../inbox-stream.js';
 
 const FIELDS = ['role', 'expires_in_hours'] as const;
 
 /**
- * Teammates: the list with roles and presence (as of loading the page); owners invite by one-time
+ * Teammates: the list with roles and presence, live (the `presence` events of the dashboard's one
+ * inbox stream, inbox-stream.ts; read again on each reconnect); owners invite by one-time
  * link (shown once, copyable), change roles, remove teammates and revoke pending invites. Members
  * see the list only.
  */
@@ -34,6 +37,7 @@ export class AicdTeamPage extends LitElement {
   @state() private notice = '';
   @query('aicd-confirm-dialog') private confirm!: AicdConfirmDialog;
   private readonly form = new FormState(this);
+  private unfollow: (() => void) | null = null;
 
   private get owner(): boolean {
     return this.session?.user.role === 'owner';
@@ -42,6 +46,20 @@ export class AicdTeamPage extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.load();
+    this.unfollow = followInbox(this.api, { event: (e) => this.onEvent(e), ready: () => this.teammates && void this.load() });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unfollow?.();
+    this.unfollow = null;
+  }
+
+  private onEvent(event: HandoffEvent): void {
+    if (event.type !== 'presence' || !this.teammates) return;
+    const { user_id, status } = event.data;
+    if (!this.teammates.some((u) => u.id === user_id)) return void this.load(); // someone who joined since
+    this.teammates = this.teammates.map((u) => (u.id === user_id ? { ...u, presence: status } : u));
   }
 
   private async load(): Promise<void> {
