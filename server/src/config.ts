@@ -67,6 +67,8 @@ export interface ServiceOptions {
   widgetTokens?: WidgetTokenOptions;
   /** Operator presence: minutes without dashboard activity before `online` shows as `away` (`AI_CHAT_PRESENCE_AWAY_MINUTES`), and its clock. */
   presence?: PresenceOptions;
+  /** The clock of API key expiry (tests move it instead of waiting for a key to expire). Default `Date.now`. */
+  keyClock?: () => number;
   /** Email the team about a conversation nobody took within minutes: SMTP server, sender, minutes (`AI_CHAT_SMTP_URL`, `AI_CHAT_SMTP_FROM`, `AI_CHAT_WAITING_EMAIL_MINUTES`). */
   waitingEmail?: WaitingEmailOptions;
 }
@@ -156,6 +158,7 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     webhooks: options.webhooks ?? {},
     widgetTokens: options.widgetTokens ?? {},
     presence: options.presence ?? {},
+    keyClock: options.keyClock ?? Date.now,
     waitingEmail: options.waitingEmail ?? {},
   };
 }

@@ -46,7 +46,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: config.pgliteTemplate });
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   // One authentication cache per process; with Redis it hears revocations from every instance.
-  const keyCache = new KeyCache<AuthenticatedKey>(logger, redis);
+  const keyCache = new KeyCache<AuthenticatedKey>(logger, redis, config.keyClock);
   await keyCache.listen();
   const accounts = new AccountService(database.db, keyCache);
   // Handoff events reach streams on every instance through Redis; in process without it.

@@ -110,7 +110,7 @@ export class AccountService {
       ])
       .where('api_keys.key_hash', '=', keyHash)
       .where('api_keys.revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', sql<Date>`now()`)]))
+      .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', new Date(this.keys.now()))]))
       .executeTakeFirst();
     if (!row) return null;
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
@@ -167,7 +167,7 @@ export class AccountService {
       .where('key_hash', '=', hashKey(apiKey))
       .executeTakeFirst();
     if (!row) return null;
-    const live = !row.revoked_at && (!row.expires_at || row.expires_at.getTime() > Date.now());
+    const live = !row.revoked_at && (!row.expires_at || row.expires_at.getTime() > this.keys.now());
     return { accountId: row.account_id, live };
   }
 

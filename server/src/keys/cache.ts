@@ -6,7 +6,8 @@
  *   so a read that raced a revocation cannot keep the old answer longer than that;
  * - with Redis (`REDIS_URL`), a revocation is also published on `CHANNEL` and every instance drops
  *   the entry at once; the TTL is the safety net for a message lost while Redis was unreachable;
- * - an entry whose key has an `expires_at` is never served after that instant.
+ * - an entry whose key has an `expires_at` is never served after that instant of `now()`, the
+ *   clock every expiry check of a key reads (the database's clock is never asked).
  *
  * Cost of the short TTL: a miss is one indexed lookup, so a busy key costs at most 2 lookups a
  * second per instance. Measured on the shared 2-core box while heavily loaded (load average 16-18),
@@ -25,7 +26,7 @@ interface Entry<T> {
   value: T;
   /** performance.now() after which the entry is stale. */
   staleAt: number;
-  /** Date.now() at which the key itself expires, or null. */
+  /** The `now()` at which the key itself expires, or null. */
   expiresAt: number | null;
 }
 
@@ -48,6 +49,8 @@ export class KeyCache<T> {
   constructor(
     private readonly logger: Logger,
     private readonly redis?: PubSubRedis,
+    /** The clock of key expiry; tests move it. */
+    readonly now: () => number = Date.now,
   ) {}
 
   /** Subscribes to revocations published by other instances (no-op without Redis). */
@@ -78,7 +81,7 @@ export class KeyCache<T> {
   get(keyHash: string): T | undefined {
     const entry = this.entries.get(keyHash);
     if (!entry) return undefined;
-    if (performance.now() >= entry.staleAt || (entry.expiresAt !== null && Date.now() >= entry.expiresAt)) {
+    if (performance.now() >= entry.staleAt || (entry.expiresAt !== null && this.now() >= entry.expiresAt)) {
       this.entries.delete(keyHash);
       return undefined;
     }

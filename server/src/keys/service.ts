@@ -33,7 +33,7 @@ export class ApiKeyService {
   }
 
   async create(accountId: string, createdBy: string, input: CreateKeyInput): Promise<{ key: ApiKey; secret: string }> {
-    const expiresAt = input.expires_at ? parseExpiry(input.expires_at) : null;
+    const expiresAt = input.expires_at ? parseExpiry(input.expires_at, this.cache.now()) : null;
     const live = await this.db
       .selectFrom('api_keys')
       .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -58,7 +58,7 @@ export class ApiKeyService {
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
-    return { key: toApiKey(row), secret };
+    return { key: toApiKey(row, this.cache.now()), secret };
   }
 
   /** The account's keys that are not revoked, newest first. */
@@ -71,7 +71,7 @@ export class ApiKeyService {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    return rows.map(toApiKey);
+    return rows.map((row) => toApiKey(row, this.cache.now()));
   }
 
   async revoke(accountId: string, keyId: string): Promise<{ id: string; revoked_at: string }> {
@@ -89,9 +89,9 @@ export class ApiKeyService {
   }
 }
 
-function parseExpiry(value: string): Date {
+function parseExpiry(value: string, now: number): Date {
   const at = new Date(value);
-  const inMs = at.getTime() - Date.now();
+  const inMs = at.getTime() - now;
   if (Number.isNaN(inMs)) throw invalid('expires_at', 'expires_at is not a valid date-time.');
   if (inMs <= 0) throw invalid('expires_at', 'expires_at must be in the future.');
   if (inMs > MAX_LIFETIME_MS) throw invalid('expires_at', 'expires_at must be within 10 years.');
@@ -110,13 +110,13 @@ type KeyRow = {
   managed: boolean;
 };
 
-function toApiKey(row: KeyRow): ApiKey {
+function toApiKey(row: KeyRow, now: number): ApiKey {
   return {
     id: row.id,
     prefix: row.prefix,
     label: row.label,
     scope: row.scope,
-    status: row.expires_at && row.expires_at.getTime() <= Date.now() ? 'expired' : 'active',
+    status: row.expires_at && row.expires_at.getTime() <= now ? 'expired' : 'active',
     created_at: row.created_at.toISOString(),
     expires_at: row.expires_at?.toISOString() ?? null,
     last_used_at: row.last_used_at?.toISOString() ?? null,
