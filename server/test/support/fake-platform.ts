@@ -30,6 +30,8 @@ export interface FakeAnswer {
   headers?: Record<string, string>;
   /** Sent as is instead of `body` as JSON (a file download, a plain-text answer). */
   raw?: Uint8Array;
+  /** `raw` goes chunked, without a `Content-Length`: its size is known only by reading it. */
+  unsized?: true;
 }
 
 export class FakePlatform {
@@ -105,7 +107,7 @@ export class FakePlatform {
     const answer = failure ?? this.answer(request);
     if (res.destroyed) return;
     if (answer.raw) {
-      res.writeHead(answer.status, { 'content-type': 'application/octet-stream', 'content-length': String(answer.raw.byteLength), ...answer.headers });
+      res.writeHead(answer.status, { 'content-type': 'application/octet-stream', ...(!answer.unsized && { 'content-length': String(answer.raw.byteLength) }), ...answer.headers });
       res.end(answer.raw);
       return;
     }

@@ -17,7 +17,7 @@ export class FakeTelegram extends FakePlatform {
   webhook: { url: string; secret_token: string } | null = null;
   private messageId = 0;
   private readonly answeredQueries = new Set<string>();
-  private readonly files = new Map<string, { path: string; bytes: Uint8Array; size?: number }>();
+  private readonly files = new Map<string, { path: string; bytes: Uint8Array; size?: number; unsized?: true }>();
 
   constructor(readonly token = FAKE_TELEGRAM_TOKEN) {
     super((request) => this.method(request));
@@ -38,9 +38,12 @@ export class FakeTelegram extends FakePlatform {
     return { status: 400, body: { ok: false, error_code: 400, description: 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0' } };
   }
 
-  /** A file a person sent, as `getFile` will name it (`size`: what Telegram says, when not the bytes' length). */
-  addFile(fileId: string, bytes: Uint8Array, options: { path?: string; size?: number } = {}): void {
-    this.files.set(fileId, { path: options.path ?? `photos/${fileId}.bin`, bytes, size: options.size });
+  /**
+   * A file a person sent, as `getFile` will name it (`size`: what Telegram says, when not the
+   * bytes' length; `unsized`: served chunked, without a Content-Length).
+   */
+  addFile(fileId: string, bytes: Uint8Array, options: { path?: string; size?: number; unsized?: true } = {}): void {
+    this.files.set(fileId, { path: options.path ?? `photos/${fileId}.bin`, bytes, size: options.size, unsized: options.unsized });
   }
 
   /** The `sendPhoto` and `sendDocument` calls received. */
@@ -52,7 +55,7 @@ export class FakeTelegram extends FakePlatform {
     if (request.method === 'GET' && request.path.startsWith(`/file/bot${this.token}/`)) {
       const path = decodeURIComponent(request.path.slice(`/file/bot${this.token}/`.length));
       const file = [...this.files.values()].find((candidate) => candidate.path === path);
-      return file ? { status: 200, body: null, raw: file.bytes } : { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } };
+      return file ? { status: 200, body: null, raw: file.bytes, ...(file.unsized && { unsized: true as const }) } : { status: 404, body: { ok: false, error_code: 404, description: 'Not Found' } };
     }
     const [, bot, method] = request.path.split('/');
     if (bot !== `bot${this.token}`) return { status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } };
