@@ -44,7 +44,7 @@ export class AicdApp extends LitElement {
     this.sessionState ??= new SessionController(this, this.api);
     super.connectedCallback();
     window.addEventListener('hashchange', this.onHashChange);
-    if (preferredLocale() !== locale()) void setLocale(preferredLocale());
+    void setLocale(preferredLocale()); // English at once; another language once its chunk is in
     void this.navigate(false);
   }
 

@@ -56,6 +56,16 @@ export function t(key: MessageKey, params?: Params): string {
   });
 }
 
+/**
+ * `t` for text with markup in it: the message split at its placeholders, each replaced by its
+ * value as is (a template: `tParts('keys.hint', { api: html\`<code>/v1</code>\` })`), for Lit to render.
+ */
+export function tParts(key: MessageKey, parts: Readonly<Record<string, unknown>>): unknown[] {
+  const marker = '\u0000';
+  const text = t(key, Object.fromEntries(Object.keys(parts).map((name) => [name, `${marker}${name}${marker}`])));
+  return text.split(marker).map((piece, i) => (i % 2 ? parts[piece] : piece));
+}
+
 /** The current language (a BCP 47 tag `Intl` takes). */
 export function locale(): Locale {
   return current;

@@ -9,6 +9,7 @@ import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { formatDate } from '../ui/format.js';
+import { formatNumber, LocaleController, t, tParts } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 const FIELDS = ['label', 'scope', 'expires_at'] as const;
@@ -36,6 +37,7 @@ export class AicdKeysPage extends LitElement {
   @state() private notice = '';
   @query('aicd-confirm-dialog') private confirm!: AicdConfirmDialog;
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
 
   private get owner(): boolean {
     return this.session?.user.role === 'owner';
@@ -58,24 +60,24 @@ export class AicdKeysPage extends LitElement {
   }
 
   override render() {
-    return html`<h1>API keys</h1>
-      <p class="hint">Keys call the <code>/v1</code> API from your servers and token proxies. Never put one in a web page.</p>
+    return html`<h1>${t('nav.keys')}</h1>
+      <p class="hint">${tParts('keys.intro', { api: html`<code>/v1</code>` })}</p>
       <p class="status" role="status">${this.notice}</p>
       ${this.loadError ? html`<p class="error" role="alert">${this.loadError}</p>` : nothing}
-      ${this.secret ? this.renderSecret(this.secret) : nothing} ${this.owner ? this.renderCreate() : html`<p>Only owners can create or revoke keys.</p>`}
-      <h2>Keys</h2>
+      ${this.secret ? this.renderSecret(this.secret) : nothing} ${this.owner ? this.renderCreate() : html`<p>${t('keys.ownersOnly')}</p>`}
+      <h2>${t('keys.keys')}</h2>
       ${this.renderList()}
-      <h2>Plan</h2>
+      <h2>${t('keys.plan')}</h2>
       ${this.renderPlan()}
       <aicd-confirm-dialog></aicd-confirm-dialog>`;
   }
 
   private renderSecret({ key, secret }: { key: ApiKey; secret: string }) {
     return secretOnce({
-      title: `Your new key “${key.label}”`,
-      note: 'Copy it now: it is shown only this once, and the service keeps only its hash.',
+      title: t('keys.newKeyTitle', { label: key.label ?? '' }),
+      note: t('keys.newKeyNote'),
       secret,
-      copyLabel: 'Copy the key',
+      copyLabel: t('keys.copy'),
       onDismiss: () => (this.secret = null),
     });
   }
@@ -83,53 +85,56 @@ export class AicdKeysPage extends LitElement {
   private renderCreate() {
     return html`<form @submit=${this.create} novalidate>
       <fieldset>
-        <legend>New key</legend>
-        ${field({ name: 'label', label: 'Label', value: this.label, error: this.form.errors.label, hint: 'What it is for, e.g. “production proxy”.', onInput: (v) => (this.label = v) })}
+        <legend>${t('keys.newKey')}</legend>
+        ${field({ name: 'label', label: t('keys.label'), value: this.label, error: this.form.errors.label, hint: t('keys.labelHint'), onInput: (v) => (this.label = v) })}
         ${field({
           name: 'scope',
-          label: 'Scope',
+          label: t('keys.scope'),
           value: this.scope,
           error: this.form.errors.scope,
           options: [
-            ['full', 'Full: every request'],
-            ['read_only', 'Read-only: GET requests only'],
+            ['full', t('keys.scopeFull')],
+            ['read_only', t('keys.scopeReadOnly')],
           ],
           onInput: (v) => (this.scope = v as KeyScope),
         })}
         ${field({
           name: 'expires_at',
-          label: 'Expires',
+          label: t('keys.expires'),
           type: 'datetime-local',
           value: this.expiresAt,
           error: this.form.errors.expires_at,
-          hint: 'Optional, your local time. Empty: never.',
+          hint: t('keys.expiresHint'),
           onInput: (v) => (this.expiresAt = v),
         })}
         <p class="error" role="alert">${this.form.formError}</p>
-        <button class="primary" type="submit" ?disabled=${this.form.saving}>Create key</button>
+        <button class="primary" type="submit" ?disabled=${this.form.saving}>${t('keys.create')}</button>
       </fieldset>
     </form>`;
   }
 
   private renderList() {
-    if (!this.keys) return html`<p class="status">Loading…</p>`;
-    if (!this.keys.length) return html`<p>No keys yet.</p>`;
+    if (!this.keys) return html`<p class="status">${t('list.loading')}</p>`;
+    if (!this.keys.length) return html`<p>${t('keys.none')}</p>`;
     return html`<table>
-      <caption class="visually-hidden">API keys of this account</caption>
+      <caption class="visually-hidden">${t('keys.caption')}</caption>
       <thead>
-        <tr><th scope="col">Key</th><th scope="col">Label</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th>${this.owner ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : nothing}</tr>
+        <tr>
+          <th scope="col">${t('keys.key')}</th><th scope="col">${t('keys.label')}</th><th scope="col">${t('keys.scope')}</th><th scope="col">${t('keys.created')}</th>
+          <th scope="col">${t('keys.expires')}</th><th scope="col">${t('keys.lastUsed')}</th>${this.owner ? html`<th scope="col"><span class="visually-hidden">${t('keys.actions')}</span></th>` : nothing}
+        </tr>
       </thead>
       <tbody>
         ${this.keys.map(
           (key) => html`<tr>
             <td><code>${key.prefix}…</code></td>
-            <td>${key.label ?? '—'}${key.managed ? html` <span class="hint">(the service's own)</span>` : nothing}</td>
-            <td>${key.scope === 'read_only' ? 'Read-only' : 'Full'}</td>
+            <td>${key.label ?? t('format.none')}${key.managed ? html` <span class="hint">${t('keys.managed')}</span>` : nothing}</td>
+            <td>${t(key.scope === 'read_only' ? 'keys.readOnly' : 'keys.full')}</td>
             <td>${formatDate(key.created_at)}</td>
-            <td>${key.expires_at ? formatDate(key.expires_at) : 'Never'}${key.status === 'expired' ? html` <strong>(expired)</strong>` : nothing}</td>
-            <td>${key.last_used_at ? formatDate(key.last_used_at) : 'Never'}</td>
+            <td>${key.expires_at ? formatDate(key.expires_at) : t('keys.never')}${key.status === 'expired' ? html` <strong>${t('keys.expired')}</strong>` : nothing}</td>
+            <td>${key.last_used_at ? formatDate(key.last_used_at) : t('keys.never')}</td>
             ${this.owner
-              ? html`<td><button type="button" class="danger" aria-label=${`Revoke key ${key.prefix}… ${key.label ?? ''}`.trim()} @click=${() => this.revoke(key)}>Revoke</button></td>`
+              ? html`<td><button type="button" class="danger" aria-label=${t('keys.revokeItem', { prefix: key.prefix, label: key.label ?? '' }).trim()} @click=${() => this.revoke(key)}>${t('keys.revoke')}</button></td>`
               : nothing}
           </tr>`,
         )}
@@ -139,18 +144,19 @@ export class AicdKeysPage extends LitElement {
 
   private renderPlan() {
     const plan = this.plan;
-    if (!plan) return html`<p class="status">Loading…</p>`;
+    if (!plan) return html`<p class="status">${t('list.loading')}</p>`;
     const { limit, window_seconds, source } = plan.rate_limit;
     const { used, remaining, reset } = plan.current_window;
-    return html`<p>
-        ${limit} requests per ${window_seconds} seconds
-        (${source === 'account' ? "this account's own plan" : "the service's default plan"}), shared by every key and by this dashboard.
-      </p>
+    return html`<p>${t('keys.rate', { limit, seconds: window_seconds, plan: t(source === 'account' ? 'keys.ownPlan' : 'keys.defaultPlan') })}</p>
       <p>
-        This window: <strong>${used}</strong> used, <strong>${remaining}</strong> left${reset ? html`, until ${formatDate(new Date(reset * 1000).toISOString())}` : nothing}.
-        <meter min="0" max=${limit} value=${used} aria-label="Requests used in this window">${used} of ${limit}</meter>
+        ${tParts(reset ? 'keys.windowUntil' : 'keys.window', {
+          used: html`<strong>${formatNumber(used)}</strong>`,
+          remaining: html`<strong>${formatNumber(remaining)}</strong>`,
+          until: reset ? formatDate(new Date(reset * 1000).toISOString()) : '',
+        })}
+        <meter min="0" max=${limit} value=${used} aria-label=${t('keys.meter')}>${t('keys.meterText', { used, limit })}</meter>
       </p>
-      <button type="button" @click=${this.load}>Refresh</button>`;
+      <button type="button" @click=${this.load}>${t('keys.refresh')}</button>`;
   }
 
   private async create(event: Event): Promise<void> {
@@ -174,14 +180,14 @@ export class AicdKeysPage extends LitElement {
 
   private async revoke(key: ApiKey): Promise<void> {
     const yes = await this.confirm.ask({
-      title: 'Revoke this key?',
-      message: `Key ${key.prefix}… (${key.label ?? 'no label'}) stops working within a second, everywhere. This cannot be undone.`,
-      confirmLabel: 'Revoke key',
+      title: t('keys.revokeTitle'),
+      message: t('keys.revokeMessage', { prefix: key.prefix, label: key.label ?? t('keys.noLabel') }),
+      confirmLabel: t('keys.revokeKey'),
     });
     if (!yes) return;
     try {
       await this.api.revokeKey(key.id);
-      this.notice = `Key ${key.prefix}… revoked.`;
+      this.notice = t('keys.revoked', { prefix: key.prefix });
       if (this.secret?.key.id === key.id) this.secret = null;
       await this.load();
     } catch (error) {

@@ -4,6 +4,7 @@ import type { AiChatClient, FeedbackReport, PerformanceReport, SupportReport, To
 import '../ui/chart.js';
 import { errorMessage, type FieldErrors } from '../ui/errors.js';
 import { browserTimeZone, feedbackSummary, formatDate, REASON_LABELS } from '../ui/format.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './overview-page.styles.js';
 import { daysOf, lastDaysRange, localDay, rangeForm, rangeProblems, type OverviewRange } from './overview-range.js';
@@ -49,6 +50,7 @@ export class AicdOverviewPage extends LitElement {
   /** The period as edited in its form; shown once submitted. */
   @state() private period: OverviewRange = lastDaysRange(7, browserTimeZone());
   @state() private periodErrors: FieldErrors = {};
+  private readonly i18n = new LocaleController(this);
   private run = 0;
 
   override connectedCallback(): void {
@@ -108,46 +110,46 @@ export class AicdOverviewPage extends LitElement {
 
   override render() {
     const shown = this.data?.range;
-    return html`<h1>Overview</h1>
+    return html`<h1>${t('nav.overview')}</h1>
       ${rangeForm(this.period, this.periodErrors, (patch) => (this.period = { ...this.period, ...patch }), (e) => this.show(e))}
-      <p class="hint" role="status">${shown ? `From ${shown.from} to ${shown.to} (${shown.timeZone.replaceAll('_', ' ')}), all bots and agents of the account.` : ''}</p>
+      <p class="hint" role="status">${shown ? t('overview.shown', { from: shown.from, to: shown.to, zone: shown.timeZone.replaceAll('_', ' ') }) : ''}</p>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.data ? this.renderData(this.data) : this.error ? nothing : html`<p class="status" role="status">Loading…</p>`}`;
+      ${this.data ? this.renderData(this.data) : this.error ? nothing : html`<p class="status" role="status">${t('list.loading')}</p>`}`;
   }
 
   private renderData({ range, days, usage, daily, total, topics, feedback, support, names }: Overview) {
     const bucket = new Map(usage.series.map((b) => [localDay(b.start, range.timeZone), b]));
     const count = (key: 'conversations' | 'messages') => days.map((day) => bucket.get(day)?.[key] ?? 0);
-    const ms = (v: number) => `${Math.round(v)} ms`;
-    const pct = (v: number) => `${v} %`;
+    const ms = (v: number) => t('format.ms', { n: Math.round(v) });
+    const pct = (v: number) => t('format.percent', { n: v });
     return html`<dl class="tiles">
-        <div><dt>Conversations</dt><dd>${usage.totals.conversations}</dd></div>
-        <div><dt>Messages</dt><dd>${usage.totals.messages}</dd></div>
-        <div><dt>Replies</dt><dd>${total.replies}</dd></div>
-        <div><dt>Answered</dt><dd>${total.fallback_rate === null ? '—' : `${percent(1 - total.fallback_rate)} %`}</dd></div>
-        <div><dt>Latency p95</dt><dd>${total.latency_ms.p95 === null ? '—' : ms(total.latency_ms.p95)}</dd></div>
-        <div><dt>API requests</dt><dd>${usage.totals.requests}</dd></div>
+        <div><dt>${t('overview.conversations')}</dt><dd>${usage.totals.conversations}</dd></div>
+        <div><dt>${t('overview.messages')}</dt><dd>${usage.totals.messages}</dd></div>
+        <div><dt>${t('overview.replies')}</dt><dd>${total.replies}</dd></div>
+        <div><dt>${t('overview.answered')}</dt><dd>${total.fallback_rate === null ? t('format.none') : pct(percent(1 - total.fallback_rate)!)}</dd></div>
+        <div><dt>${t('overview.latencyP95')}</dt><dd>${total.latency_ms.p95 === null ? t('format.none') : ms(total.latency_ms.p95)}</dd></div>
+        <div><dt>${t('overview.requests')}</dt><dd>${usage.totals.requests}</dd></div>
       </dl>
       <div class="charts">
         <aicd-chart
-          caption="Conversations and messages per day"
+          caption=${t('overview.perDay')}
           .days=${days}
           .series=${[
-            { label: 'Conversations', values: count('conversations'), color: '#1a56db' },
-            { label: 'Messages', values: count('messages'), color: '#0e7c66' },
+            { label: t('overview.conversations'), values: count('conversations'), color: '#1a56db' },
+            { label: t('overview.messages'), values: count('messages'), color: '#0e7c66' },
           ]}
         ></aicd-chart>
         <aicd-chart
-          caption="Answered vs fallback replies (share per day)"
+          caption=${t('overview.answeredVsFallback')}
           .days=${days}
           .format=${pct}
           .series=${[
-            { label: 'Answered', values: daily.map((r) => (r.fallback_rate === null ? null : percent(1 - r.fallback_rate))), color: '#0e7c66' },
-            { label: 'Fallback', values: daily.map((r) => percent(r.fallback_rate)), color: '#b3261e' },
+            { label: t('overview.answered'), values: daily.map((r) => (r.fallback_rate === null ? null : percent(1 - r.fallback_rate))), color: '#0e7c66' },
+            { label: t('overview.fallback'), values: daily.map((r) => percent(r.fallback_rate)), color: '#b3261e' },
           ]}
         ></aicd-chart>
         <aicd-chart
-          caption="Reply latency per day"
+          caption=${t('overview.latencyPerDay')}
           .days=${days}
           .format=${ms}
           .series=${[
@@ -158,19 +160,19 @@ export class AicdOverviewPage extends LitElement {
       </div>
       <div class="charts">
         <section aria-labelledby="intents-title">
-          <h2 id="intents-title">Top intents</h2>
+          <h2 id="intents-title">${t('overview.topIntents')}</h2>
           ${topics.intents.length
             ? html`<table>
-                <thead><tr><th scope="col">Intent</th><th scope="col">Replies</th></tr></thead>
+                <thead><tr><th scope="col">${t('overview.intent')}</th><th scope="col">${t('overview.replies')}</th></tr></thead>
                 <tbody>${topics.intents.map((row) => html`<tr><td>${row.intent}</td><td>${row.count}</td></tr>`)}</tbody>
               </table>`
-            : html`<p>No reply matched an intent in this period.</p>`}
+            : html`<p>${t('overview.noIntent')}</p>`}
         </section>
         <section aria-labelledby="unanswered-title">
-          <h2 id="unanswered-title">Top unanswered questions</h2>
+          <h2 id="unanswered-title">${t('overview.topUnanswered')}</h2>
           ${topics.unanswered.length
             ? html`<table>
-                <thead><tr><th scope="col">Question</th><th scope="col">Times</th><th scope="col">Last asked</th><th scope="col">Teach a bot</th></tr></thead>
+                <thead><tr><th scope="col">${t('overview.question')}</th><th scope="col">${t('overview.times')}</th><th scope="col">${t('overview.lastAsked')}</th><th scope="col">${t('overview.teach')}</th></tr></thead>
                 <tbody>
                   ${topics.unanswered.map(
                     (row) => html`<tr><td>${row.question}</td><td>${row.count}</td><td>${formatDate(row.last_asked_at)}</td>
@@ -178,7 +180,7 @@ export class AicdOverviewPage extends LitElement {
                   )}
                 </tbody>
               </table>`
-            : html`<p>Every question got an answer in this period.</p>`}
+            : html`<p>${t('overview.allAnswered')}</p>`}
         </section>
       </div>
       ${this.renderFeedback(range, days, feedback, names)} ${renderSupport(support, names)}`;
@@ -187,56 +189,56 @@ export class AicdOverviewPage extends LitElement {
   /** Thumbs up and down per day (a chart with its table), per bot and agent, the reasons and the most downvoted answers. */
   private renderFeedback(range: OverviewRange, days: string[], feedback: FeedbackReport, names: Map<string, string>) {
     const bucket = new Map(feedback.series.map((b) => [localDay(b.start, range.timeZone), b]));
-    const name = (id: string | null) => (id === null ? '—' : (names.get(id) ?? id));
+    const name = (id: string | null) => (id === null ? t('format.none') : (names.get(id) ?? id));
     const per = (key: 'up' | 'down') => days.map((day) => bucket.get(day)?.[key] ?? 0);
-    return html`<h2>Feedback</h2>
-      <p class="hint">Thumbs up and down that visitors gave answers in the widget: ${feedback.totals.up} up, ${feedback.totals.down} down.</p>
+    return html`<h2>${t('overview.feedback')}</h2>
+      <p class="hint">${t('overview.feedbackHint', { up: feedback.totals.up, down: feedback.totals.down })}</p>
       <div class="charts">
         <aicd-chart
-          caption="Feedback per day"
+          caption=${t('overview.feedbackPerDay')}
           .days=${days}
           .series=${[
-            { label: 'Thumbs up', values: per('up'), color: '#0e7c66' },
-            { label: 'Thumbs down', values: per('down'), color: '#b3261e' },
+            { label: t('overview.thumbsUp'), values: per('up'), color: '#0e7c66' },
+            { label: t('overview.thumbsDown'), values: per('down'), color: '#b3261e' },
           ]}
         ></aicd-chart>
         <section aria-labelledby="feedback-owners-title">
-          <h2 id="feedback-owners-title">Feedback per bot and agent</h2>
+          <h2 id="feedback-owners-title">${t('overview.feedbackPerOwner')}</h2>
           ${feedback.owners.length
             ? html`<table>
-                <thead><tr><th scope="col">Bot</th><th scope="col">Agent</th><th scope="col">Up</th><th scope="col">Down</th></tr></thead>
+                <thead><tr><th scope="col">${t('overview.bot')}</th><th scope="col">${t('overview.agent')}</th><th scope="col">${t('overview.up')}</th><th scope="col">${t('overview.down')}</th></tr></thead>
                 <tbody>${feedback.owners.map(
                   (row) => html`<tr><td>${name(row.bot_id)}</td><td>${name(row.agent_id)}</td><td>${row.up}</td><td>${row.down}</td></tr>`,
                 )}</tbody>
               </table>`
-            : html`<p>No feedback in this period.</p>`}
+            : html`<p>${t('overview.noFeedback')}</p>`}
           ${feedback.reasons.length
-            ? html`<h3>Reasons given with a thumbs down</h3>
+            ? html`<h3>${t('overview.reasons')}</h3>
                 <table>
-                  <thead><tr><th scope="col">Reason</th><th scope="col">Times</th></tr></thead>
+                  <thead><tr><th scope="col">${t('overview.reason')}</th><th scope="col">${t('overview.times')}</th></tr></thead>
                   <tbody>${feedback.reasons.map((row) => html`<tr><td>${REASON_LABELS[row.reason]}</td><td>${row.count}</td></tr>`)}</tbody>
                 </table>`
             : nothing}
         </section>
       </div>
       <section aria-labelledby="downvoted-title">
-        <h2 id="downvoted-title">Most downvoted answers</h2>
+        <h2 id="downvoted-title">${t('overview.mostDownvoted')}</h2>
         ${feedback.most_downvoted.length
           ? html`<table>
-              <thead><tr><th scope="col">Answer</th><th scope="col">Down</th><th scope="col">Up</th><th scope="col">Latest conversation</th><th scope="col">Last downvoted</th></tr></thead>
+              <thead><tr><th scope="col">${t('overview.answer')}</th><th scope="col">${t('overview.down')}</th><th scope="col">${t('overview.up')}</th><th scope="col">${t('overview.latestConversation')}</th><th scope="col">${t('overview.lastDownvoted')}</th></tr></thead>
               <tbody>
                 ${feedback.most_downvoted.map(
                   (row) => html`<tr><td>${row.answer}</td><td>${row.down}</td><td>${row.up}</td><td>${conversationLink(row.conversation_id)}</td><td>${formatDate(row.last_down_at)}</td></tr>`,
                 )}
               </tbody>
             </table>`
-          : html`<p>No answer got a thumbs down in this period.</p>`}
+          : html`<p>${t('overview.noDownvote')}</p>`}
       </section>
       <section aria-labelledby="comments-title">
-        <h2 id="comments-title">Visitors' comments</h2>
+        <h2 id="comments-title">${t('overview.comments')}</h2>
         ${feedback.comments.length
           ? html`<table class="comments">
-              <thead><tr><th scope="col">Comment</th><th scope="col">Rating</th><th scope="col">On the answer</th><th scope="col">Bot or agent</th><th scope="col">Given</th><th scope="col">Conversation</th></tr></thead>
+              <thead><tr><th scope="col">${t('overview.comment')}</th><th scope="col">${t('overview.rating')}</th><th scope="col">${t('overview.onAnswer')}</th><th scope="col">${t('overview.owner')}</th><th scope="col">${t('overview.given')}</th><th scope="col">${t('overview.conversation')}</th></tr></thead>
               <tbody>
                 ${feedback.comments.map(
                   (row) => html`<tr><td>${row.comment}</td><td>${feedbackSummary(row)}</td><td>${row.answer}</td><td>${name(row.bot_id ?? row.agent_id)}</td><td>${formatDate(row.updated_at)}</td>
@@ -244,7 +246,7 @@ export class AicdOverviewPage extends LitElement {
                 )}
               </tbody>
             </table>`
-          : html`<p>No comment in this period.</p>`}
+          : html`<p>${t('overview.noComment')}</p>`}
       </section>`;
   }
 }

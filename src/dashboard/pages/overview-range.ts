@@ -6,6 +6,7 @@
 import { html } from 'lit';
 import type { FieldErrors } from '../ui/errors.js';
 import { field } from '../ui/field.js';
+import { t } from '../i18n/i18n.js';
 import { timeZoneOptions } from '../ui/format.js';
 
 const DAY_MS = 86_400_000;
@@ -45,21 +46,21 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** What is wrong with a period, at its fields. */
 export function rangeProblems(range: OverviewRange): FieldErrors {
   const problems: FieldErrors = {};
-  if (!ISO_DATE.test(range.from)) problems.from = 'Choose a first day.';
-  if (!ISO_DATE.test(range.to)) problems.to = 'Choose a last day.';
+  if (!ISO_DATE.test(range.from)) problems.from = t('overview.firstDayMissing');
+  if (!ISO_DATE.test(range.to)) problems.to = t('overview.lastDayMissing');
   if (problems.from || problems.to) return problems;
   const days = daysOf(range).length;
-  if (days === 0) problems.to = 'The last day must not be before the first.';
-  else if (days > MAX_DAYS) problems.to = `At most ${MAX_DAYS} days at once.`;
+  if (days === 0) problems.to = t('overview.lastBeforeFirst');
+  else if (days > MAX_DAYS) problems.to = t('overview.maxDays', { count: MAX_DAYS });
   return problems;
 }
 
 /** The period's form: first day, last day, time zone, and a button to show it. */
 export function rangeForm(range: OverviewRange, errors: FieldErrors, set: (patch: Partial<OverviewRange>) => void, submit: (e: Event) => void) {
-  return html`<form class="toolbar" novalidate aria-label="Period" @submit=${submit}>
-    ${field({ name: 'from', label: 'First day', type: 'date', value: range.from, error: errors.from, onInput: (from) => set({ from }) })}
-    ${field({ name: 'to', label: 'Last day', type: 'date', value: range.to, error: errors.to, onInput: (to) => set({ to }) })}
-    ${field({ name: 'tz', label: 'Time zone', value: range.timeZone, options: timeZoneOptions(range.timeZone), onInput: (timeZone) => set({ timeZone }) })}
-    <button type="submit" class="primary">Show</button>
+  return html`<form class="toolbar" novalidate aria-label=${t('overview.period')} @submit=${submit}>
+    ${field({ name: 'from', label: t('overview.firstDay'), type: 'date', value: range.from, error: errors.from, onInput: (from) => set({ from }) })}
+    ${field({ name: 'to', label: t('overview.lastDay'), type: 'date', value: range.to, error: errors.to, onInput: (to) => set({ to }) })}
+    ${field({ name: 'tz', label: t('overview.timeZone'), value: range.timeZone, options: timeZoneOptions(range.timeZone), onInput: (timeZone) => set({ timeZone }) })}
+    <button type="submit" class="primary">${t('overview.show')}</button>
   </form>`;
 }

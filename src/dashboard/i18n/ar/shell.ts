@@ -93,4 +93,6 @@ export const shell: Translation<typeof en> = {
   'language.de': 'الألمانية',
   'language.fr': 'الفرنسية',
   'language.es': 'الإسبانية',
+  'format.percent': '{n}٪',
+  'format.ms': '{n} مللي ثانية',
 };

@@ -93,4 +93,6 @@ export const shell: Translation<typeof en> = {
   'language.de': 'Deutsch',
   'language.fr': 'Französisch',
   'language.es': 'Spanisch',
+  'format.percent': '{n} %',
+  'format.ms': '{n} ms',
 };

@@ -73,6 +73,8 @@ export const shell = {
   'attachments.label': 'Attachments',
   'secret.done': 'I have copied it',
   'format.none': '—',
+  'format.percent': '{n} %',
+  'format.ms': '{n} ms',
   'reason.incorrect': 'Incorrect',
   'reason.not_helpful': 'Not helpful',
   'reason.incomplete': 'Incomplete',

@@ -93,4 +93,6 @@ export const shell: Translation<typeof en> = {
   'language.de': 'Alemán',
   'language.fr': 'Francés',
   'language.es': 'Español',
+  'format.percent': '{n} %',
+  'format.ms': '{n} ms',
 };

@@ -93,4 +93,6 @@ export const shell: Translation<typeof en> = {
   'language.de': 'Allemand',
   'language.fr': 'Français',
   'language.es': 'Espagnol',
+  'format.percent': '{n} %',
+  'format.ms': '{n} ms',
 };

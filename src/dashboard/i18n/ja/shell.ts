@@ -93,4 +93,6 @@ export const shell: Translation<typeof en> = {
   'language.de': 'ドイツ語',
   'language.fr': 'フランス語',
   'language.es': 'スペイン語',
+  'format.percent': '{n}%',
+  'format.ms': '{n} ミリ秒',
 };
