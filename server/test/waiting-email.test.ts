@@ -4,41 +4,19 @@
 // in time, a failed send tried again at the next poll, and one email from two instances polling at once.
 // PGlite by default; PostgreSQL + Redis with `source /tmp/testdb.env`.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import type { Service } from '../src/index.ts';
 import { TestClock } from './support/channels.ts';
 import type { TestClient } from './support/core.ts';
 import type { DashboardClient } from './support/dashboard.ts';
 import { handoffSetup, openStream, startConversation, type LiveStream } from './support/handoff.ts';
+import { startTestSmtp, type Mail, type TestSmtp } from './support/smtp.ts';
 import { createTestService, sharedServices, TEST_DATABASE_URL } from './support/test-database.ts';
 
-interface Mail {
-  to: string[];
-  body: string;
-}
-
 const MINUTE = 60_000;
-/** The message as written: long lines come quoted-printable, cut by soft line breaks. */
-const unfold = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 const clock = new TestClock();
-const mails: Mail[] = [];
-let refuse = false;
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onRcptTo: (address, _session, callback) => callback(refuse ? Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }) : undefined),
-  onData: (stream, session, callback) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      mails.push({ to: session.envelope.rcptTo.map((r) => r.address), body: unfold(Buffer.concat(chunks).toString('utf8')) });
-      callback();
-    });
-  },
-});
+let smtp: TestSmtp;
+let mails: Mail[];
 
 let service: Service;
 let api: TestClient;
@@ -56,12 +34,12 @@ async function waitingConversation(): Promise<string> {
 }
 
 before(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
+  smtp = await startTestSmtp();
+  mails = smtp.mails;
   service = await createTestService({
     publicUrls: ['https://chat.example.test'],
     // a poll an hour: the test runs each poll itself
-    waitingEmail: { smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Support bot <bot@example.test>', afterMinutes: 5, pollMs: 3_600_000, now: clock.now },
+    waitingEmail: { smtpUrl: smtp.url, from: 'Support bot <bot@example.test>', afterMinutes: 5, pollMs: 3_600_000, now: clock.now },
   });
   ({ api, operator, botId } = await handoffSetup(service));
   dashboard = await openStream(service.fetch, 'http://127.0.0.1/dashboard/api/inbox/events', { cookie: `aicw_session=${operator.cookie}` });
@@ -69,7 +47,7 @@ before(async () => {
 after(async () => {
   await dashboard?.close();
   await service?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 describe('waiting conversation emails', () => {
@@ -100,9 +78,9 @@ describe('waiting conversation emails', () => {
   it('a send the SMTP server refused is tried again at the next poll', async () => {
     const conversationId = await waitingConversation();
     clock.advance(6 * MINUTE);
-    refuse = true;
+    smtp.refuse = true;
     assert.equal(await service.deps.waitingEmails.runOnce(), 0);
-    refuse = false;
+    smtp.refuse = false;
     assert.equal(mails.length, 1, 'nothing accepted while refused');
     assert.equal(await service.deps.waitingEmails.runOnce(), 1, 'the claim was given back');
     assert.ok(mails[1]!.body.includes(conversationId));
@@ -112,8 +90,7 @@ describe('waiting conversation emails', () => {
 
 describe('waiting conversation emails on two instances (PostgreSQL)', () => {
   it('both poll at once: one email', { skip: TEST_DATABASE_URL ? false : 'needs a shared PostgreSQL: set AI_CHAT_TEST_DATABASE_URL' }, async () => {
-    const { port } = smtp.server.address() as AddressInfo;
-    const waitingEmail = { smtpUrl: `smtp://127.0.0.1:${port}`, afterMinutes: 5, pollMs: 3_600_000, now: clock.now };
+    const waitingEmail = { smtpUrl: smtp.url, afterMinutes: 5, pollMs: 3_600_000, now: clock.now };
     const shared = await sharedServices(2, { waitingEmail });
     try {
       const [a, b] = shared.instances as [Service, Service];

@@ -50,6 +50,9 @@ export type ErrorCode =
   | 'invalid_status_transition'
   | 'handoff_unavailable'
   | 'csat_already_given'
+  | 'offline_message_answered'
+  | 'email_not_configured'
+  | 'email_not_sent'
   | 'secrets_key_missing'
   | 'upload_quota_exceeded'
   | 'payload_too_large'
@@ -106,6 +109,12 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   handoff_unavailable: 409,
   /** Satisfaction: the conversation has its rating already (one per conversation). */
   csat_already_given: 409,
+  /** Inbox: a teammate answered this offline message by email already. */
+  offline_message_answered: 409,
+  /** Inbox: the service has no SMTP server (`AI_CHAT_SMTP_URL`), so it sends no email. */
+  email_not_configured: 503,
+  /** Inbox: the SMTP server did not take the email; nothing was sent. */
+  email_not_sent: 502,
   /** Channels: credentials cannot be stored or read: the service has no `AI_CHAT_SECRETS_KEY` (or not the key that sealed them). */
   secrets_key_missing: 503,
   /** Attachments: unsent uploads of this visitor, client address or bot hold their byte quota. */

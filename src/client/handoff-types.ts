@@ -87,6 +87,18 @@ export interface OfflineMessage {
   email: string;
   message: string;
   created_at: string;
+  /** When a teammate answered it by email from the inbox; null: not answered. */
+  answered_at: string | null;
+  /** Who answered it (null: nobody yet, or a teammate removed since). */
+  answered_by: { id: string; name: string } | null;
+}
+
+/** `POST /dashboard/api/inbox/offline-messages/{id}/reply`: the email to the visitor's address. */
+export interface OfflineReplyRequest {
+  /** 1–200 characters. */
+  subject: string;
+  /** 1–10,000 characters. */
+  text: string;
 }
 
 /** A conversation in the operator inbox. */

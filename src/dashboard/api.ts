@@ -15,7 +15,7 @@ import { AiChatClient, isApiError } from '../client/index.js';
 import { HttpCore, type RequestSpec } from '../client/http.js';
 import { AttachmentsResource } from '../client/resources/attachments.js';
 import { followEvents, type HandoffEventsOptions } from '../client/resources/handoff.js';
-import type { Attachment, HandoffEvent, HandoffState, InboxConversation, Message, OfflineMessage, OperatorProfile } from '../client/types.js';
+import type { Attachment, HandoffEvent, HandoffState, InboxConversation, Message, OfflineMessage, OfflineReplyRequest, OperatorProfile } from '../client/types.js';
 import type { ApiKey, InboxCounts, Invite, KeyScope, OperatorPresence, Plan, PresenceStatus, Role, Session, SignupInfo, Teammate, User } from './types.js';
 
 export type * from './types.js';
@@ -207,6 +207,11 @@ export class DashboardApi extends EventTarget {
 
   async offlineMessages(): Promise<OfflineMessage[]> {
     return (await this.call<Items<OfflineMessage>>('GET', '/inbox/offline-messages')).items;
+  }
+
+  /** Emails the visitor the answer (From the service's sender, Reply-To you) and marks the message answered by you. */
+  answerOfflineMessage(id: string, email: OfflineReplyRequest): Promise<OfflineMessage> {
+    return this.call('POST', `/inbox/offline-messages/${encodeURIComponent(id)}/reply`, email);
   }
 
   take(conversationId: string): Promise<HandoffState> {

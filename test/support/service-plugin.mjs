@@ -15,6 +15,8 @@
 // Also test-only: `/demo/*` and `/dist/*` are served with a strict Content-Security-Policy
 // (csp-pages.mjs), for test/security/csp.test.ts; `/__test__/lone/*` (a folder holding one built
 // file) and `/__test__/proxies` (a token proxy bound to a test's own bot): lone-pages.mjs.
+//   GET  /__test__/mails  -> {items: [{to, body}]}: the emails the service sent (answers to offline messages,
+//        waiting-conversation emails), as a local SMTP test server (server/test/support/smtp.ts) took them.
 // The service's channels talk to FAKE Telegram, WhatsApp and Slack APIs on loopback
 // (server/test/support/fake-*.ts), with a secrets key of its own: the dashboard's Channels page connects for real.
 import { randomBytes } from 'node:crypto';
@@ -49,6 +51,7 @@ export function testServicePlugin() {
   let crossOrigin;
   let slowLlm; // {service, listener, fake}, started by the first /__test__/llm request
   let platforms = []; // the fake messaging platforms the service's channels talk to
+  let smtp; // the local SMTP server the service's emails go to
   // Both services start from the migrated database the server's tests use, instead of running initdb.
   const memoryDatabase = async () => {
     const { pgliteTemplate } = await tsImport('../../server/test/support/database-template.ts', import.meta.url);
@@ -79,6 +82,7 @@ export function testServicePlugin() {
       await llm.listener(ctx.req, ctx.res);
       return;
     }
+    if (ctx.path === '/__test__/mails' && ctx.method === 'GET') return sendJson(ctx, 200, { items: smtp.mails });
     if (ctx.path === '/__test__/cross-origin' && ctx.method === 'GET') {
       return sendJson(ctx, 200, { url: crossOrigin.url, cross_site_url: crossOrigin.crossSiteUrl });
     }
@@ -119,6 +123,8 @@ export function testServicePlugin() {
         ['fake-telegram', 'fake-whatsapp', 'fake-slack'].map((name) => tsImport(`../../server/test/support/${name}.ts`, import.meta.url)),
       );
       const [telegram, whatsapp, slack] = (platforms = await Promise.all([startFakeTelegram(), startFakeWhatsApp(), startFakeSlack()]));
+      const { startTestSmtp } = await tsImport('../../server/test/support/smtp.ts', import.meta.url);
+      smtp = await startTestSmtp();
       service = await createService({
         ...(await memoryDatabase()),
         seed: true,
@@ -131,6 +137,8 @@ export function testServicePlugin() {
         webhooks: { allowPrivateHosts: ['127.0.0.0/8', '::1/128'] },
         // Channels (the dashboard's Channels page) talk to the fake platforms, on loopback like everything here.
         channels: { telegramApiUrl: telegram.url, whatsappApiUrl: whatsapp.url, slackApiUrl: slack.apiUrl, secretsKey: randomBytes(32).toString('base64') },
+        // Email (offline messages answered from the inbox) goes to a local SMTP server; no waiting emails in a test's time.
+        waitingEmail: { smtpUrl: smtp.url, from: 'Support <support@example.test>', afterMinutes: 24 * 60 },
       });
       listener = getRequestListener(service.fetch, { overrideGlobalObjects: false });
       const proxy = await createDemoProxy(service);
@@ -144,6 +152,7 @@ export function testServicePlugin() {
       await crossOrigin?.close();
       await service?.close();
       await Promise.all(platforms.map((platform) => platform.close()));
+      await smtp?.close();
     },
   };
 }

@@ -12,11 +12,12 @@ import { requireSession, signedIn } from '../sessions/middleware.ts';
 import type { DashboardServices } from '../dashboard/services.ts';
 import type { Assignments } from './assignment.ts';
 import type { InboxService } from './inbox.ts';
+import type { OfflineMessages } from './offline-messages.ts';
 import type { OperatorPresences } from './presence.ts';
 import { announcePresence } from './presence-routes.ts';
 import type { HandoffService, Operator } from './service.ts';
 import { accountTopic } from './bus.ts';
-import { closeRequestSchema, inboxQuerySchema, noteRequestSchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
+import { closeRequestSchema, inboxQuerySchema, noteRequestSchema, offlineReplySchema, operatorProfileInputSchema, operatorReplySchema } from './schema.ts';
 import { eventStream, resumePoint } from './stream.ts';
 
 /** What these routes use of the service graph (services.ts builds it). */
@@ -25,6 +26,7 @@ export interface InboxRouteDeps {
   inbox: InboxService;
   presences: OperatorPresences;
   assignments: Assignments;
+  offlineMessages: OfflineMessages;
   dashboard: DashboardServices;
 }
 
@@ -58,7 +60,11 @@ export function inboxRoutes(deps: InboxRouteDeps): Hono<AppEnv> {
     const session = signedIn(c);
     return ok(c, await inbox.counts(session.accountId, session.userId));
   });
-  router.get('/offline-messages', async (c) => ok(c, { items: await handoff.offlineMessages(signedIn(c).accountId) }));
+  router.get('/offline-messages', async (c) => ok(c, { items: await deps.offlineMessages.list(signedIn(c).accountId) }));
+  router.post('/offline-messages/:offline_message_id/reply', async (c) => {
+    const input = await readJson<{ subject: string; text: string }>(c, offlineReplySchema);
+    return ok(c, await deps.offlineMessages.answer(operatorOf(c), pathId(c, 'offline_message_id', 'ofm', 'offline message'), input));
+  });
 
   router.get('/me', async (c) => ok(c, await handoff.operatorProfile(signedIn(c).userId)));
   router.put('/me', async (c) => {

@@ -121,7 +121,7 @@ export const handoffSettingsSchema: JsonSchema = {
 export const offlineMessageSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'conversation_id', 'bot_id', 'user_id', 'email', 'message', 'created_at'],
+  required: ['id', 'conversation_id', 'bot_id', 'user_id', 'email', 'message', 'created_at', 'answered_at', 'answered_by'],
   properties: {
     id: schemas.id('ofm'),
     conversation_id: schemas.id('conv'),
@@ -130,6 +130,22 @@ export const offlineMessageSchema: JsonSchema = {
     email: { type: 'string' },
     message: { type: 'string' },
     created_at: dateTime,
+    answered_at: { oneOf: [dateTime, { type: 'null' }], description: 'When a teammate answered it by email from the inbox; null: not answered.' },
+    answered_by: {
+      oneOf: [{ type: 'object', additionalProperties: false, required: ['id', 'name'], properties: { id: { type: 'string' }, name: { type: 'string' } } }, { type: 'null' }],
+      description: 'Who answered it; null: nobody yet, or a teammate removed since.',
+    },
+  },
+};
+
+/** `POST /dashboard/api/inbox/offline-messages/{id}/reply`: the email to the visitor (plain text). */
+export const offlineReplySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['subject', 'text'],
+  properties: {
+    subject: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+    text: { type: 'string', minLength: 1, maxLength: 10_000, pattern: '\\S' },
   },
 };
 

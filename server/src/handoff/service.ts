@@ -25,6 +25,7 @@ import type { HandoffSettingsService } from './settings.ts';
 import { ClosingStreams } from './closing-streams.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
 import { MAX_NOTES } from './schema.ts';
+import { toOfflineMessage } from './offline-messages.ts';
 
 /** Who may see a conversation: the visitor's own (`userId`, and `botId` when a token is bound to one). */
 export interface Visitor {
@@ -231,11 +232,6 @@ export class HandoffService {
     return toOfflineMessage(row);
   }
 
-  async offlineMessages(accountId: string, limit = 100): Promise<OfflineMessage[]> {
-    const rows = await this.db.selectFrom('offline_messages').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-    return rows.map(toOfflineMessage);
-  }
-
   /** Stored events after `afterSeq`, oldest first: one conversation's, or a whole account's (the inbox). */
   async eventsAfter(scope: { accountId: string; conversationId?: string }, afterSeq: string, limit = 500): Promise<BusEvent[]> {
     let query = this.db.selectFrom('handoff_events').select(['seq', 'type', 'data']).where('account_id', '=', scope.accountId).where('seq', '>', afterSeq);
@@ -309,15 +305,16 @@ export async function assignedNow(db: Kysely<HandoffDatabase>, operatorId: strin
 async function profileIn(db: Kysely<HandoffDatabase>, userId: string): Promise<OperatorProfile> {
   const user = await db.selectFrom('users').select(['id', 'email', 'display_name', 'avatar_url']).where('id', '=', userId).executeTakeFirst();
   if (!user) return { id: userId, name: 'Operator', avatar_url: null };
-  return { id: user.id, name: user.display_name || user.email.split('@')[0]!, avatar_url: user.avatar_url };
+  return { id: user.id, name: operatorName(user), avatar_url: user.avatar_url };
+}
+
+/** The name visitors and teammates see: the display name, else the email's local part. */
+export function operatorName(user: { email: string; display_name: string | null }): string {
+  return user.display_name || user.email.split('@')[0]!;
 }
 
 function unavailableMessage(reason: string | null): string {
   if (reason === 'outside_hours') return 'Nobody answers outside the opening hours; leave an email for a reply.';
   if (reason === 'nobody_online') return 'Nobody is online to answer; leave an email for a reply.';
   return 'This bot does not hand conversations to a person.';
-}
-
-function toOfflineMessage(row: { id: string; conversation_id: string; bot_id: string | null; user_id: string | null; email: string; message: string; created_at: Date }): OfflineMessage {
-  return { id: row.id, conversation_id: row.conversation_id, bot_id: row.bot_id, user_id: row.user_id, email: row.email, message: row.message, created_at: iso(row.created_at) };
 }

@@ -38,6 +38,9 @@ export interface OfflineMessagesTable {
   email: string;
   message: string;
   created_at: Generated<Date>;
+  /** Migration 035: who answered it by email from the inbox, and when (null: not answered). */
+  answered_by: ColumnType<string | null, string | null | undefined, string | null>;
+  answered_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** Migrations 016 and 027: an operator's chosen status, last activity, and last sign of an open dashboard. */

@@ -9,17 +9,14 @@
  * "due" is injected: tests move it instead of waiting.
  */
 import { sql, type Kysely } from 'kysely';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { realConversations } from '../conversations/test-conversations.ts';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
+import { DEFAULT_SENDER, smtpTransport, type MailOptions } from './mailer.ts';
 import { withHandoffTables, type HandoffDatabase, type WaitingEmailsTable } from './tables.ts';
 
-export interface WaitingEmailOptions {
-  /** The SMTP server (`AI_CHAT_SMTP_URL`, e.g. `smtp://user:password@mail.example.com:587`; `smtps://` for TLS from the start). Unset: no emails. */
-  smtpUrl?: string;
-  /** The sender (`AI_CHAT_SMTP_FROM`). Default `ai-chat-widget <no-reply@localhost>`. */
-  from?: string;
+export interface WaitingEmailOptions extends MailOptions {
   /** Minutes a conversation waits untaken before the team is emailed (`AI_CHAT_WAITING_EMAIL_MINUTES`). Default 5. */
   afterMinutes?: number;
   /** How often the worker looks for spells that came due. Default 30 s. */
@@ -30,8 +27,6 @@ export interface WaitingEmailOptions {
 
 /** Spells claimed per poll: a backlog goes out over the next polls, not in one burst. */
 const BATCH = 50;
-/** An SMTP server that stalls holds a poll this long at most per step. */
-const SMTP_TIMEOUT_MS = 10_000;
 
 type WaitingEmailsDatabase = HandoffDatabase & { waiting_emails: WaitingEmailsTable };
 
@@ -53,9 +48,7 @@ export class WaitingEmails {
     this.db = withHandoffTables(db) as Kysely<WaitingEmailsDatabase>;
     this.afterMs = (options.afterMinutes ?? 5) * 60_000;
     this.now = options.now ?? Date.now;
-    this.transport = options.smtpUrl
-      ? nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: SMTP_TIMEOUT_MS, greetingTimeout: SMTP_TIMEOUT_MS, socketTimeout: SMTP_TIMEOUT_MS })
-      : null;
+    this.transport = smtpTransport(options);
   }
 
   /** Polls in the background (nothing without an SMTP server). */
@@ -118,7 +111,7 @@ export class WaitingEmails {
     const minutes = Math.round(this.afterMs / 60_000);
     const inbox = this.publicUrl ? `\n\nOpen the Inbox: ${this.publicUrl.replace(/\/+$/, '')}/dashboard/#/inbox` : '';
     await this.transport!.sendMail({
-      from: this.options.from ?? 'ai-chat-widget <no-reply@localhost>',
+      from: this.options.from ?? DEFAULT_SENDER,
       to: team.map((user) => user.email),
       subject: `A visitor has waited ${minutes} min for a person`,
       text: `A visitor asked for a person at ${new Date(since).toISOString()} and nobody has taken the conversation (${conversationId}) yet.${inbox}`,

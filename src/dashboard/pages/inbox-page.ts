@@ -131,7 +131,7 @@ export class AicdInboxPage extends LitElement {
         </section>
         ${open ? this.renderConversation(open) : html`<section aria-label="Conversation"><p>Open a conversation to read and answer it.</p></section>`}
       </div>
-      <aicd-offline-messages .messages=${this.offline}></aicd-offline-messages>
+      <aicd-offline-messages .api=${this.api} .messages=${this.offline}></aicd-offline-messages>
       <section aria-labelledby="canned-heading">
         <h2 id="canned-heading">Canned replies</h2>
         <aicd-canned-replies .api=${this.api} .replies=${this.canned} @aicd-canned-change=${(e: CannedRepliesChangeEvent) => (this.canned = this.picker.replies = e.replies)}></aicd-canned-replies>
