@@ -83,15 +83,17 @@ describe('visitor context of a turn', () => {
     assert.equal((await visitorOf(id)).body.data.visitor.page_url, 'https://shop.example/checkout');
   });
 
-  it('is kept from the chat endpoint too, and is null where no turn told any', async () => {
+  it('is kept from the chat endpoint too, and is null where no turn told any (or only `{}`, `{attributes: {}}`)', async () => {
     const told = await chatTurn(nextUser(), { page_url: 'https://shop.example/help', time_zone: 'America/Argentina/Buenos_Aires' });
     assert.equal(told.status, 200, JSON.stringify(told.body));
     const visitor = (await visitorOf(told.body.data.conversation_id)).body.data.visitor;
     assert.equal(visitor.page_url, 'https://shop.example/help');
     assert.equal(visitor.time_zone, 'America/Argentina/Buenos_Aires');
 
-    const silent = await chatTurn(nextUser());
-    assert.equal((await visitorOf(silent.body.data.conversation_id)).body.data.visitor, null);
+    for (const visitor of [undefined, {}, { attributes: {} }]) {
+      const silent = await chatTurn(nextUser(), visitor);
+      assert.equal((await visitorOf(silent.body.data.conversation_id)).body.data.visitor, null);
+    }
   });
 
   it('refuses context out of bounds with a 400 envelope, on both endpoints, and stores no turn', async () => {

@@ -15,7 +15,7 @@ import { AiChatClient, isApiError } from '../client/index.js';
 import { HttpCore, type RequestSpec } from '../client/http.js';
 import { AttachmentsResource } from '../client/resources/attachments.js';
 import { followEvents, type HandoffEventsOptions } from '../client/resources/handoff.js';
-import type { Attachment, HandoffEvent, HandoffState, InboxConversation, Message, OfflineMessage, OfflineReplyRequest, OperatorProfile } from '../client/types.js';
+import type { Attachment, HandoffEvent, HandoffState, InboxConversation, InboxVisitor, Message, OfflineMessage, OfflineReplyRequest, OperatorProfile } from '../client/types.js';
 import type { ApiKey, InboxCounts, Invite, KeyScope, OperatorPresence, Plan, PresenceStatus, Role, Session, SignupInfo, Teammate, User } from './types.js';
 
 export type * from './types.js';
@@ -198,6 +198,11 @@ export class DashboardApi extends EventTarget {
   /** The team's private notes on a conversation, oldest first (`role: 'note'`). */
   async notes(conversationId: string): Promise<Message[]> {
     return (await this.call<Items<Message>>('GET', `/inbox/${encodeURIComponent(conversationId)}/notes`)).items;
+  }
+
+  /** Who the conversation's visitor is (what the widget told) and their other conversations, newest first. */
+  inboxVisitor(conversationId: string): Promise<InboxVisitor> {
+    return this.call('GET', `/inbox/${encodeURIComponent(conversationId)}/visitor`);
   }
 
   /** A private note: only the team sees it (never the visitor). */

@@ -71,9 +71,15 @@ export const inboxVisitorSchema: JsonSchema = {
   },
 };
 
-/** Stores what a turn told about the visitor on its conversation (of `accountId`). */
+/**
+ * Stores what a turn told about the visitor on its conversation (of `accountId`). `{}` tells nothing,
+ * nor does an empty `attributes` (the widget of a site that gave `identify()` only an id sends one).
+ */
 export async function recordVisitor(db: Kysely<Database>, accountId: string, conversationId: string, visitor: VisitorContext): Promise<void> {
-  const told = json({ ...visitor, updated_at: new Date().toISOString() });
+  const { attributes, ...rest } = visitor;
+  const kept = attributes && Object.keys(attributes).length > 0 ? visitor : rest;
+  if (Object.keys(kept).length === 0) return;
+  const told = json({ ...kept, updated_at: new Date().toISOString() });
   const first = visitor.page_url ?? null;
   await db
     .updateTable('conversations')

@@ -8,6 +8,7 @@ import { formatDate, waitLabel } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './inbox-page.styles.js';
 import './inbox-offline.js';
+import './inbox-visitor.js';
 import './reply-files.js';
 import type { AicdReplyFiles, ReplyFilesChangeEvent, ReplyFilesState } from './reply-files.js';
 import { CannedPicker } from './canned-picker.js';
@@ -207,6 +208,7 @@ export class AicdInboxPage extends LitElement {
         <textarea id="note" name="note" maxlength="8000" aria-describedby="note-hint" .value=${this.noteDraft} @input=${(e: Event) => (this.noteDraft = (e.target as HTMLTextAreaElement).value)}></textarea>
         <button type="submit" ?disabled=${!this.noteDraft.trim()}>Add note</button>
       </form>
+      <aicd-inbox-visitor .api=${this.api} .conversationId=${c.id} .now=${this.now}></aicd-inbox-visitor>
       <aicd-conversation-assign .api=${this.api} .conversation=${c}></aicd-conversation-assign>
       <aicd-conversation-labels .api=${this.api} .conversationId=${c.id} .labels=${c.labels} @aicd-labels-change=${this.onLabels}></aicd-conversation-labels>
     </section>`;
