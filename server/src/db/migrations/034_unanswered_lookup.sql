@@ -73,3 +73,27 @@ begin
   end if;
   return null;
 end $$;
+
+-- As 023 wrote it and 033 left it (notes count nowhere), with both conversation lookups by key:
+-- the test-conversation filter was a `not exists` the planner could run as a hash anti-join over a
+-- scan of the whole conversations table, and the replies' lookup also named the account, which let
+-- a stale plan walk the account's conversations instead of the primary key.
+create or replace function analytics_messages_inserted() returns trigger language plpgsql as $$
+begin
+  insert into usage_rollups as t (account_id, hour, shard, messages)
+  select m.account_id, analytics_hour(m.created_at), analytics_shard(), count(*)
+  from new_rows m cross join lateral (select is_test from conversations where id = m.conversation_id) c
+  where m.role <> 'note' and not c.is_test
+  group by 1, 2
+  on conflict (account_id, hour, shard) do update set messages = t.messages + excluded.messages;
+  perform analytics_add_replies(array(
+    -- A lookup per reply, not a join: the planner knows nothing of a transition table's size and
+    -- may scan it once per conversation.
+    select row(m.seq, m.account_id, m.conversation_id, m.source, m.intent, m.confidence, m.latency_ms, m.created_at,
+               coalesce(c.bot_id, ''), coalesce(c.agent_id, ''))::analytics_reply
+    from new_rows m cross join lateral (
+      select bot_id, agent_id from conversations where id = m.conversation_id and not is_test
+    ) c
+    where m.role = 'assistant'), array['hour', 'day']);
+  return null;
+end $$;
