@@ -6,6 +6,7 @@
  * `webhook-id`). A failed try is retried on the schedule below, or after the receiver's
  * `Retry-After`; a subscription whose tries have all failed for `disableAfterDays` is disabled.
  */
+import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Logger } from '../logger.ts';
@@ -43,7 +44,10 @@ export class DeliveryQueue {
     private readonly db: Kysely<WebhookDatabase>,
     private readonly config: WebhookConfig,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    // Each request of a batch listens to this one signal while it is in flight.
+    setMaxListeners(BATCH, this.inFlight.signal);
+  }
 
   /** Claims the due deliveries and sends them; the number claimed. */
   async runOnce(): Promise<number> {
