@@ -11,6 +11,7 @@ import type { Service } from '../src/index.ts';
 import { EARLIER_LIMIT } from '../src/conversations/visitor.ts';
 import { clientFor, shopTraining, type TestClient } from './support/core.ts';
 import { DashboardClient, uniqueEmail } from './support/dashboard.ts';
+import { openStream } from './support/handoff.ts';
 import { createTestService } from './support/test-database.ts';
 
 const SECRET = 'visitor-context-test-secret-of-32-bytes!';
@@ -81,6 +82,27 @@ describe('visitor context of a turn', () => {
     // a turn that tells nothing changes nothing
     assert.equal((await botTurn(user)).status, 200);
     assert.equal((await visitorOf(id)).body.data.visitor.page_url, 'https://shop.example/checkout');
+  });
+
+  it('is kept from a turn a person holds (the bot does not answer it)', async () => {
+    assert.equal((await api.json(`/v1/bots/${botId}/handoff`, { method: 'PUT', body: { enabled: true } })).res.status, 200);
+    // the operator's open inbox makes a person available
+    const inbox = await openStream(service.fetch, 'http://127.0.0.1/dashboard/api/inbox/events', { cookie: `aicw_session=${operator.cookie}` });
+    try {
+      const user = nextUser();
+      const id = (await botTurn(user, { page_url: 'https://shop.example/' })).body.data.conversation_id;
+      const asked = await api.json(`/v1/conversations/${id}/handoff`, { method: 'POST', body: { user_id: user } });
+      assert.equal(asked.body.data?.status, 'waiting', JSON.stringify(asked.body));
+      const held = await botTurn(user, { page_url: 'https://shop.example/contact', name: 'Waiting Person' });
+      assert.equal(held.body.data.handoff?.held, true, JSON.stringify(held.body));
+      const visitor = (await visitorOf(id)).body.data.visitor;
+      assert.equal(visitor.page_url, 'https://shop.example/contact');
+      assert.equal(visitor.first_page_url, 'https://shop.example/');
+      assert.equal(visitor.name, 'Waiting Person');
+    } finally {
+      await inbox.close();
+      await api.json(`/v1/bots/${botId}/handoff`, { method: 'PUT', body: { enabled: false } });
+    }
   });
 
   it('is kept from the chat endpoint too, and is null where no turn told any (or only `{}`, `{attributes: {}}`)', async () => {
