@@ -17,6 +17,7 @@ import { startServer } from '../server/src/index.ts';
 import { telegramUpdate } from '../server/test/support/channels.ts';
 import { FAKE_TELEGRAM_TOKEN, FakeTelegram } from '../server/test/support/fake-telegram.ts';
 import { freshPostgresDatabase, POSTGRES_URL } from './throughput.ts';
+import { atRate } from './lib/live.ts';
 import { percentile } from './lib/stats.ts';
 import type { Row } from './lib/table.ts';
 
@@ -75,17 +76,7 @@ export async function measureChannels(log: (message: string) => void, options: {
       acks.push(performance.now() - started);
       if (res.status !== 200) refused++;
     };
-    // Open loop: each delivery leaves at its own time, whatever the previous ones are doing.
-    const schedule = async (ids: number[]) => {
-      const start = performance.now();
-      const sent: Promise<void>[] = [];
-      for (let i = 0; i < ids.length; i++) {
-        const wait = start + (i * 1000) / RATE - performance.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        sent.push(deliver(ids[i]!));
-      }
-      await Promise.all(sent);
-    };
+    const schedule = (ids: number[]) => atRate(ids.length, RATE, (i) => deliver(ids[i]!));
     const ids = Array.from({ length: updates }, (_, i) => 1 + i);
     log(`channels (${kind}): ${updates} updates at ${RATE}/s, then each ${REPLAYS} more times`);
     await schedule(ids);

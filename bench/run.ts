@@ -17,6 +17,10 @@
  * `nlu` (only when asked): CLINC150 intents trained and asked through the API (nlu.ts).
  * `channels` (only when asked): a Telegram webhook's acknowledgements at 200 deliveries/s and its
  * replays, against the fake Telegram API, on PostgreSQL when one is configured (channels.ts).
+ * `support` (only when asked): a handoff reaching the operator's inbox stream on one instance and across two,
+ * and 2,000 visitor streams open at once with an operator reply to each (support.ts).
+ * `webhooks` (only when asked): outgoing webhooks' delivery latency, and every event of a simulated
+ * 10-minute receiver outage delivered afterwards (webhooks.ts).
  *
  * `--smoke`: the smallest sizes and one iteration, to check the bench itself works (not for numbers).
  * CHROMIUM_PATH overrides /usr/bin/chromium. Run `npm run build` first: it measures `dist/`.
@@ -35,6 +39,8 @@ import { measureNlu, nluRows } from './nlu.ts';
 import { analyticsRows, browserRows, serverRows, sizeRows } from './rows.ts';
 import { measureServer, SERVER_PARTS, type ServerPart } from './server.ts';
 import { measureSizes } from './size.ts';
+import { measureSupport, supportRows } from './support.ts';
+import { measureWebhooks, webhookRows } from './webhooks.ts';
 
 const root = (p: string) => fileURLToPath(new URL(`../${p}`, import.meta.url));
 const args = process.argv.slice(2);
@@ -133,6 +139,18 @@ if (only.has('channels')) {
   const channels = await measureChannels(log, { smoke });
   rows.push(...channelRows(channels));
   details.channels = channels;
+}
+
+if (only.has('support')) {
+  const support = await measureSupport(log, { smoke });
+  rows.push(...supportRows(support));
+  details.support = support;
+}
+
+if (only.has('webhooks')) {
+  const webhooks = await measureWebhooks(log, { smoke });
+  rows.push(...webhookRows(webhooks));
+  details.webhooks = webhooks;
 }
 
 if (only.has('nlu')) {

@@ -171,13 +171,13 @@ async function admin(url: string, statement: string): Promise<void> {
 
 const INSTANCE_SCRIPT = fileURLToPath(new URL('./lib/instance.ts', import.meta.url));
 
-interface Instance {
+export interface Instance {
   url: string;
   stop(): Promise<void>;
 }
 
 /** The service in its own process (`lib/instance.ts`), as a deployment runs it. */
-async function startInstance(env: Record<string, string>): Promise<Instance> {
+export async function startInstance(env: Record<string, string>): Promise<Instance> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', INSTANCE_SCRIPT], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

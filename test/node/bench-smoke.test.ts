@@ -69,4 +69,30 @@ describe('bench --smoke', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  // Sections run only when asked (each takes minutes at full size), at their smoke sizes; most of
+  // the time is the service's child processes starting (three with PostgreSQL + Redis configured).
+  it('runs the support and webhooks sections when asked', { timeout: 240_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    try {
+      const out = join(dir, 'results.json');
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--smoke', '--only=support,webhooks', `--out=${out}`], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 235_000,
+      });
+      assert.equal(run.status, 0, `bench exited with ${run.status}:\n${run.stderr}`);
+      const byId = new Map((JSON.parse(readFileSync(out, 'utf8')) as { rows: Row[] }).rows.map((r) => [r.id, r]));
+      // support.notify.two has a number only with PostgreSQL + Redis configured; its row is there either way.
+      assert.ok(byId.has('support.notify.two'), 'row support.notify.two is missing');
+      for (const id of ['support.notify.one', 'support.streams', 'webhooks.latency', 'webhooks.outage']) {
+        const row = byId.get(id);
+        assert.ok(row, `row ${id} is missing`);
+        assert.ok(typeof row.ours === 'number' && Number.isFinite(row.ours), `row ${id} has no value for ours`);
+        assert.ok(run.stdout.includes(row.label), `row ${id} is not in the printed table`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
