@@ -1,6 +1,10 @@
 import { css } from 'lit';
 
-/** The shell: a header, the navigation beside the page (above it on narrow screens). */
+/**
+ * The shell: a header, the navigation beside the page. On a narrow screen (a phone) the header wraps,
+ * the navigation folds behind the menu button (above the page when open), and every control is a
+ * touch target of at least 44 px.
+ */
 export default css`
   :host {
     display: block;
@@ -65,6 +69,9 @@ export default css`
     color: inherit;
     cursor: pointer;
   }
+  .menu {
+    display: none;
+  }
   .layout {
     display: grid;
     grid-template-columns: 13rem 1fr;
@@ -120,14 +127,42 @@ export default css`
     color: #b3261e;
   }
   @media (max-width: 700px) {
+    header {
+      flex-wrap: wrap;
+      gap: 0.5rem;
+      padding: 0.5rem 1rem;
+    }
+    header .brand {
+      margin-inline-end: 0;
+    }
+    header .who {
+      flex-basis: 100%;
+      order: 1;
+    }
+    header :is(button, select),
+    header .menu {
+      display: inline-flex;
+      align-items: center;
+      gap: 0.4rem;
+      min-height: 44px;
+      min-width: 44px;
+    }
     .layout {
       grid-template-columns: 1fr;
     }
+    nav:not(.open) {
+      display: none;
+    }
     nav ul {
-      display: flex;
-      flex-wrap: wrap;
+      display: grid;
+      grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr));
       gap: 0.25rem;
       padding: 0.5rem;
+    }
+    nav a {
+      display: flex;
+      align-items: center;
+      min-height: 44px;
     }
     main {
       padding: 1rem;

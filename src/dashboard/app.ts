@@ -34,11 +34,16 @@ export class AicdApp extends LitElement {
   @state() private invite = inviteOf(location.hash);
   /** Waiting, and held by this operator: from the operator bar. */
   @state() private counts: InboxCounts | null = null;
+  /** On a narrow screen the navigation folds behind a menu button; open until the next navigation. */
+  @state() private menuOpen = false;
   @query('main') private main?: HTMLElement;
 
   private sessionState?: SessionController;
   private readonly i18n = new LocaleController(this);
-  private readonly onHashChange = () => void this.navigate(true);
+  private readonly onHashChange = () => {
+    this.menuOpen = false;
+    void this.navigate(true);
+  };
 
   override connectedCallback(): void {
     this.sessionState ??= new SessionController(this, this.api);
@@ -119,6 +124,9 @@ export class AicdApp extends LitElement {
     // A button, not a link: the hash belongs to the router.
     return html`<button type="button" class="skip" @click=${this.skipToMain}>${t('shell.skip')}</button>
       <header>
+        <button type="button" class="menu" aria-expanded=${this.menuOpen ? 'true' : 'false'} aria-controls="nav" @click=${() => (this.menuOpen = !this.menuOpen)}>
+          <span aria-hidden="true">☰</span> ${t('nav.label')}
+        </button>
         <span class="brand">ai-chat-widget</span>
         <span class="who">${t('shell.who', { email: session.user.email, account: session.account.name, role: t(`role.${session.user.role}`) })}</span>
         <aicd-operator-bar .api=${this.api} @aicd-inbox-counts=${(e: InboxCountsEvent) => (this.counts = e.counts)}></aicd-operator-bar>
@@ -126,7 +134,7 @@ export class AicdApp extends LitElement {
         <button type="button" @click=${() => this.sessionState?.signOut()}>${t('shell.signOut')}</button>
       </header>
       <div class="layout">
-        <nav aria-label=${t('nav.label')}>
+        <nav id="nav" class=${this.menuOpen ? 'open' : ''} aria-label=${t('nav.label')}>
           <ul>
             ${NAV.map(
               (item) => html`<li>

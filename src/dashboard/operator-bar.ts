@@ -80,6 +80,14 @@ export class AicdOperatorBar extends LitElement {
       outline: 2px solid #93c5fd;
       outline-offset: 2px;
     }
+    /* a phone: touch targets (the shell's breakpoint, app.styles.ts) */
+    @media (max-width: 700px) {
+      select,
+      button {
+        min-height: 44px;
+        min-width: 44px;
+      }
+    }
   `;
 
   /** The dashboard API of the signed-in session. */

@@ -7,9 +7,24 @@ export default css`
     gap: 1.5rem;
     align-items: start;
   }
+  .back {
+    display: none;
+  }
+  /* Too narrow for two panes (a phone): the list, or the open conversation with its Back button. */
   @media (max-width: 48rem) {
     .layout {
       grid-template-columns: 1fr;
+    }
+    .layout.open > :first-child {
+      display: none;
+    }
+    .back {
+      display: inline-block;
+      margin-bottom: 0.5rem;
+    }
+    /* the reply box stays a short scroll below the newest message */
+    .messages {
+      max-height: 50vh;
     }
   }
   .queue {

@@ -18,6 +18,7 @@ import './conversation-labels.js';
 import type { LabelsChangeEvent } from './conversation-labels.js';
 import { inView, type InboxView, type InboxViewChangeEvent } from './inbox-assign.js';
 import './assignment-settings.js';
+import { byTime, carriesFiles, whoOf } from './inbox-messages.js';
 
 /** Typing notices go out at most this often while the operator types. */
 const TYPING_EVERY_MS = 3000;
@@ -27,15 +28,6 @@ const TYPING_SHOWN_MS = 5000;
 const CLOCK_MS = 15_000;
 
 const NO_FILES: ReplyFilesState = { ids: [], uploading: false };
-
-/** Whether a drag carries files (not text being moved inside the page). */
-const carriesFiles = (event: DragEvent) => event.dataTransfer?.types.includes('Files') ?? false;
-
-const whoOf = (m: Message) =>
-  m.role === 'user' ? 'Visitor' : m.role === 'operator' ? (m.author?.name ?? 'Operator') : m.role === 'note' ? `Note by ${m.author?.name ?? 'a teammate'}` : m.role === 'assistant' ? 'Bot' : 'System';
-
-/** Messages and notes in the order they were written. */
-const byTime = (messages: Message[]) => [...messages].sort((a, b) => a.created_at.localeCompare(b.created_at));
 
 /**
  * The operator inbox (human handoff): conversations waiting for a person first, longest wait on top,
@@ -116,7 +108,7 @@ export class AicdInboxPage extends LitElement {
       <h1>Inbox</h1>
       <p class="status" role="status">${this.notice}</p>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      <div class="layout">
+      <div class=${open ? 'layout open' : 'layout'}>
         <section aria-labelledby="queue-heading">
           <h2 id="queue-heading">Conversations for a person</h2>
           <p class="meta">${this.live ? 'Live.' : 'Connecting…'}</p>
@@ -155,13 +147,14 @@ export class AicdInboxPage extends LitElement {
       <p class="preview">${c.last_message?.preview ?? ''}</p>
       ${c.labels.length ? html`<p class="meta">Labels: ${c.labels.join(', ')}</p>` : nothing}
       ${c.status === 'waiting' ? html`<button type="button" class="primary" @click=${() => this.take(c)} aria-label=${`Take the conversation with ${visitor}`}>Take</button>` : nothing}
-      <button type="button" @click=${() => this.openConversation(c.id)} aria-label=${`Open the conversation with ${visitor}`}>Open</button>
+      <button type="button" data-conversation=${c.id} @click=${() => this.openConversation(c.id)} aria-label=${`Open the conversation with ${visitor}`}>Open</button>
     </li>`;
   }
 
   private renderConversation(c: InboxConversation) {
     const mine = c.status === 'with_person' && c.operator?.id === this.myId;
     return html`<section class="conversation" aria-labelledby="conversation-heading">
+      <button type="button" class="back" @click=${() => this.backToList(c)}>Back to the list</button>
       <h2 id="conversation-heading" tabindex="-1">Conversation with ${c.user_id ?? 'a visitor'}</h2>
       <p class="meta">${this.statusLabel(c)}</p>
       <ol class="messages" aria-label="Transcript">
@@ -371,6 +364,13 @@ export class AicdInboxPage extends LitElement {
     } catch (error) {
       this.notice = errorMessage(error);
     }
+  }
+
+  /** From the conversation back to the list (a phone shows one pane at a time), the focus on its Open button. */
+  private async backToList(c: InboxConversation): Promise<void> {
+    this.openId = null;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(`[data-conversation="${c.id}"]`)?.focus();
   }
 
   private onLabels(event: LabelsChangeEvent): void {

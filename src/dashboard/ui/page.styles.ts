@@ -47,6 +47,10 @@ export default css`
     word-break: normal;
     hyphens: none;
   }
+  /* A row's header is its data (a name, an email): it breaks as a cell does, or a phone scrolls sideways. */
+  th[scope='row'] {
+    overflow-wrap: anywhere;
+  }
   label {
     display: flex;
     flex-direction: column;
@@ -151,6 +155,17 @@ export default css`
     white-space: pre;
     overflow-wrap: normal;
     font-size: 0.8rem;
+  }
+  /* A phone (the shell's breakpoint, app.styles.ts): every control a touch target of 44 px or more. */
+  @media (max-width: 700px) {
+    button,
+    select,
+    input:not([type='checkbox'], [type='radio']) {
+      min-height: 44px;
+    }
+    button {
+      min-width: 44px;
+    }
   }
   .visually-hidden {
     position: absolute;
