@@ -63,7 +63,7 @@ describe('POST /v1/conversations/{conversation_id}/csat', () => {
     const conversationId = await handedOff(user);
     const before = await stateOf(conversationId, `?user_id=${user}`);
     assert.equal(before.res.status, 200, JSON.stringify(before.body));
-    assert.deepEqual(before.body.data, { conversation_id: conversationId, survey: true, csat: null });
+    assert.deepEqual(before.body.data, { conversation_id: conversationId, survey: true, moment: 'after_handoff', csat: null });
 
     const given = await rate(conversationId, { rating: 5, comment: 'Quick and kind.', user_id: user, bot_id: botId });
     assert.equal(given.res.status, 201, JSON.stringify(given.body));
@@ -106,6 +106,9 @@ describe('when the widget asks: /v1/bots/{bot_id}/csat', () => {
     assert.deepEqual((await api.json(`/v1/bots/${botId}/csat`)).body.data, { bot_id: botId, after_handoff: true, after_bot: false });
     assert.equal((await stateOf(botOnly)).body.data.survey, false);
     assert.equal((await stateOf(withPerson)).body.data.survey, true);
+    // the setting each follows: the widget asks for `after_bot` itself when the visitor closes the panel
+    assert.equal((await stateOf(botOnly)).body.data.moment, 'after_bot');
+    assert.equal((await stateOf(withPerson)).body.data.moment, 'after_handoff');
 
     const put = await api.json(`/v1/bots/${botId}/csat`, { method: 'PUT', body: { after_bot: true } });
     assert.deepEqual(put.body.data, { bot_id: botId, after_handoff: true, after_bot: true });

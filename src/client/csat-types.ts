@@ -36,6 +36,8 @@ export interface CsatState {
   conversation_id: string;
   /** The bot's settings ask for a rating after this conversation (with a person, or with the bot alone). */
   survey: boolean;
+  /** Which setting `survey` follows: `after_handoff` once a person took the conversation, else `after_bot`. */
+  moment: 'after_handoff' | 'after_bot';
   /** The rating given, or null. */
   csat: Csat | null;
 }

@@ -2,13 +2,14 @@
 // operator takes, answers and closes the conversation from their side; the widget then asks once
 // for a rating (five stars as a radio group, chosen with the arrow keys), sends it with a comment
 // as the conversation's user, fires `ai-chat-csat` and thanks the visitor; the service holds it,
-// credited to that operator. A host that cancels `ai-chat-csat` keeps it from the service.
+// credited to that operator. A host that cancels `ai-chat-csat` keeps it from the service. With the
+// bot's `after_bot`, a conversation the bot answered alone is rated when the visitor closes the panel.
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { AiChatCsatEvent, AiChatHandoffEvent, AiChatWidget } from '../../src/element.js';
 import { signOut, until } from '../dashboard/helpers.js';
 import { online, operatorAndBot } from './handoff-support.js';
-import { baseUrl, clearWidgetStorage, mount } from './helpers.js';
+import { animationsFinished, baseUrl, clearWidgetStorage, createBot, mount } from './helpers.js';
 
 const part = (el: AiChatWidget, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
 const banner = (el: AiChatWidget) => part(el, 'handoff-status')?.textContent?.trim() ?? '';
@@ -88,5 +89,31 @@ describe('the satisfaction survey in the widget', () => {
     } finally {
       offline();
     }
+  });
+  it('after_bot: the visitor closes the panel after the bot alone answered; reopened, it asks; stored for no operator', async function () {
+    this.timeout(40_000);
+    const { api, secret } = await operatorAndBot();
+    const botId = await createBot(secret, { name: 'Alone' }); // no handoff: only the bot ever answers
+    await api.client.csat.updateSettings(botId, { after_bot: true });
+    const { el, ready } = await mount({ 'api-key': secret, 'bot-id': botId, 'base-url': baseUrl, 'user-id': 'visitor-after-bot', storage: 'none' });
+    await ready;
+    const ratings: AiChatCsatEvent[] = [];
+    el.addEventListener('ai-chat-csat', (e) => ratings.push(e));
+    await el.open();
+    await el.send('hello');
+    const conversationId = el.conversationId!;
+    expect(part(el, 'csat'), 'no survey while the visitor is chatting').to.equal(null);
+
+    el.close();
+    await el.open();
+    const form = await until(() => el.shadowRoot!.querySelector<HTMLFormElement>('form[part~="csat"]'), 'the survey after the close');
+    expect(form.querySelector('legend')!.textContent!.trim()).to.equal('How would you rate this conversation?');
+    await animationsFinished(el);
+    await expect(el).to.be.accessible();
+    form.querySelector<HTMLInputElement>('input[value="5"]')!.click();
+    form.querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
+    await until(() => el.shadowRoot!.querySelector('p[part~="csat"]'), 'the thanks');
+    expect(ratings.map((e) => e.detail)).to.deep.equal([{ conversationId, rating: 5, comment: null }]);
+    expect((await api.client.csat.state(conversationId)).data.csat).to.include({ rating: 5, user_id: 'visitor-after-bot', operator_id: null });
   });
 });

@@ -44,10 +44,11 @@ export const csatSchema: JsonSchema = {
 export const csatStateSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['conversation_id', 'survey', 'csat'],
+  required: ['conversation_id', 'survey', 'moment', 'csat'],
   properties: {
     conversation_id: schemas.id('conv'),
     survey: { type: 'boolean', description: "The bot's settings ask for a rating after this conversation (with a person: `after_handoff`; the bot alone: `after_bot`)." },
+    moment: { enum: ['after_handoff', 'after_bot'], description: 'Which setting `survey` follows: `after_handoff` once a person took the conversation, else `after_bot` (the widget asks for it when the visitor closes the panel).' },
     csat: { oneOf: [{ $ref: '#/components/schemas/Csat' }, { type: 'null' }], description: 'The rating given, or null.' },
   },
 };

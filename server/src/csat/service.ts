@@ -89,7 +89,8 @@ export class CsatService {
         .executeTakeFirst(),
       conversation.bot_id ? this.settingsOf(accountId, conversation.bot_id) : DEFAULT_SETTINGS,
     ]);
-    return { conversation_id: conversationId, survey: withPerson ? settings.after_handoff : settings.after_bot, csat: row ? toCsat(row) : null };
+    const moment = withPerson ? 'after_handoff' : 'after_bot';
+    return { conversation_id: conversationId, survey: settings[moment], moment, csat: row ? toCsat(row) : null };
   }
 
   async settings(accountId: string, botId: string): Promise<CsatSettings> {

@@ -1,17 +1,18 @@
 /**
  * The satisfaction survey (CSAT): "How would you rate this conversation?", five stars (a radio
  * group: arrow keys choose, a screen reader names each choice) and an optional comment, once per
- * conversation. An add-on (catalog.ts) that the handoff add-on loads when an operator ends their
- * part of a conversation; it asks the service first whether the bot's settings want a rating
- * (`GET /v1/conversations/{id}/csat`: `survey`) and whether one was given already, so a reload or
- * a second tab never asks twice. Sending fires `ai-chat-csat` (cancelable: a host that collects
+ * conversation. An add-on (catalog.ts) loaded at one of two moments: the handoff add-on's, when an
+ * operator ends their part of a conversation (`after_handoff`), and `BotSurvey`'s, when the visitor
+ * closes the panel after a conversation the bot answered alone (`after_bot`). It asks the service
+ * first whether the bot's settings want a rating then (`GET /v1/conversations/{id}/csat`: `survey`,
+ * `moment`) and whether one was given already, so a reload or a second tab never asks twice. Sending fires `ai-chat-csat` (cancelable: a host that collects
  * ratings itself calls `preventDefault()` and nothing is sent) and then
  * `POST /v1/conversations/{id}/csat` as the conversation's user.
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { CsatResource } from '../../client/resources/csat.js';
 import type { HandoffScope } from '../../client/resources/handoff.js';
-import type { CsatRating } from '../../client/types.js';
+import type { CsatRating, CsatState } from '../../client/types.js';
 import { AiChatCsatEvent } from '../core/events.js';
 import type { CsatStrings, WidgetStrings } from '../locales/strings.js';
 import styles from '../styles/csat.styles.js';
@@ -46,11 +47,11 @@ export class CsatSurvey {
     adoptStyles(host.renderRoot, styles);
   }
 
-  /** Shows the survey if the bot's settings ask for a rating and none was given. Best effort: no answer, no survey. */
-  async start(): Promise<void> {
+  /** Shows the survey if the bot's settings ask for a rating (at `moment`, if named) and none was given. Best effort: no answer, no survey. */
+  async start(moment?: CsatState['moment']): Promise<void> {
     try {
       const { data } = await (await this.api()).state(this.conversationId, this.scope, { maxRetries: 0 });
-      if (data.survey && !data.csat) this.show('ask');
+      if (data.survey && !data.csat && (!moment || data.moment === moment)) this.show('ask');
     } catch {
       // the service cannot be reached, or the conversation is gone: no survey
     }
@@ -109,5 +110,44 @@ export class CsatSurvey {
         <button type="button" @click=${() => this.show(null)}>${s.dismiss}</button>
       </div>
     </form>`;
+  }
+}
+
+/** What `BotSurvey` needs of the widget's `ChatController`. */
+interface SurveyChat {
+  readonly conversationId: string | null;
+  readonly botId: string;
+  readonly userId: string;
+  getClient(): Promise<WidgetClient>;
+}
+
+/**
+ * The survey after a conversation the bot answered alone (the bot's `after_bot`): asked when the
+ * visitor closes the panel (`HandoffLoader` builds this at the first close, `ai-chat-close` brings
+ * the later ones), shown at the foot of that conversation when they open it again, and only while
+ * it is the widget's conversation. A conversation a person took is the handoff add-on's to ask
+ * about (`after_handoff`), never this one's.
+ */
+export class BotSurvey {
+  private survey?: CsatSurvey;
+
+  constructor(
+    private readonly host: SurveyHost,
+    private readonly chat: SurveyChat,
+  ) {
+    host.addEventListener('ai-chat-close', () => this.closed());
+    this.closed();
+  }
+
+  /** The visitor closed the panel: ask about the conversation once, if the bot's settings want it. */
+  private closed(): void {
+    const id = this.chat.conversationId;
+    if (!id || this.survey?.conversationId === id) return;
+    this.survey = new CsatSurvey(this.host, this.chat, id, { user_id: this.chat.userId, ...(this.chat.botId && { bot_id: this.chat.botId }) });
+    void this.survey.start('after_bot');
+  }
+
+  render(strings: WidgetStrings): TemplateResult | typeof nothing {
+    return this.survey?.conversationId === this.chat.conversationId ? this.survey.render(strings) : nothing;
   }
 }

@@ -2,20 +2,27 @@
  * Human handoff (docs/handoff.md) is an add-on (handoff.ts). What stays in the widget is this: it
  * loads the add-on when a reply carries a `handoff` state (every reply of a bot with handoff on
  * does), and for a conversation restored from before, asks the service whether the bot hands off.
- * A visitor who never writes costs no request.
+ * A visitor who never writes costs no request. The satisfaction survey after a conversation the bot
+ * answered alone (`BotSurvey`, in the csat add-on) starts here too, when the visitor closes the
+ * panel, and renders with the handoff's part.
  */
-import { nothing } from 'lit';
 import type { HandoffState } from '../../client/types.js';
 import { AddonPart, loadAddon } from './loader.js';
 import type { Handoff, HandoffChat, HandoffHost, HandoffOffer } from './handoff.js';
+import type { BotSurvey } from './csat-survey.js';
 import type { WidgetStrings } from '../locales/strings.js';
 
 export class HandoffLoader extends AddonPart<'handoff', Handoff> {
+  private readonly survey: AddonPart<'csat', BotSurvey>;
+
   constructor(
     host: HandoffHost,
     private readonly chat: HandoffChat,
   ) {
     super('handoff', ({ Handoff }) => new Handoff(host, chat, loadAddon));
+    const survey = (this.survey = new AddonPart('csat', ({ BotSurvey }) => new BotSurvey(host, chat)));
+    // built at the first close after a conversation started; it follows the later closes itself
+    host.addEventListener('ai-chat-close', () => void (chat.conversationId && survey.load()));
   }
 
   /**
@@ -48,6 +55,6 @@ export class HandoffLoader extends AddonPart<'handoff', Handoff> {
   }
 
   render(s: WidgetStrings): unknown {
-    return this.part?.render(s) ?? nothing;
+    return [this.part?.render(s), this.survey.part?.render(s)]; // nothing until loaded
   }
 }

@@ -52,7 +52,7 @@ import { renderActions } from '../transcript/message-actions.js';
  * @fires {AiChatResetEvent} ai-chat-reset - The user confirmed "New conversation" (or `reset()` was called).
  * @fires {AiChatFeedbackEvent} ai-chat-feedback - The user rated an answer (thumbs up or down, a reason); cancelable: then nothing is sent.
  * @fires {AiChatHandoffEvent} ai-chat-handoff - Human handoff: the conversation's status changed (waiting, with a person, back to the bot, closed); cancelable when the visitor pressed "Talk to a person", before the service is asked.
- * @fires {AiChatCsatEvent} ai-chat-csat - The visitor rated the conversation (1–5, a comment) in the survey after an operator ended their part; cancelable: then nothing is sent.
+ * @fires {AiChatCsatEvent} ai-chat-csat - The visitor rated the conversation (1–5, a comment) in the survey after an operator ended their part, or (the bot's `after_bot`) after the visitor closed the panel on a conversation the bot answered alone; cancelable: then nothing is sent.
  *
  * @attr {string} lang - BCP 47 language of the built-in strings (en, de, fr, es, ar, ja); default: the page's.
  * @attr {'ltr' | 'rtl' | 'auto'} dir - Text direction; `rtl` mirrors the whole widget.

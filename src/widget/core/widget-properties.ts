@@ -24,7 +24,7 @@ import type { Highlighter } from '../markdown/code-block.js';
  * @csspart handoff - Human handoff's area above the quick replies: the status banner, "Talk to a person", the email form.
  * @csspart handoff-status - The banner: "Waiting for a person…", "Anna joined", typing, the conversation ended.
  * @csspart handoff-button - "Talk to a person" (shown when the bot hands off and someone can answer).
- * @csspart csat - The satisfaction survey after an operator ended their part (five stars, a comment, Send and Dismiss), then its thanks.
+ * @csspart csat - The satisfaction survey after an operator ended their part, or after a bot-only conversation once the panel was closed (five stars, a comment, Send and Dismiss), then its thanks.
  * @csspart leave-message-button - "Leave a message", shown with why nobody can answer now.
  * @csspart offline-form - The email form while nobody can answer.
  * @csspart offline-email - Its email field.
