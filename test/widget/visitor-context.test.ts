@@ -7,7 +7,7 @@ import type { InboxVisitor } from '../../src/client/index.js';
 import type { DashboardApi } from '../../src/dashboard/api.js';
 import { signOut } from '../dashboard/helpers.js';
 import { operatorAndBot } from './handoff-support.js';
-import { baseUrl, clearWidgetStorage, mount } from './helpers.js';
+import { $, baseUrl, clearWidgetStorage, faultBaseUrl, mount, uniqueKey, waitFor } from './helpers.js';
 
 const bare = (url: string) => (url ? new URL(url).origin + new URL(url).pathname : undefined);
 
@@ -67,6 +67,36 @@ describe('visitor context from <ai-chat-widget>', () => {
     const traits = await storedAfterSend(account.api, { 'api-key': account.secret, 'bot-id': account.botId, 'no-visitor-context': true }, { name: 'Bo' });
     const { updated_at: _, ...told } = traits.visitor!;
     expect(told).to.deep.equal({ name: 'Bo' });
+  });
+
+  it('sends the same context again when a failed message is retried from another page (the same Idempotency-Key)', async () => {
+    // the first answer is lost after the service stored the turn: the message fails; Retry then
+    // gets the stored turn back only if its body is the very same one
+    const key = uniqueKey('visitor-retry');
+    const { el, ready } = await mount({ mode: 'inline', 'base-url': faultBaseUrl(`flaky/3/${key}/lost`), 'bot-id': account.botId }, { getToken: async () => account.secret });
+    await ready;
+    const original = window.fetch;
+    const bodies: string[] = [];
+    window.fetch = (input, init) => {
+      if (init?.method === 'POST') {
+        bodies.push(String(init.body));
+        history.replaceState(null, '', `/elsewhere-${bodies.length}`); // the visitor moves on meanwhile
+      }
+      return original(input, init);
+    };
+    try {
+      expect(await el.send('hello')).to.equal(null);
+      expect(el.messages[0].status).to.equal('failed');
+      $<HTMLButtonElement>(el, '[part~="retry-button"]').click();
+      await waitFor(() => el.messages[0].status === 'sent' || el.messages[0].error, 8000, 'the retried message');
+    } finally {
+      window.fetch = original;
+    }
+    expect(el.messages[0].error).to.equal(undefined);
+    expect(el.messages[0].status).to.equal('sent');
+    expect(new Set(bodies).size, 'every attempt sent one body').to.equal(1);
+    const { visitor } = await account.api.inboxVisitor(el.conversationId!);
+    expect(visitor!.page_url).to.equal(new URL(page).origin + new URL(page).pathname);
   });
 
   it('reflects no-visitor-context as the noVisitorContext property', async () => {
