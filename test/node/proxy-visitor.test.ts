@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planForward } from '../../src/proxy/policy.js';
-import { TokenService, type TokenGrant } from '../../src/proxy/tokens.js';
+import { TokenService, type MintRequest, type TokenGrant } from '../../src/proxy/tokens.js';
 
 const grant = (extra: Partial<TokenGrant> = {}): TokenGrant => ({
   userId: 'u1',
@@ -53,7 +53,7 @@ describe("the token's verified name and email", () => {
   const tokens = new TokenService([new TextEncoder().encode('a-secret-of-at-least-32-bytes-for-tests')], 'iss', 'aud');
 
   it('travel in the token, and authorize().claims cannot set them', async () => {
-    const base = { userId: 'u1', botId: null, agentId: null, scopes: [], origin: null, ttlSeconds: 60 } as const;
+    const base: MintRequest = { userId: 'u1', botId: null, agentId: null, scopes: [], origin: null, ttlSeconds: 60 };
     const signed = await tokens.mint({ ...base, name: 'Alice', email: 'alice@corp.example' });
     const read = await tokens.verify(signed.token);
     assert.equal(read.name, 'Alice');
