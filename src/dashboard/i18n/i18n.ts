@@ -66,6 +66,13 @@ export function tParts(key: MessageKey, parts: Readonly<Record<string, unknown>>
   return text.split(marker).map((piece, i) => (i % 2 ? parts[piece] : piece));
 }
 
+/** A record of labels read in the current language at each access (`LABELS[key]` stays a plain read). */
+export function labels<K extends string | number>(keys: Readonly<Record<K, MessageKey>>): Readonly<Record<K, string>> {
+  const found = {} as Record<K, string>;
+  for (const [k, key] of Object.entries(keys) as [K, MessageKey][]) Object.defineProperty(found, k, { get: () => t(key), enumerable: true });
+  return found;
+}
+
 /** The current language (a BCP 47 tag `Intl` takes). */
 export function locale(): Locale {
   return current;

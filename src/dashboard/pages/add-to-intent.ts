@@ -7,6 +7,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import type { AiChatClient, Bot } from '../../client/index.js';
 import { errorMessage } from '../ui/errors.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** Bots offered: the first page of the list (the service's largest). */
@@ -42,6 +43,7 @@ export class AicdAddToIntent extends LitElement {
   @state() private status = '';
   @state() private problem = '';
   @state() private busy = false;
+  private readonly i18n = new LocaleController(this);
   @query('dialog') private dialog!: HTMLDialogElement;
 
   private get bot(): Bot | undefined {
@@ -50,28 +52,28 @@ export class AicdAddToIntent extends LitElement {
 
   override render() {
     const intents = this.bot?.training.intents ?? [];
-    return html`<button type="button" class="open" aria-label=${`Add to intent… (“${this.question}”)`} @click=${this.open}>Add to intent…</button>
+    return html`<button type="button" class="open" aria-label=${t('addIntent.openLabel', { question: this.question })} @click=${this.open}>${t('addIntent.open')}</button>
       <dialog aria-labelledby="add-heading" @close=${() => (this.problem = '')}>
         <form method="dialog" @submit=${this.add}>
-          <h2 id="add-heading">Add to an intent</h2>
-          <p>“${this.question}” becomes an example of the intent you choose; the bot is retrained with it.</p>
+          <h2 id="add-heading">${t('addIntent.title')}</h2>
+          <p>${t('addIntent.explain', { question: this.question })}</p>
           <label for="add-bot"
-            >Bot
+            >${t('overview.bot')}
             <select id="add-bot" name="add-bot" @change=${(e: Event) => this.pickBot((e.target as HTMLSelectElement).value)}>
               ${this.bots.map((b) => html`<option value=${b.id} ?selected=${b.id === this.botId}>${b.name}</option>`)}
             </select></label
           >
           <label for="add-intent"
-            >Intent
+            >${t('overview.intent')}
             <select id="add-intent" name="add-intent" @change=${(e: Event) => (this.intent = (e.target as HTMLSelectElement).value)}>
               ${intents.map((i) => html`<option value=${i.name} ?selected=${i.name === this.intent}>${i.name}</option>`)}
             </select></label
           >
-          <p class="status" role="status">${this.busy ? 'Adding and retraining…' : this.status}</p>
+          <p class="status" role="status">${this.busy ? t('addIntent.adding') : this.status}</p>
           ${this.problem ? html`<p class="error" role="alert">${this.problem}</p>` : nothing}
           <div class="toolbar">
-            <button type="submit" class="primary" ?disabled=${this.busy || !this.intent}>Add example</button>
-            <button type="button" @click=${() => this.dialog.close()}>Close</button>
+            <button type="submit" class="primary" ?disabled=${this.busy || !this.intent}>${t('addIntent.add')}</button>
+            <button type="button" @click=${() => this.dialog.close()}>${t('addIntent.close')}</button>
           </div>
         </form>
       </dialog>`;
@@ -83,7 +85,7 @@ export class AicdAddToIntent extends LitElement {
     this.dialog.showModal();
     try {
       this.bots = (await this.client.bots.list({ limit: BOTS_LIMIT })).data.items.filter((b) => b.training.intents.length > 0);
-      if (!this.bots.length) this.problem = 'No bot has an intent yet: create one in Bots first.';
+      if (!this.bots.length) this.problem = t('addIntent.noBot');
       this.pickBot(this.bot ? this.botId : (this.bots[0]?.id ?? ''));
     } catch (error) {
       this.problem = errorMessage(error);
@@ -107,13 +109,13 @@ export class AicdAddToIntent extends LitElement {
       const target = bot.training.intents.find((i) => i.name === intent);
       if (!target) throw new Error(`“${bot.name}” no longer has the intent ${intent}.`);
       if (target.examples.includes(this.question)) {
-        this.status = `It is already an example of ${intent}.`;
+        this.status = t('addIntent.already', { intent });
         return;
       }
       const intents = bot.training.intents.map((i) => (i === target ? { ...i, examples: [...i.examples, this.question] } : i));
       const { data: saved } = await this.client.bots.update(botId, { training: { ...bot.training, intents } });
       this.bots = this.bots.map((b) => (b.id === saved.id ? saved : b));
-      this.status = `Added to ${intent} of ${saved.name}; the bot is ${saved.status}.`;
+      this.status = t('addIntent.added', { intent, bot: saved.name, status: t(`botStatus.${saved.status}`) });
       this.dispatchEvent(new CustomEvent('aicd-example-added', { detail: { botId, intent }, bubbles: true, composed: true }));
     } catch (error) {
       this.problem = errorMessage(error);

@@ -3,6 +3,8 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { AssignmentOperator } from '../../client/index.js';
 import { api as defaultApi, type DashboardApi } from '../api.js';
 import { errorMessage } from '../ui/errors.js';
+import { LocaleController, t } from '../i18n/i18n.js';
+import { PRESENCE_LABELS } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 
 /**
@@ -29,6 +31,7 @@ export class AicdAssignmentSettings extends LitElement {
   @property({ attribute: false }) api: DashboardApi = defaultApi;
 
   @state() private auto = false;
+  private readonly i18n = new LocaleController(this);
   @state() private operators: AssignmentOperator[] = [];
   /** Capacities as typed, by operator id. */
   @state() private capacities = new Map<string, number>();
@@ -42,27 +45,27 @@ export class AicdAssignmentSettings extends LitElement {
 
   override render() {
     return html`<section aria-labelledby="assignment-heading">
-      <h2 id="assignment-heading">Assignment</h2>
+      <h2 id="assignment-heading">${t('assign.title')}</h2>
       <form @submit=${this.save}>
         <p class="check">
           <input id="auto-assign" type="checkbox" .checked=${this.auto} @change=${(e: Event) => (this.auto = (e.target as HTMLInputElement).checked)} />
-          <label for="auto-assign">Assign waiting conversations automatically to the least busy online operator</label>
+          <label for="auto-assign">${t('assign.auto')}</label>
         </p>
         <table>
-          <caption>Capacity: open conversations each operator is given at most</caption>
-          <thead><tr><th scope="col">Operator</th><th scope="col">Status</th><th scope="col">Open</th><th scope="col">Capacity</th></tr></thead>
+          <caption>${t('assign.caption')}</caption>
+          <thead><tr><th scope="col">${t('overview.operator')}</th><th scope="col">${t('common.status')}</th><th scope="col">${t('assign.open')}</th><th scope="col">${t('assign.capacity')}</th></tr></thead>
           <tbody>
             ${this.operators.map(
               (o) => html`<tr>
                 <th scope="row">${o.name}</th>
-                <td>${o.presence}</td>
+                <td>${PRESENCE_LABELS[o.presence]}</td>
                 <td>${o.open}</td>
-                <td><input type="number" min="0" max="100" required aria-label=${`Capacity of ${o.name}`} .value=${String(this.capacities.get(o.id) ?? o.capacity)} @input=${(e: Event) => this.setCapacity(o.id, (e.target as HTMLInputElement).valueAsNumber)} /></td>
+                <td><input type="number" min="0" max="100" required aria-label=${t('assign.capacityOf', { name: o.name })} .value=${String(this.capacities.get(o.id) ?? o.capacity)} @input=${(e: Event) => this.setCapacity(o.id, (e.target as HTMLInputElement).valueAsNumber)} /></td>
               </tr>`,
             )}
           </tbody>
         </table>
-        <button type="submit">Save assignment</button>
+        <button type="submit">${t('assign.save')}</button>
       </form>
       <p role="status">${this.notice}</p>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
@@ -89,7 +92,7 @@ export class AicdAssignmentSettings extends LitElement {
       const { data } = await this.api.client.assignment.updateSettings({ auto: this.auto, ...(capacities.length && { capacities }) });
       [this.auto, this.operators, this.capacities] = [data.auto, data.operators, new Map()];
       this.error = '';
-      this.notice = data.auto ? 'Saved: waiting conversations are assigned automatically.' : 'Saved: operators take conversations themselves.';
+      this.notice = data.auto ? t('assign.savedAuto') : t('assign.savedManual');
     } catch (error) {
       this.notice = '';
       this.error = errorMessage(error);

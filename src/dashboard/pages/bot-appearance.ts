@@ -11,12 +11,13 @@
 import { html, nothing } from 'lit';
 import { LAUNCHER_ICONS, type Bot, type BotAppearance, type LauncherIcon } from '../../client/index.js';
 import type { FieldErrors } from '../ui/errors.js';
+import { labels, t } from '../i18n/i18n.js';
 import { field } from '../ui/field.js';
 
 /** The widget's own accent (its styles' `--ai-chat-accent` default), shown while no colour is chosen. */
 const DEFAULT_COLOR = '#2563eb';
 /** What the icon picker calls each built-in icon, and an image of the site's own. */
-const ICON_NAMES: Record<LauncherIcon | 'image', string> = { chat: 'Speech bubble', help: 'Question mark', image: 'An image (https URL)' };
+const ICON_NAMES = labels<LauncherIcon | 'image'>({ chat: 'bots.speechBubble', help: 'bots.questionMark', image: 'bots.iconImage' });
 
 export interface AppearanceDraft {
   /** `#rrggbb`; empty: the widget's default. */
@@ -117,34 +118,34 @@ export function appearanceFieldset(
 ) {
   const iconError = errors['appearance.launcher_icon'];
   return html`<fieldset class="appearance">
-    <legend>Appearance</legend>
-    <p class="hint" id="appearance-hint">How the chat widget looks on your site; the preview shows your changes as you make them. An attribute your page sets on the widget itself wins over these.</p>
+    <legend>${t('bots.appearance')}</legend>
+    <p class="hint" id="appearance-hint">${t('bots.appearanceHint')}</p>
     ${errors.appearance ? html`<p class="field-error" role="alert">${errors.appearance}</p>` : nothing}
     <div class="color-row">
       ${field({
         name: 'appearance.color',
-        label: 'Colour',
-        hint: d.color ? '' : 'The widget\'s own blue until you choose one.',
+        label: t('bots.colour'),
+        hint: d.color ? '' : t('bots.colourHint'),
         type: 'color',
         value: d.color || DEFAULT_COLOR,
         error: errors['appearance.color'],
         onInput: (color) => set({ color }),
       })}
-      ${d.color ? html`<button type="button" @click=${() => set({ color: '' })}>Use the default colour</button>` : nothing}
+      ${d.color ? html`<button type="button" @click=${() => set({ color: '' })}>${t('bots.defaultColour')}</button>` : nothing}
     </div>
     ${d.color && contrastOnWhite(d.color) < 4.5
       ? html`<p class="hint contrast-warning" role="status">The visitor's messages are white on this colour: ${contrastOnWhite(d.color).toFixed(1)}:1, less than the 4.5:1 that text needs to be read easily. A darker colour reads better.</p>`
       : nothing}
     ${field({
       name: 'appearance.position',
-      label: 'Launcher corner',
+      label: t('bots.launcherCorner'),
       value: d.position || 'bottom-right',
-      options: [['bottom-right', 'Bottom right'], ['bottom-left', 'Bottom left']],
+      options: [['bottom-right', t('bots.bottomRight')], ['bottom-left', t('bots.bottomLeft')]],
       error: errors['appearance.position'],
       onInput: (position) => set({ position: position as AppearanceDraft['position'] }),
     })}
     <fieldset class="item">
-      <legend>Launcher icon</legend>
+      <legend>${t('bots.launcherIcon')}</legend>
       ${iconError ? html`<p class="field-error" id="appearance-icon-error">${iconError}</p>` : nothing}
       ${(Object.keys(ICON_NAMES) as AppearanceDraft['icon'][]).map(
         (icon) => html`<label class="check">
@@ -155,12 +156,12 @@ export function appearanceFieldset(
         </label>`,
       )}
       ${d.icon === 'image'
-        ? field({ name: 'appearance.icon_url', label: 'Icon image URL', hint: 'https only, up to 2,048 characters.', type: 'url', value: d.iconUrl, onInput: (iconUrl) => set({ iconUrl }) })
+        ? field({ name: 'appearance.icon_url', label: t('bots.iconUrl'), hint: t('bots.iconUrlHint'), type: 'url', value: d.iconUrl, onInput: (iconUrl) => set({ iconUrl }) })
         : nothing}
     </fieldset>
-    ${field({ name: 'appearance.bot_name', label: 'Name shown', hint: 'Up to 60 characters. Empty: the bot\'s name.', value: d.botName, error: errors['appearance.bot_name'], onInput: (botName) => set({ botName }) })}
-    ${field({ name: 'avatar_url', label: 'Avatar URL', hint: 'An image beside the name (https).', type: 'url', value: d.avatarUrl, error: errors.avatar_url, onInput: (avatarUrl) => set({ avatarUrl }) })}
-    ${field({ name: 'appearance.welcome_message', label: 'Welcome message', hint: 'The first bubble of a conversation, up to 500 characters. Empty: a greeting in the visitor\'s language.', multiline: true, rows: 2, value: d.welcome, error: errors['appearance.welcome_message'], onInput: (welcome) => set({ welcome }) })}
+    ${field({ name: 'appearance.bot_name', label: t('bots.nameShown'), hint: t('bots.nameShownHint'), value: d.botName, error: errors['appearance.bot_name'], onInput: (botName) => set({ botName }) })}
+    ${field({ name: 'avatar_url', label: t('bots.avatarUrl'), hint: t('bots.avatarHint'), type: 'url', value: d.avatarUrl, error: errors.avatar_url, onInput: (avatarUrl) => set({ avatarUrl }) })}
+    ${field({ name: 'appearance.welcome_message', label: t('bots.welcome'), hint: t('bots.welcomeHint'), multiline: true, rows: 2, value: d.welcome, error: errors['appearance.welcome_message'], onInput: (welcome) => set({ welcome }) })}
     ${quickReplies}
   </fieldset>`;
 }

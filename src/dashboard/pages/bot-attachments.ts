@@ -10,20 +10,21 @@
 import { html, nothing } from 'lit';
 import { ATTACHMENT_TYPES as TYPES, MAX_ATTACHMENTS_PER_MESSAGE, type AttachmentSettings, type AttachmentType } from '../../client/index.js';
 import type { FieldErrors } from '../ui/errors.js';
+import { labels, t } from '../i18n/i18n.js';
 import { field } from '../ui/field.js';
 
 /** The names people know each type by (every type the service accepts has one). */
-const TYPE_NAMES: Record<AttachmentType, string> = {
-  'image/png': 'PNG images',
-  'image/jpeg': 'JPEG images',
-  'image/gif': 'GIF images',
-  'image/webp': 'WebP images',
-  'application/pdf': 'PDF documents',
-  'text/plain': 'Plain text',
-};
+const TYPE_NAMES = labels<AttachmentType>({
+  'image/png': 'bots.png',
+  'image/jpeg': 'bots.jpeg',
+  'image/gif': 'bots.gif',
+  'image/webp': 'bots.webp',
+  'application/pdf': 'bots.pdf',
+  'text/plain': 'bots.plainText',
+});
 
-/** Every type the service accepts, with its name, in the service's order. */
-export const ATTACHMENT_TYPES: readonly (readonly [AttachmentType, string])[] = TYPES.map((type) => [type, TYPE_NAMES[type]] as const);
+/** Every type the service accepts, in the service's order (`TYPE_NAMES` names each). */
+export const ATTACHMENT_TYPES: readonly AttachmentType[] = TYPES;
 
 const MB = 1024 * 1024;
 /** The request schema's ceiling; a service may allow less, and says so at the field. */
@@ -44,7 +45,7 @@ const mbText = (bytes: number) => String(Math.round((bytes / MB) * 100) / 100);
 
 /** The service's defaults, for a new bot: off, every type, 5 MB, 3 files. */
 export function newAttachmentsDraft(): AttachmentsDraft {
-  return { enabled: false, types: ATTACHMENT_TYPES.map(([type]) => type), maxFileMb: '5', maxFiles: '3', savedBytes: null };
+  return { enabled: false, types: [...ATTACHMENT_TYPES], maxFileMb: '5', maxFiles: '3', savedBytes: null };
 }
 
 export function attachmentsDraftOf(settings: AttachmentSettings): AttachmentsDraft {
@@ -57,12 +58,12 @@ const megabytes = (text: string) => Number(text.trim());
 export function attachmentsProblems(d: AttachmentsDraft): FieldErrors {
   const problems: FieldErrors = {};
   const mb = megabytes(d.maxFileMb);
-  if (!d.maxFileMb.trim() || !Number.isFinite(mb) || Math.round(mb * MB) < 1) problems['attachments.max_file_bytes'] = 'Enter a size in MB greater than 0, like 5 or 0.5.';
-  else if (mb > MAX_MB) problems['attachments.max_file_bytes'] = `At most ${MAX_MB} MB.`;
+  if (!d.maxFileMb.trim() || !Number.isFinite(mb) || Math.round(mb * MB) < 1) problems['attachments.max_file_bytes'] = t('bots.sizeProblem');
+  else if (mb > MAX_MB) problems['attachments.max_file_bytes'] = t('bots.atMostMb', { max: MAX_MB });
   const files = Number(d.maxFiles.trim());
-  if (!d.maxFiles.trim() || !Number.isInteger(files) || files < 1 || files > MAX_FILES) problems['attachments.max_files'] = `Enter a whole number from 1 to ${MAX_FILES}.`;
+  if (!d.maxFiles.trim() || !Number.isInteger(files) || files < 1 || files > MAX_FILES) problems['attachments.max_files'] = t('bots.filesRange', { max: MAX_FILES });
   // on with no type allowed would show visitors an attach button that refuses every file
-  if (d.enabled && d.types.length === 0) problems['attachments.types'] = 'Choose at least one type of file, or turn attachments off.';
+  if (d.enabled && d.types.length === 0) problems['attachments.types'] = t('bots.typesProblem');
   return problems;
 }
 
@@ -88,18 +89,18 @@ export function attachmentsFieldset(d: AttachmentsDraft, errors: FieldErrors, se
     set({ types: [...boxes].filter((box) => box.checked).map((box) => box.value as AttachmentType) });
   };
   return html`<fieldset>
-    <legend>Attachments</legend>
-    <p class="hint" id="attachments-hint">What visitors may send with a message. Your team's replies in the inbox are not limited by these.</p>
+    <legend>${t('bots.attachments')}</legend>
+    <p class="hint" id="attachments-hint">${t('bots.attachmentsHint')}</p>
     ${errors.attachments ? html`<p class="field-error" role="alert">${errors.attachments}</p>` : nothing}
     <label class="check">
       <input type="checkbox" name="attachments.enabled" aria-describedby="attachments-hint" .checked=${d.enabled} @change=${(e: Event) => set({ enabled: (e.target as HTMLInputElement).checked })} />
-      Visitors may attach files
+      ${t('bots.attachmentsOn')}
     </label>
     <fieldset class="item">
-      <legend>Allowed types</legend>
+      <legend>${t('bots.allowedTypes')}</legend>
       ${typesError ? html`<p class="field-error" id="attachments-types-error">${typesError}</p>` : nothing}
       ${ATTACHMENT_TYPES.map(
-        ([type, label]) => html`<label class="check">
+        (type) => html`<label class="check">
           <input
             type="checkbox"
             name="attachments.types"
@@ -109,11 +110,11 @@ export function attachmentsFieldset(d: AttachmentsDraft, errors: FieldErrors, se
             .checked=${d.types.includes(type)}
             @change=${onTypes}
           />
-          ${label}
+          ${TYPE_NAMES[type]}
         </label>`,
       )}
     </fieldset>
-    ${field({ name: 'attachments.max_file_bytes', label: 'Largest file (MB)', type: 'number', min: 0.01, step: 'any', value: d.maxFileMb, error: errors['attachments.max_file_bytes'], onInput: (maxFileMb) => set({ maxFileMb }) })}
-    ${field({ name: 'attachments.max_files', label: 'Files per message', hint: `1 to ${MAX_FILES}.`, type: 'number', min: 1, max: MAX_FILES, step: 1, value: d.maxFiles, error: errors['attachments.max_files'], onInput: (maxFiles) => set({ maxFiles }) })}
+    ${field({ name: 'attachments.max_file_bytes', label: t('bots.largestFile'), type: 'number', min: 0.01, step: 'any', value: d.maxFileMb, error: errors['attachments.max_file_bytes'], onInput: (maxFileMb) => set({ maxFileMb }) })}
+    ${field({ name: 'attachments.max_files', label: t('bots.filesPerMessage'), hint: t('bots.filesHint', { max: MAX_FILES }), type: 'number', min: 1, max: MAX_FILES, step: 1, value: d.maxFiles, error: errors['attachments.max_files'], onInput: (maxFiles) => set({ maxFiles }) })}
   </fieldset>`;
 }

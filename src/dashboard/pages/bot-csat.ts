@@ -8,6 +8,7 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { AiChatClient, CsatSettings } from '../../client/index.js';
 import { errorMessage } from '../ui/errors.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** A checkbox beside its words (page labels stack their field below the words). */
@@ -32,6 +33,7 @@ export class AicdBotCsat extends LitElement {
   @state() private error = '';
   @state() private notice = '';
   @state() private saving = false;
+  private readonly i18n = new LocaleController(this);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('botId') || changed.has('client')) void this.load();
@@ -58,9 +60,9 @@ export class AicdBotCsat extends LitElement {
       const { data } = await this.client.csat.updateSettings(id, { after_handoff: draft.after_handoff, after_bot: draft.after_bot });
       if (id !== this.botId) return;
       this.draft = data;
-      this.notice = 'Survey settings saved.';
+      this.notice = t('bots.surveySaved');
     } catch (error) {
-      if (id === this.botId) [this.error, this.notice] = [errorMessage(error), 'Not saved.'];
+      if (id === this.botId) [this.error, this.notice] = [errorMessage(error), t('common.notSaved')];
     } finally {
       this.saving = false;
     }
@@ -73,19 +75,19 @@ export class AicdBotCsat extends LitElement {
 
   override render() {
     return html`<section aria-labelledby="csat-heading">
-      <h2 id="csat-heading">Satisfaction survey</h2>
+      <h2 id="csat-heading">${t('bots.survey')}</h2>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.draft
         ? html`<form novalidate aria-labelledby="csat-heading" @submit=${this.save}>
-            <p class="hint">The widget asks visitors to rate the conversation from 1 to 5, with an optional comment, once per conversation. The ratings are on the Overview.</p>
-            ${this.check('after_handoff', 'After an operator closes the conversation or gives it back to the bot')}
-            ${this.check('after_bot', 'After a conversation the bot answered alone (for a page that asks at a moment of its own)')}
+            <p class="hint">${t('bots.surveyHint')}</p>
+            ${this.check('after_handoff', t('bots.afterOperator'))}
+            ${this.check('after_bot', t('bots.afterBot'))}
             <div class="toolbar">
-              <button type="submit" class="primary" ?disabled=${this.saving}>Save survey settings</button>
+              <button type="submit" class="primary" ?disabled=${this.saving}>${t('bots.saveSurvey')}</button>
               <span class="status" role="status">${this.notice}</span>
             </div>
           </form>`
-        : this.error ? nothing : html`<p class="status" role="status">Loading…</p>`}
+        : this.error ? nothing : html`<p class="status" role="status">${t('list.loading')}</p>`}
     </section>`;
   }
 }

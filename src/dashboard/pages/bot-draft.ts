@@ -5,6 +5,7 @@
  * save never drops data the user did not touch.
  */
 import type { Bot, Channel, CreateBotRequest, EntityDefinition, FallbackSettings, Intent, KnowledgeScope } from '../../client/index.js';
+import { t } from '../i18n/i18n.js';
 import type { ConfirmRequest } from '../ui/confirm-dialog.js';
 import { splitLines, splitList } from '../ui/format.js';
 import { APPEARANCE_FIELD_KEYS, appearanceDraftOf, appearanceRequestOf, newAppearanceDraft, type AppearanceDraft } from './bot-appearance.js';
@@ -176,8 +177,8 @@ export function fieldKeys(d: BotDraft): string[] {
 /** The question before a bot is deleted, from its list row or its own page: it names what goes with it. */
 export function deleteBotQuestion(bot: Pick<Bot, 'name'>): ConfirmRequest {
   return {
-    title: 'Delete this bot?',
-    message: `“${bot.name}” will be deleted with every conversation started with it. Sites that embed it will stop answering. This cannot be undone.`,
-    confirmLabel: 'Delete bot',
+    title: t('bots.deleteThisBot'),
+    message: t('bots.deleteMessage', { name: bot.name }),
+    confirmLabel: t('bots.deleteBot'),
   };
 }

@@ -12,6 +12,7 @@ import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { languageOptions, splitLines } from '../ui/format.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import { appearanceFieldset, previewProperties } from './bot-appearance.js';
 import { attachmentsFieldset, attachmentsProblems } from './bot-attachments.js';
@@ -75,6 +76,7 @@ export class AicdBotEditor extends LitElement {
   @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
 
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
   private readonly intentsView = new IntentsView(this);
 
   override connectedCallback(): void {
@@ -117,28 +119,28 @@ export class AicdBotEditor extends LitElement {
   override render() {
     const bot = this.bot;
     const header = html`<p>
-      <a href=${LIST_HASH}>All bots</a>${bot ? html` · <a href=${`#/bots/${encodeURIComponent(bot.id)}/channels`}>Channels: Telegram, WhatsApp…</a>` : nothing}
+      <a href=${LIST_HASH}>${t('bots.allBots')}</a>${bot ? html` · <a href=${`#/bots/${encodeURIComponent(bot.id)}/channels`}>${t('bots.channelsLink')}</a>` : nothing}
     </p>`;
-    if (this.loadError) return html`${header}<h1>Bot</h1><p class="error" role="alert">${this.loadError}</p>`;
-    if (this.botId !== NEW_BOT && !bot) return html`${header}<h1>Bot</h1><p class="status" role="status">Loading…</p>`;
+    if (this.loadError) return html`${header}<h1>${t('route.bot')}</h1><p class="error" role="alert">${this.loadError}</p>`;
+    if (this.botId !== NEW_BOT && !bot) return html`${header}<h1>${t('route.bot')}</h1><p class="status" role="status">${t('list.loading')}</p>`;
     return html`${header}
-      <h1>${bot ? bot.name : 'New bot'}</h1>
+      <h1>${bot ? bot.name : t('bots.newBot')}</h1>
       <p class="status" role="status">${this.notice}</p>
       <div class="layout">
       <div>
-      <form novalidate @submit=${this.save} aria-label=${bot ? 'Bot settings' : 'New bot'}>
+      <form novalidate @submit=${this.save} aria-label=${bot ? t('bots.settings') : t('bots.newBot')}>
         ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
-        ${this.text('name', 'Name')} ${this.text('description', 'Description')}
-        ${field({ name: 'language', label: 'Language', value: this.draft.language, options: languageOptions(), error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
+        ${this.text('name', t('common.name'))} ${this.text('description', t('common.description'))}
+        ${field({ name: 'language', label: t('common.language'), value: this.draft.language, options: languageOptions(), error: this.form.errors.language, onInput: (language) => this.patch({ language }) })}
         ${this.renderIntents()} ${this.renderEntities()}
         ${appearanceFieldset(this.draft.appearance, this.form.errors, (patch) => this.patch({ appearance: { ...this.draft.appearance, ...patch } }),
-          this.text('quickReplies', 'Quick replies', 'Shown before the first message; one per line.', 'quick_replies'))}
-        ${this.text('origins', 'Allowed website origins', 'One per line, like https://shop.example: pages there may call this bot directly from the browser, and get the widget by pasting the snippet under "Embed on your site". Empty: no other origin may (a page using the token proxy on its own server needs none).', 'channels')}
+          this.text('quickReplies', t('bots.quickReplies'), t('bots.quickRepliesHint'), 'quick_replies'))}
+        ${this.text('origins', t('bots.origins'), t('bots.originsHint'), 'channels')}
         ${this.renderKnowledge()}
         ${attachmentsFieldset(this.draft.attachments, this.form.errors, (patch) => this.patch({ attachments: { ...this.draft.attachments, ...patch } }))}
         <div class="toolbar">
-          <button type="submit" class="primary" ?disabled=${this.form.saving}>${bot ? 'Save and train' : 'Create and train'}</button>
-          ${bot ? html`<button type="button" class="danger" @click=${() => this.confirmDelete(bot)}>Delete bot</button>` : nothing}
+          <button type="submit" class="primary" ?disabled=${this.form.saving}>${bot ? t('bots.saveAndTrain') : t('bots.createAndTrain')}</button>
+          ${bot ? html`<button type="button" class="danger" @click=${() => this.confirmDelete(bot)}>${t('bots.deleteBot')}</button>` : nothing}
         </div>
       </form>
       ${bot ? html`<aicd-bot-handoff .client=${this.client} .botId=${bot.id} .intents=${bot.training.intents.map((i) => i.name)}></aicd-bot-handoff>
@@ -184,7 +186,7 @@ export class AicdBotEditor extends LitElement {
   private renderEntities() {
     const entities = this.draft.entities;
     return html`<fieldset>
-      <legend>Entities</legend>
+      <legend>${t('bots.entities')}</legend>
       ${this.sectionError('training.entities')}
       ${entities.map((entity, i) => {
         const key = (f: keyof EntityDraft) => `training.entities.${i}.${f}`;
@@ -192,33 +194,33 @@ export class AicdBotEditor extends LitElement {
         return html`<fieldset class="item">
           <legend>Entity ${i + 1}</legend>
           ${this.sectionError(`training.entities.${i}`)}
-          ${field({ name: key('name'), label: 'Entity name', value: entity.name, error: this.form.errors[key('name')], onInput: (name) => set({ name }) })}
-          ${field({ name: key('type'), label: 'Type', value: entity.type, options: [['list', 'List of values'], ['regex', 'Pattern']], error: this.form.errors[key('type')], onInput: (type) => set({ type: type as EntityDraft['type'] }) })}
+          ${field({ name: key('name'), label: t('bots.entityName'), value: entity.name, error: this.form.errors[key('name')], onInput: (name) => set({ name }) })}
+          ${field({ name: key('type'), label: t('bots.type'), value: entity.type, options: [['list', t('bots.listOfValues')], ['regex', t('bots.pattern')]], error: this.form.errors[key('type')], onInput: (type) => set({ type: type as EntityDraft['type'] }) })}
           ${entity.type === 'list'
-            ? field({ name: key('values'), label: 'Values', hint: 'One per line: value: synonym, synonym', multiline: true, value: entity.values, error: this.form.errors[key('values')], onInput: (values) => set({ values }) })
-            : field({ name: key('pattern'), label: 'Pattern', hint: 'A regular expression (RE2 syntax).', value: entity.pattern, error: this.form.errors[key('pattern')], onInput: (pattern) => set({ pattern }) })}
+            ? field({ name: key('values'), label: t('bots.values'), hint: t('bots.valuesHint'), multiline: true, value: entity.values, error: this.form.errors[key('values')], onInput: (values) => set({ values }) })
+            : field({ name: key('pattern'), label: t('bots.pattern'), hint: t('bots.patternHint'), value: entity.pattern, error: this.form.errors[key('pattern')], onInput: (pattern) => set({ pattern }) })}
           <button type="button" class="danger" @click=${() => this.patch({ entities: entities.filter((_, j) => j !== i) })}>Remove entity ${i + 1}</button>
         </fieldset>`;
       })}
-      <button type="button" @click=${() => this.patch({ entities: [...entities, emptyEntity()] })}>Add entity</button>
+      <button type="button" @click=${() => this.patch({ entities: [...entities, emptyEntity()] })}>${t('bots.addEntity')}</button>
     </fieldset>`;
   }
 
   private renderKnowledge() {
     const d = this.draft;
     return html`<fieldset>
-      <legend>Knowledge scope</legend>
+      <legend>${t('bots.knowledgeScope')}</legend>
       ${field({
         name: 'knowledge',
-        label: 'Entries this bot may quote',
-        hint: 'Visitors of the widget reach exactly this scope.',
+        label: t('bots.scopeLabel'),
+        hint: t('bots.scopeHint'),
         value: d.knowledgeMode,
-        options: [['none', 'None'], ['all', 'Every entry'], ['tags', 'Entries with these tags']],
+        options: [['none', t('common.none')], ['all', t('bots.everyEntry')], ['tags', t('bots.taggedEntries')]],
         error: this.form.errors.knowledge,
         onInput: (mode) => this.patch({ knowledgeMode: mode as BotDraft['knowledgeMode'] }),
       })}
       ${d.knowledgeMode === 'tags'
-        ? field({ name: 'knowledge-tags', label: 'Tags', hint: 'Comma-separated.', value: d.knowledgeTags, onInput: (knowledgeTags) => this.patch({ knowledgeTags }) })
+        ? field({ name: 'knowledge-tags', label: t('common.tags'), hint: t('common.commaSeparated'), value: d.knowledgeTags, onInput: (knowledgeTags) => this.patch({ knowledgeTags }) })
         : nothing}
     </fieldset>`;
   }
@@ -237,10 +239,10 @@ export class AicdBotEditor extends LitElement {
     const launcher = this.previewLauncher;
     return html`<aside class="side">
       <section aria-labelledby="preview-heading">
-        <h2 id="preview-heading">Preview</h2>
-        <p class="hint">Talks to the saved bot (status: ${bot.status}): its look follows the form as you edit, its answers once you save. Its chats are tests: they count in no report and never reach the inbox.</p>
+        <h2 id="preview-heading">${t('bots.preview')}</h2>
+        <p class="hint">${t('bots.previewHint', { status: t(`botStatus.${bot.status}`) })}</p>
         <label class="check"><input type="checkbox" name="preview-launcher" .checked=${launcher}
-          @change=${(e: Event) => (this.previewLauncher = (e.target as HTMLInputElement).checked)} /> Show it as the launcher of a page</label>
+          @change=${(e: Event) => (this.previewLauncher = (e.target as HTMLInputElement).checked)} /> ${t('bots.showAsLauncher')}</label>
         <div class=${launcher ? 'preview-page' : ''}>
         ${keyed(
           bot.updated_at,
@@ -267,23 +269,23 @@ export class AicdBotEditor extends LitElement {
       <aicd-try-intent .classify=${async (text: string) => (await this.client.bots.classify(bot.id, { text })).data}></aicd-try-intent>
       <aicd-intent-quality .load=${bot.status === 'ready' ? async () => (await this.client.bots.quality(bot.id)).data : null} version=${`${bot.status}:${bot.trained_at ?? ''}`}></aicd-intent-quality>
       <section aria-labelledby="embed-heading">
-        <h2 id="embed-heading">Embed on your site</h2>
+        <h2 id="embed-heading">${t('bots.embed')}</h2>
         ${origins.length
           ? html`<p class="hint" id="install-hint">Paste this into your pages on ${origins.join(', ')}: nothing else to run.</p>
               <pre class="code snippet-install" tabindex="0" role="region" aria-labelledby="embed-heading install-hint">${install}</pre>
-              <aicd-copy-button .text=${install} label="Copy the snippet"></aicd-copy-button>`
-          : html`<p class="hint snippet-needs-origin">First add your site's origin (like https://www.example.com) to "Allowed website origins" above and save: this bot then gives the widget its tokens on those pages, and its snippet shows here.</p>`}
-        <h3 id="identify-heading">Sites that sign their users in (identify())</h3>
-        <p class="hint">Your own server vouches for the visitor through a token proxy that holds an API key.</p>
-        <h4 id="script-heading">Script tag</h4>
+              <aicd-copy-button .text=${install} label=${t('bots.copySnippet')}></aicd-copy-button>`
+          : html`<p class="hint snippet-needs-origin">${t('bots.embedFirst')}</p>`}
+        <h3 id="identify-heading">${t('bots.signedInSites')}</h3>
+        <p class="hint">${t('bots.signedInHint')}</p>
+        <h4 id="script-heading">${t('bots.scriptTag')}</h4>
         <pre class="code snippet-script" tabindex="0" role="region" aria-labelledby="script-heading">${script}</pre>
-        <aicd-copy-button .text=${script} label="Copy the script tag"></aicd-copy-button>
-        <h4 id="proxy-heading">Token proxy (Node, Express)</h4>
+        <aicd-copy-button .text=${script} label=${t('bots.copyScriptTag')}></aicd-copy-button>
+        <h4 id="proxy-heading">${t('bots.proxyExpress')}</h4>
         <pre class="code snippet-proxy" tabindex="0" role="region" aria-labelledby="proxy-heading">${proxy}</pre>
-        <aicd-copy-button .text=${proxy} label="Copy the Express token proxy"></aicd-copy-button>
-        <h4 id="nextjs-heading">Token proxy (Next.js)</h4>
+        <aicd-copy-button .text=${proxy} label=${t('bots.copyExpress')}></aicd-copy-button>
+        <h4 id="nextjs-heading">${t('bots.proxyNext')}</h4>
         <pre class="code snippet-nextjs" tabindex="0" role="region" aria-labelledby="nextjs-heading">${nextjs}</pre>
-        <aicd-copy-button .text=${nextjs} label="Copy the Next.js token proxy"></aicd-copy-button>
+        <aicd-copy-button .text=${nextjs} label=${t('bots.copyNext')}></aicd-copy-button>
       </section>
     </aside>`;
   }
@@ -305,21 +307,21 @@ export class AicdBotEditor extends LitElement {
     event.preventDefault();
     const problems = attachmentsProblems(this.draft.attachments);
     if (Object.keys(problems).length) {
-      this.notice = 'Not saved.';
+      this.notice = t('common.notSaved');
       await this.form.refuse(problems);
       return;
     }
     const existing = this.bot;
-    this.notice = existing ? 'Saving and training…' : 'Creating and training…';
+    this.notice = existing ? t('bots.savingAndTraining') : t('bots.creatingAndTraining');
     const body = requestOf(this.draft);
     const saved = await this.form.submit(fieldKeys(this.draft), () => (existing ? this.client.bots.update(existing.id, body) : this.client.bots.create(body)));
     if (!saved) {
-      this.notice = 'Not saved.';
+      this.notice = t('common.notSaved');
       return;
     }
     this.botId = saved.data.id;
     this.edit(saved.data);
-    this.notice = `Saved. The bot is ${saved.data.status}.`;
+    this.notice = t('bots.savedStatus', { status: t(`botStatus.${saved.data.status}`) });
     // A new bot gets its own address without a second history entry (Back still leaves the editor).
     if (!existing && location.hash === `${LIST_HASH}/${NEW_BOT}`) history.replaceState(null, '', `${LIST_HASH}/${saved.data.id}`);
     this.dispatchEvent(new BotSavedEvent(saved.data, !existing));

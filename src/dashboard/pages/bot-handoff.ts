@@ -12,29 +12,23 @@ import type { AiChatClient, HandoffSettings, HandoffSettingsInput, HandoffUnavai
 import { errorMessage, type FieldErrors } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
-import { browserTimeZone, timeZoneOptions } from '../ui/format.js';
+import { browserTimeZone, timeZoneOptions, weekdayName } from '../ui/format.js';
+import { labels, LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 type Day = OpeningRange['day'];
 
-export const DAYS: readonly (readonly [Day, string])[] = [
-  ['mon', 'Monday'],
-  ['tue', 'Tuesday'],
-  ['wed', 'Wednesday'],
-  ['thu', 'Thursday'],
-  ['fri', 'Friday'],
-  ['sat', 'Saturday'],
-  ['sun', 'Sunday'],
-];
+/** The week from Monday; each named in the dashboard's language by `weekdayName`. */
+export const DAYS: readonly Day[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 /** The request schema's bounds. */
 const MAX_FALLBACKS = 20;
 
-const REASONS: Record<HandoffUnavailableReason, string> = {
-  disabled: 'Handoff is off.',
-  outside_hours: 'It is outside the opening hours.',
-  nobody_online: 'Nobody on the team is online (the status beside Sign out).',
-};
+const REASONS = labels<HandoffUnavailableReason>({
+  disabled: 'bots.handoffOff',
+  outside_hours: 'bots.outsideHours',
+  nobody_online: 'bots.nobodyOnline',
+});
 
 export interface HandoffDraft {
   enabled: boolean;
@@ -47,7 +41,7 @@ export interface HandoffDraft {
   weekly: OpeningRange[];
 }
 
-const dayIndex = (day: Day) => DAYS.findIndex(([d]) => d === day);
+const dayIndex = (day: Day) => DAYS.indexOf(day);
 const inWeekOrder = (weekly: OpeningRange[]) => [...weekly].sort((a, b) => dayIndex(a.day) - dayIndex(b.day) || a.from.localeCompare(b.from));
 
 export function handoffDraftOf(settings: HandoffSettings): HandoffDraft {
@@ -71,15 +65,15 @@ export function handoffProblems(d: HandoffDraft): FieldErrors {
   const problems: FieldErrors = {};
   const count = Number(d.afterFallbacks.trim());
   if (d.afterFallbacks.trim() && (!Number.isInteger(count) || count < 1 || count > MAX_FALLBACKS)) {
-    problems.after_fallbacks = `Enter a whole number from 1 to ${MAX_FALLBACKS}, or leave it empty.`;
+    problems.after_fallbacks = t('bots.fallbacksRange', { max: MAX_FALLBACKS });
   }
   if (d.useHours) {
-    if (!d.timeZone) problems['hours.time_zone'] = 'Choose a time zone.';
-    if (d.weekly.length === 0) problems.hours = 'Add at least one opening range, or turn opening hours off.';
+    if (!d.timeZone) problems['hours.time_zone'] = t('bots.chooseZone');
+    if (d.weekly.length === 0) problems.hours = t('bots.addRange');
     d.weekly.forEach((range, i) => {
-      if (!range.from) problems[`hours.weekly.${i}.from`] = 'Enter a time.';
-      else if (!range.to) problems[`hours.weekly.${i}.to`] = 'Enter a time.';
-      else if (minutes(range.to) <= minutes(range.from) && range.to !== '24:00') problems[`hours.weekly.${i}.to`] = 'Must be after the opening time.';
+      if (!range.from) problems[`hours.weekly.${i}.from`] = t('bots.enterTime');
+      else if (!range.to) problems[`hours.weekly.${i}.to`] = t('bots.enterTime');
+      else if (minutes(range.to) <= minutes(range.from) && range.to !== '24:00') problems[`hours.weekly.${i}.to`] = t('bots.afterOpening');
     });
   }
   return problems;
@@ -138,6 +132,7 @@ export class AicdBotHandoff extends LitElement {
   @state() private saved: HandoffSettings | null = null;
   @state() private loadError = '';
   @state() private notice = '';
+  private readonly i18n = new LocaleController(this);
   private readonly form = new FormState(this);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -164,9 +159,9 @@ export class AicdBotHandoff extends LitElement {
   override render() {
     const d = this.draft;
     return html`<section aria-labelledby="handoff-heading">
-      <h2 id="handoff-heading">Handoff to a person</h2>
+      <h2 id="handoff-heading">${t('bots.handoff')}</h2>
       ${this.loadError ? html`<p class="error" role="alert">${this.loadError}</p>` : nothing}
-      ${d ? this.renderForm(d) : this.loadError ? nothing : html`<p class="status" role="status">Loading…</p>`}
+      ${d ? this.renderForm(d) : this.loadError ? nothing : html`<p class="status" role="status">${t('list.loading')}</p>`}
     </section>`;
   }
 
@@ -176,17 +171,16 @@ export class AicdBotHandoff extends LitElement {
       ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
       <label class="check">
         <input type="checkbox" name="enabled" .checked=${d.enabled} @change=${(e: Event) => this.patch({ enabled: (e.target as HTMLInputElement).checked })} />
-        Visitors can ask for a person
+        ${t('bots.handoffOn')}
       </label>
-      ${field({ name: 'after_fallbacks', label: 'Hand off after this many fallback answers in a row', hint: `1 to ${MAX_FALLBACKS}; empty: never by count.`, type: 'number', min: 1, max: MAX_FALLBACKS, step: 1, value: d.afterFallbacks, error: errors.after_fallbacks, onInput: (afterFallbacks) => this.patch({ afterFallbacks }) })}
+      ${field({ name: 'after_fallbacks', label: t('bots.handoffAfter'), hint: t('bots.fallbacksHint', { max: MAX_FALLBACKS }), type: 'number', min: 1, max: MAX_FALLBACKS, step: 1, value: d.afterFallbacks, error: errors.after_fallbacks, onInput: (afterFallbacks) => this.patch({ afterFallbacks }) })}
       ${this.renderIntents(d, errors)} ${this.renderHours(d, errors)}
       <p class="hint" id="offline-hint">
-        When nobody can answer (handoff off, outside the opening hours, or nobody on the team is online), the widget offers visitors a form to
-        leave their email and a message; they appear in the Inbox under “Left while nobody was online”.
+        ${t('bots.offlineHint')}
       </p>
-      ${this.saved ? html`<p class="hint">Right now: ${this.saved.available ? 'a person can be asked for.' : REASONS[this.saved.unavailable_reason ?? 'disabled']}</p>` : nothing}
+      ${this.saved ? html`<p class="hint">${t('bots.rightNow', { state: this.saved.available ? t('bots.available') : REASONS[this.saved.unavailable_reason ?? 'disabled'] })}</p>` : nothing}
       <div class="toolbar">
-        <button type="submit" class="primary" ?disabled=${this.form.saving}>Save handoff settings</button>
+        <button type="submit" class="primary" ?disabled=${this.form.saving}>${t('bots.saveHandoff')}</button>
         <span class="status" role="status">${this.notice}</span>
       </div>
     </form>`;
@@ -200,30 +194,30 @@ export class AicdBotHandoff extends LitElement {
       this.patch({ intents: [...boxes].filter((box) => box.checked).map((box) => box.value) });
     };
     return html`<fieldset>
-      <legend>Hand off when one of these intents matches</legend>
+      <legend>${t('bots.handoffIntents')}</legend>
       ${errors.intents ? html`<p class="field-error" role="alert">${errors.intents}</p>` : nothing}
       ${names.length
         ? names.map(
             (name) => html`<label class="check">
               <input type="checkbox" name="intents" value=${name} .checked=${d.intents.includes(name)} @change=${onChange} />
-              ${name}${this.intents.includes(name) ? nothing : html` <span class="hint">(no longer trained)</span>`}
+              ${name}${this.intents.includes(name) ? nothing : html` <span class="hint">${t('bots.untrainedIntent')}</span>`}
             </label>`,
           )
-        : html`<p class="hint">The bot has no intents yet.</p>`}
+        : html`<p class="hint">${t('bots.noIntents')}</p>`}
     </fieldset>`;
   }
 
   private renderHours(d: HandoffDraft, errors: FieldErrors) {
     return html`<fieldset>
-      <legend>Opening hours</legend>
+      <legend>${t('bots.openingHours')}</legend>
       <label class="check">
         <input type="checkbox" name="use-hours" .checked=${d.useHours} @change=${(e: Event) => this.patch({ useHours: (e.target as HTMLInputElement).checked })} />
-        Only during opening hours (otherwise whenever someone on the team is online)
+        ${t('bots.onlyInHours')}
       </label>
       ${errors.hours ? html`<p class="field-error" role="alert">${errors.hours}</p>` : nothing}
       ${d.useHours
-        ? html`${field({ name: 'hours.time_zone', label: 'Time zone', value: d.timeZone, options: timeZoneOptions(d.timeZone), error: errors['hours.time_zone'], onInput: (timeZone) => this.patch({ timeZone }) })}
-          ${DAYS.map(([day, name]) => this.renderDay(d, day, name, errors))}`
+        ? html`${field({ name: 'hours.time_zone', label: t('overview.timeZone'), value: d.timeZone, options: timeZoneOptions(d.timeZone), error: errors['hours.time_zone'], onInput: (timeZone) => this.patch({ timeZone }) })}
+          ${DAYS.map((day, i) => this.renderDay(d, day, weekdayName(i), errors))}`
         : nothing}
     </fieldset>`;
   }
@@ -233,15 +227,18 @@ export class AicdBotHandoff extends LitElement {
     const setRange = (index: number, patch: Partial<OpeningRange>) => this.patch({ weekly: d.weekly.map((r, i) => (i === index ? { ...r, ...patch } : r)) });
     return html`<fieldset class="day">
       <legend>${name}</legend>
-      ${ranges.length ? nothing : html`<p class="hint">Closed.</p>`}
+      ${ranges.length ? nothing : html`<p class="hint">${t('bots.closed')}</p>`}
       ${ranges.map(
-        ({ range, index }, n) => html`<div class="range">
-          ${field({ name: `hours.weekly.${index}.from`, label: `Opens (${name}${ranges.length > 1 ? ` ${n + 1}` : ''})`, type: 'time', value: range.from, error: errors[`hours.weekly.${index}.from`] ?? errors[`hours.weekly.${index}`], onInput: (from) => setRange(index, { from }) })}
-          ${field({ name: `hours.weekly.${index}.to`, label: `Closes (${name}${ranges.length > 1 ? ` ${n + 1}` : ''})`, type: 'time', value: range.to === '24:00' ? '23:59' : range.to, error: errors[`hours.weekly.${index}.to`], onInput: (to) => setRange(index, { to }) })}
-          <button type="button" @click=${() => this.patch({ weekly: d.weekly.filter((_, i) => i !== index) })}>Remove ${name}${ranges.length > 1 ? ` ${n + 1}` : ''}</button>
-        </div>`,
+        ({ range, index }, n) => {
+          const which = ranges.length > 1 ? `${name} ${n + 1}` : name;
+          return html`<div class="range">
+          ${field({ name: `hours.weekly.${index}.from`, label: t('bots.opens', { day: which }), type: 'time', value: range.from, error: errors[`hours.weekly.${index}.from`] ?? errors[`hours.weekly.${index}`], onInput: (from) => setRange(index, { from }) })}
+          ${field({ name: `hours.weekly.${index}.to`, label: t('bots.closes', { day: which }), type: 'time', value: range.to === '24:00' ? '23:59' : range.to, error: errors[`hours.weekly.${index}.to`], onInput: (to) => setRange(index, { to }) })}
+          <button type="button" @click=${() => this.patch({ weekly: d.weekly.filter((_, i) => i !== index) })}>${t('bots.removeHours', { day: which })}</button>
+        </div>`;
+        },
       )}
-      <button type="button" @click=${() => this.patch({ weekly: inWeekOrder([...d.weekly, { day, from: '09:00', to: '17:00' }]) })}>Add hours on ${name}</button>
+      <button type="button" @click=${() => this.patch({ weekly: inWeekOrder([...d.weekly, { day, from: '09:00', to: '17:00' }]) })}>${t('bots.addHours', { day: name })}</button>
     </fieldset>`;
   }
 
@@ -255,7 +252,7 @@ export class AicdBotHandoff extends LitElement {
     const d = this.draft!;
     const problems = handoffProblems(d);
     if (Object.keys(problems).length) {
-      this.notice = 'Not saved.';
+      this.notice = t('common.notSaved');
       await this.form.refuse(problems);
       return;
     }
@@ -263,12 +260,12 @@ export class AicdBotHandoff extends LitElement {
     const saved = await this.form.submit(fieldKeys(d), () => this.client.handoff.updateSettings(id, handoffRequestOf(d)));
     if (id !== this.botId) return;
     if (!saved) {
-      this.notice = 'Not saved.';
+      this.notice = t('common.notSaved');
       return;
     }
     this.saved = saved.data;
     this.draft = handoffDraftOf(saved.data);
-    this.notice = 'Handoff settings saved.';
+    this.notice = t('bots.handoffSaved');
     this.dispatchEvent(new Event('aicd-handoff-saved', { bubbles: true, composed: true }));
   }
 }

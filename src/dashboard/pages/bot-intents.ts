@@ -6,6 +6,7 @@
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { FieldErrors } from '../ui/errors.js';
+import { t } from '../i18n/i18n.js';
 import { field } from '../ui/field.js';
 import { splitLines } from '../ui/format.js';
 import type { IntentDraft } from './bot-draft.js';
@@ -75,12 +76,12 @@ export function intentsFieldset(s: IntentsSection): TemplateResult {
   const hasError = (i: number) => Object.keys(errors).some((key) => key.startsWith(`training.intents.${i}.`));
   const shown = intents.map((intent, i) => ({ intent, i })).filter(({ intent, i }) => hasError(i) || view.matches(intent));
   return html`<fieldset class="intents">
-    <legend>Intents</legend>
+    <legend>${t('bots.intents')}</legend>
     ${s.before}
     <div class="toolbar">
-      <label for="intent-search">Search intents <input id="intent-search" name="intent-search" type="search" .value=${view.query} @input=${(e: Event) => view.search((e.target as HTMLInputElement).value)} /></label>
-      <button type="button" @click=${() => view.setAll(intents.length, true)}>Expand all</button>
-      <button type="button" @click=${() => view.setAll(intents.length, false)}>Collapse all</button>
+      <label for="intent-search">${t('bots.searchIntents')} <input id="intent-search" name="intent-search" type="search" .value=${view.query} @input=${(e: Event) => view.search((e.target as HTMLInputElement).value)} /></label>
+      <button type="button" @click=${() => view.setAll(intents.length, true)}>${t('bots.expandAll')}</button>
+      <button type="button" @click=${() => view.setAll(intents.length, false)}>${t('bots.collapseAll')}</button>
     </div>
     <p class="hint intent-count" aria-live="polite">${view.query.trim() ? `${shown.length} of ${count(intents.length, 'intent')} match.` : `${count(intents.length, 'intent')}.`}</p>
     ${shown.map(({ intent, i }) => {
@@ -94,13 +95,13 @@ export function intentsFieldset(s: IntentsSection): TemplateResult {
           ${count(splitLines(intent.responses).length, 'response')}
         </summary>
         ${open
-          ? html`${input('name', 'Intent name', 'Lower-case letters, digits, _ . -', false)}
-              ${input('examples', 'Example phrases', 'One per line; {entity} marks where an entity stands.')}
-              ${input('responses', 'Responses', 'One per line; one is picked per reply.')} ${input('suggestions', 'Quick replies after this answer', 'One per line.')}
+          ? html`${input('name', t('bots.intentName'), t('bots.intentNameHint'), false)}
+              ${input('examples', t('bots.examples'), t('bots.examplesHint'))}
+              ${input('responses', t('bots.responses'), t('bots.responsesHint'))} ${input('suggestions', t('bots.intentQuickReplies'), t('bots.onePerLine'))}
               <button type="button" class="danger" @click=${() => s.remove(i)}>Remove intent ${i + 1}</button>`
           : nothing}
       </details>`;
     })}
-    <button type="button" @click=${s.add}>Add intent</button>
+    <button type="button" @click=${s.add}>${t('bots.addIntent')}</button>
   </fieldset>`;
 }

@@ -9,6 +9,7 @@ import { errorMessage } from '../ui/errors.js';
 import { formatDate } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable } from '../ui/paged-table.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import { deleteBotQuestion } from './bot-draft.js';
 import styles from './bots-page.styles.js';
@@ -27,6 +28,7 @@ export class AicdBotsPage extends LitElement {
 
   @state() private notice = '';
   @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
+  private readonly i18n = new LocaleController(this);
 
   private readonly bots = new PagedList<Bot>(this, (cursor) => this.client.bots.list({ cursor, limit: 50 }).then((r) => r.data));
 
@@ -36,19 +38,19 @@ export class AicdBotsPage extends LitElement {
 
   override render() {
     return html`
-      <h1>Bots</h1>
+      <h1>${t('nav.bots')}</h1>
       <p class="status" role="status">${this.notice}</p>
-      <p><a class="button primary" href="#/bots/new">New bot</a></p>
+      <p><a class="button primary" href="#/bots/new">${t('bots.newBot')}</a></p>
       ${pagedTable(this.bots, {
-        caption: 'Bots',
-        empty: 'No bots yet. Create one to put a chat on your site.',
-        columns: ['Name', 'Language', 'Status', 'Updated', 'Actions'],
+        caption: t('nav.bots'),
+        empty: t('bots.noBots'),
+        columns: [t('common.name'), t('common.language'), t('common.status'), t('common.updated'), t('keys.actions')],
         row: (bot) => html`<tr>
           <td><a href=${`#/bots/${encodeURIComponent(bot.id)}`}>${bot.name}</a></td>
           <td>${bot.language}</td>
-          <td>${bot.status}</td>
+          <td>${t(`botStatus.${bot.status}`)}</td>
           <td>${formatDate(bot.updated_at)}</td>
-          <td><button type="button" class="danger" @click=${() => this.confirmDelete(bot)} aria-label=${`Delete ${bot.name}`}>Delete</button></td>
+          <td><button type="button" class="danger" @click=${() => this.confirmDelete(bot)} aria-label=${t('list.deleteItem', { name: bot.name })}>${t('list.delete')}</button></td>
         </tr>`,
       })}
       <aicd-confirm-dialog></aicd-confirm-dialog>
@@ -61,7 +63,7 @@ export class AicdBotsPage extends LitElement {
     try {
       await this.client.bots.delete(bot.id);
       this.bots.remove((b) => b.id === bot.id);
-      this.notice = `Deleted “${bot.name}”.`;
+      this.notice = t('bots.deleted', { name: bot.name });
     } catch (error) {
       this.notice = errorMessage(error);
     }

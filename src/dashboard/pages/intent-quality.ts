@@ -8,9 +8,10 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { ApiError, type IntentClassification, type IntentQuality } from '../../client/index.js';
 import { errorMessage } from '../ui/errors.js';
+import { LocaleController, t, tParts } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
-const percent = (share: number) => `${Math.round(share * 100)} %`;
+const percent = (share: number) => t('format.percent', { n: Math.round(share * 100) });
 /** Below this accuracy an intent needs work. */
 const WEAK = 0.8;
 
@@ -22,20 +23,20 @@ const styles = css`
     margin-bottom: 0.6rem;
   }
   ol.ranking {
-    padding-left: 1.2rem;
+    padding-inline-start: 1.2rem;
   }
 `;
 
 function overallAdvice(accuracy: number): string {
-  if (accuracy >= 0.9) return 'Your intents are well separated: most questions will reach the right one.';
-  if (accuracy >= 0.7) return 'Some questions go to the wrong intent. The lines below say which intents to work on.';
-  return 'Many questions would go to the wrong intent. Give each intent more varied examples, and merge intents that mean the same.';
+  if (accuracy >= 0.9) return t('quality.good');
+  if (accuracy >= 0.7) return t('quality.fair');
+  return t('quality.poor');
 }
 
 function intentAdvice(row: IntentQuality['intents'][number]): string {
-  if (row.examples < 2) return `Add at least 2 examples to ${row.intent}: with one, the check cannot test it.`;
-  if (row.accuracy < WEAK) return `Add more varied examples to ${row.intent}: other words, other sentence shapes, as visitors would ask.`;
-  return 'Good.';
+  if (row.examples < 2) return t('quality.tooFew', { intent: row.intent });
+  if (row.accuracy < WEAK) return t('quality.weak', { intent: row.intent });
+  return t('quality.fine');
 }
 
 /**
@@ -56,6 +57,7 @@ export class AicdIntentQuality extends LitElement {
   @state() private report: IntentQuality | null = null;
   @state() private problem = '';
   @state() private loading = false;
+  private readonly i18n = new LocaleController(this);
   private run = 0;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -74,7 +76,7 @@ export class AicdIntentQuality extends LitElement {
       if (run === this.run) this.report = report;
     } catch (error) {
       if (run !== this.run) return;
-      this.problem = error instanceof ApiError && error.code === 'conflict' ? `Train the ${this.noun} to see its quality.` : errorMessage(error);
+      this.problem = error instanceof ApiError && error.code === 'conflict' ? this.untrained() : errorMessage(error);
     } finally {
       if (run === this.run) this.loading = false;
     }
@@ -82,56 +84,64 @@ export class AicdIntentQuality extends LitElement {
 
   override render() {
     return html`<section aria-labelledby="quality-heading">
-      <h2 id="quality-heading">Quality</h2>
+      <h2 id="quality-heading">${t('quality.title')}</h2>
       ${this.renderBody()}
     </section>`;
   }
 
+  private untrained(): string {
+    return t(this.noun === 'agent' ? 'quality.trainAgent' : 'quality.trainBot');
+  }
+
   private renderBody() {
-    if (this.loading) return html`<p class="status" role="status">Checking the training…</p>`;
-    if (this.problem || !this.load) return html`<p class="status">${this.problem || `Train the ${this.noun} to see its quality.`}</p>`;
+    if (this.loading) return html`<p class="status" role="status">${t('quality.checking')}</p>`;
+    if (this.problem || !this.load) return html`<p class="status">${this.problem || this.untrained()}</p>`;
     const q = this.report;
     if (!q) return nothing;
-    if (q.examples === 0 || q.intents.every((i) => i.examples < 2)) return html`<p class="status">Add at least 2 examples to an intent to see its quality.</p>`;
+    if (q.examples === 0 || q.intents.every((i) => i.examples < 2)) return html`<p class="status">${t('quality.empty')}</p>`;
     const worstFirst = [...q.intents].sort((a, b) => a.accuracy - b.accuracy || a.intent.localeCompare(b.intent));
     return html`<p>
-        Cross-validated accuracy: <strong class="accuracy">${percent(q.accuracy)}</strong> of ${q.examples} examples (${q.folds} folds).
+        ${tParts('quality.accuracy', { accuracy: html`<strong class="accuracy">${percent(q.accuracy)}</strong>`, count: q.examples, folds: q.folds })}
       </p>
-      <p class="advice">${overallAdvice(q.accuracy)} Each example was tested on a model trained without it, as a new question would be.</p>
-      <p>Threshold: <strong class="threshold">${percent(q.threshold)}</strong></p>
+      <p class="advice">${overallAdvice(q.accuracy)} ${t('quality.method')}</p>
+      <p>${tParts('quality.threshold', { threshold: html`<strong class="threshold">${percent(q.threshold)}</strong>` })}</p>
       <p class="advice">
-        A question whose best intent is less sure than this gets the fallback (or knowledge) instead of a wrong answer. It is calibrated at each
-        training; set your own in the training's fallback threshold to answer more (lower) or to be more careful (higher).
+        ${t('quality.thresholdHint')}
       </p>
       <table class="intents">
-        <caption>Accuracy per intent, worst first</caption>
-        <thead><tr><th scope="col">Intent</th><th scope="col">Examples</th><th scope="col">Accuracy</th><th scope="col">What to do</th></tr></thead>
+        <caption>${t('quality.perIntent')}</caption>
+        <thead><tr><th scope="col">${t('overview.intent')}</th><th scope="col">${t('quality.examples')}</th><th scope="col">${t('quality.accuracyColumn')}</th><th scope="col">${t('quality.advice')}</th></tr></thead>
         <tbody>
           ${worstFirst.map((row) => html`<tr><td>${row.intent}</td><td>${row.examples}</td><td>${percent(row.accuracy)}</td><td>${intentAdvice(row)}</td></tr>`)}
         </tbody>
       </table>
-      <h3>Intents confused with each other</h3>
+      <h3>${t('quality.confused')}</h3>
       ${q.confused_pairs.length
         ? html`<ul class="confused">
             ${q.confused_pairs.map(
               (p) => html`<li>
-                <strong>${p.intent}</strong> → <strong>${p.predicted}</strong>: ${p.count} ${p.count === 1 ? 'example' : 'examples'} of ${p.intent} were taken for ${p.predicted}.
-                These two intents overlap: merge them, or make their examples more distinct.
+                <strong>${p.intent}</strong> → <strong>${p.predicted}</strong>: ${t('quality.confusedPair', { count: p.count, intent: p.intent, predicted: p.predicted })}
               </li>`,
             )}
           </ul>`
-        : html`<p>No intent was taken for another.</p>`}
-      <h3>Examples that look mislabelled</h3>
+        : html`<p>${t('quality.noConfusion')}</p>`}
+      <h3>${t('quality.suspects')}</h3>
       ${q.suspect_examples.length
         ? html`<ul class="suspects">
             ${q.suspect_examples.map(
               (s) => html`<li>
-                “${s.example}” is under <strong>${s.intent}</strong>, but the model prefers <strong>${s.predicted}</strong> (${percent(s.confidence)}). Move it to
-                ${s.predicted}, or reword it if it belongs to ${s.intent}.
+                ${tParts('quality.suspect', {
+                  example: s.example,
+                  intent: html`<strong>${s.intent}</strong>`,
+                  predicted: html`<strong>${s.predicted}</strong>`,
+                  confidence: percent(s.confidence),
+                  target: s.predicted,
+                  own: s.intent,
+                })}
               </li>`,
             )}
           </ul>`
-        : html`<p>None: every example sits well with its intent.</p>`}`;
+        : html`<p>${t('quality.noSuspects')}</p>`}`;
   }
 }
 
@@ -150,14 +160,15 @@ export class AicdTryIntent extends LitElement {
   @state() private result: IntentClassification | null = null;
   @state() private problem = '';
   @state() private busy = false;
+  private readonly i18n = new LocaleController(this);
 
   override render() {
     const r = this.result;
     return html`<section aria-labelledby="try-heading">
-      <h2 id="try-heading">Try a question</h2>
+      <h2 id="try-heading">${t('quality.try')}</h2>
       <form @submit=${this.onSubmit}>
-        <label for="try-text">Question <input id="try-text" name="try-text" maxlength="4000" .value=${this.text} @input=${(e: Event) => (this.text = (e.target as HTMLInputElement).value)} /></label>
-        <button type="submit" ?disabled=${this.busy || !this.classify || !this.text.trim()}>Try</button>
+        <label for="try-text">${t('overview.question')} <input id="try-text" name="try-text" maxlength="4000" .value=${this.text} @input=${(e: Event) => (this.text = (e.target as HTMLInputElement).value)} /></label>
+        <button type="submit" ?disabled=${this.busy || !this.classify || !this.text.trim()}>${t('quality.tryButton')}</button>
       </form>
       <div role="status" aria-live="polite">
         ${this.problem ? html`<p class="error">${this.problem}</p>` : nothing}
@@ -167,8 +178,8 @@ export class AicdTryIntent extends LitElement {
               </ol>
               <p class="verdict">
                 ${r.fallback
-                  ? `The bot would fall back: it is not sure enough (its threshold is ${percent(r.threshold)}), or the question shares no word with the best intent's examples.`
-                  : `The bot would answer with ${r.intents[0]?.name} (above its threshold of ${percent(r.threshold)}).`}
+                  ? t('quality.wouldFallBack', { threshold: percent(r.threshold) })
+                  : t('quality.wouldAnswer', { intent: r.intents[0]?.name ?? '', threshold: percent(r.threshold) })}
               </p>`
           : nothing}
       </div>

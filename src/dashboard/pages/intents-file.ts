@@ -5,6 +5,7 @@
  * problem with its line, and then merged into the bot's intents or replace them.
  */
 import type { Intent } from '../../client/index.js';
+import { t } from '../i18n/i18n.js';
 import { toCsv, type ExportFile } from './conversation-export.js';
 
 export interface ImportProblem {
@@ -59,7 +60,7 @@ export function parseCsv(text: string): { records: { line: number; cells: string
         i++;
         for (;;) {
           if (i >= text.length) {
-            problems.push({ line: start, message: 'A quoted field is never closed (a " is missing).' });
+            problems.push({ line: start, message: t('file.unclosed') });
             return { records, problems };
           }
           const c = text[i]!;
@@ -76,12 +77,12 @@ export function parseCsv(text: string): { records: { line: number; cells: string
           }
         }
         if (i < text.length && text[i] !== ',' && text[i] !== '\r' && text[i] !== '\n') {
-          problems.push({ line, message: 'Text after a closing quote: quote the whole field, with inner quotes doubled ("").' });
+          problems.push({ line, message: t('file.afterQuote') });
           while (i < text.length && text[i] !== ',' && text[i] !== '\n') i++;
         }
       } else {
         while (i < text.length && text[i] !== ',' && text[i] !== '\r' && text[i] !== '\n') {
-          if (text[i] === '"') problems.push({ line, message: 'A quote inside an unquoted field: quote the field and double the quote ("").' });
+          if (text[i] === '"') problems.push({ line, message: t('file.innerQuote') });
           cell += text[i++];
         }
       }
@@ -113,28 +114,28 @@ interface Lined {
 export function intentsFromCsv(text: string): ImportResult {
   const { records, problems } = parseCsv(text);
   const [header, ...rows] = records.filter((r) => r.cells.some((c) => c.trim() !== ''));
-  if (!header) return { intents: [], problems: [...problems, { line: null, message: 'The file is empty: the first line must be the header intent,example,response.' }] };
+  if (!header) return { intents: [], problems: [...problems, { line: null, message: t('file.empty') }] };
   const names = header.cells.map((c) => c.trim().toLowerCase());
   const column = (name: string) => names.indexOf(name);
-  for (const name of names) if (!(COLUMNS as readonly string[]).includes(name)) problems.push({ line: header.line, message: `Unknown column “${name}”: the columns are ${COLUMNS.join(', ')}.` });
-  if (column('intent') < 0 || column('example') < 0) problems.push({ line: header.line, message: 'The header must name the columns intent and example (and may name response).' });
+  for (const name of names) if (!(COLUMNS as readonly string[]).includes(name)) problems.push({ line: header.line, message: t('file.unknownColumn', { name, columns: COLUMNS.join(', ') }) });
+  if (column('intent') < 0 || column('example') < 0) problems.push({ line: header.line, message: t('file.header') });
   if (problems.length) return { intents: [], problems };
   const byName = new Map<string, Lined>();
   for (const { line, cells } of rows) {
     if (cells.length !== names.length) {
-      problems.push({ line, message: `${cells.length} fields where the header has ${names.length}.` });
+      problems.push({ line, message: t('file.fields', { count: cells.length, columns: names.length }) });
       continue;
     }
     const name = cells[column('intent')]!.trim();
     const example = unguard(cells[column('example')]!);
     const response = column('response') < 0 ? '' : unguard(cells[column('response')]!);
     if (!NAME.test(name)) {
-      problems.push({ line, message: name ? `Intent name “${name}”: use 1–64 lower-case letters, digits, _ . -` : 'The intent name is empty.' });
+      problems.push({ line, message: name ? t('file.badName', { name }) : t('file.noName') });
       continue;
     }
-    if (!example && !response) problems.push({ line, message: `Neither an example nor a response for “${name}”.` });
-    if (example.length > LIMITS.example) problems.push({ line, message: `The example is longer than ${LIMITS.example} characters.` });
-    if (response.length > LIMITS.response) problems.push({ line, message: `The response is longer than ${LIMITS.response} characters.` });
+    if (!example && !response) problems.push({ line, message: t('file.nothing', { name }) });
+    if (example.length > LIMITS.example) problems.push({ line, message: t('file.longExample', { max: LIMITS.example }) });
+    if (response.length > LIMITS.response) problems.push({ line, message: t('file.longResponse', { max: LIMITS.response }) });
     const entry = byName.get(name) ?? { intent: { name, examples: [], responses: [] }, line };
     byName.set(name, entry);
     if (example) entry.intent.examples.push(example);
@@ -180,10 +181,10 @@ export function intentsFromJson(text: string): ImportResult {
     data = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { intents: [], problems: [{ line: jsonErrorLine(text, error), message: `Not valid JSON: ${message}` }] };
+    return { intents: [], problems: [{ line: jsonErrorLine(text, error), message: t('file.json', { message }) }] };
   }
   const list = Array.isArray(data) ? data : (data as { intents?: unknown } | null)?.intents;
-  if (!Array.isArray(list)) return { intents: [], problems: [{ line: null, message: 'Expected the intents array (as the API takes it), or an object with an intents array.' }] };
+  if (!Array.isArray(list)) return { intents: [], problems: [{ line: null, message: t('file.notList') }] };
   // The line of each item's "name", for problems: found in order in the text.
   let from = 0;
   const lined: Lined[] = [];
@@ -193,10 +194,10 @@ export function intentsFromJson(text: string): ImportResult {
     const at = typeof value?.name === 'string' ? text.indexOf(JSON.stringify(value.name), from) : -1;
     if (at >= 0) from = at + 1;
     const line = at >= 0 ? text.slice(0, at).split('\n').length : null;
-    const where = `Intent ${index + 1}`;
-    if (!value || typeof value.name !== 'string' || !NAME.test(value.name)) problems.push({ line, message: `${where}: the name must be 1–64 lower-case letters, digits, _ . -` });
+    const where = t('file.intentAt', { n: index + 1 });
+    if (!value || typeof value.name !== 'string' || !NAME.test(value.name)) problems.push({ line, message: t('file.jsonName', { where }) });
     else if (!isStrings(value.examples) || !isStrings(value.responses) || (value.suggestions !== undefined && !isStrings(value.suggestions))) {
-      problems.push({ line, message: `${where} (“${value.name}”): examples and responses must be lists of text (suggestions too, if given).` });
+      problems.push({ line, message: t('file.jsonLists', { where, name: value.name }) });
     } else {
       const intent: Intent = { name: value.name, examples: value.examples.map((e) => e.trim()).filter(Boolean), responses: value.responses.map((r) => r.trim()).filter(Boolean) };
       if (value.suggestions?.length) intent.suggestions = value.suggestions;
@@ -209,15 +210,15 @@ export function intentsFromJson(text: string): ImportResult {
 /** What the service would refuse in whole intents: none of either list, or too many. */
 function limitProblems(lined: readonly Lined[]): ImportProblem[] {
   const problems: ImportProblem[] = [];
-  if (lined.length > LIMITS.intents) problems.push({ line: null, message: `${lined.length} intents: a bot has at most ${LIMITS.intents}.` });
+  if (lined.length > LIMITS.intents) problems.push({ line: null, message: t('file.tooManyIntents', { count: lined.length, max: LIMITS.intents }) });
   for (const { intent, line } of lined) {
     const tooLong = (items: string[] | undefined, max: number) => (items ?? []).some((t) => t.length > max);
-    if (intent.examples.length > LIMITS.examples) problems.push({ line, message: `“${intent.name}” has ${intent.examples.length} examples; at most ${LIMITS.examples}.` });
-    if (intent.responses.length > LIMITS.responses) problems.push({ line, message: `“${intent.name}” has ${intent.responses.length} responses; at most ${LIMITS.responses}.` });
+    if (intent.examples.length > LIMITS.examples) problems.push({ line, message: t('file.tooManyExamples', { name: intent.name, count: intent.examples.length, max: LIMITS.examples }) });
+    if (intent.responses.length > LIMITS.responses) problems.push({ line, message: t('file.tooManyResponses', { name: intent.name, count: intent.responses.length, max: LIMITS.responses }) });
     if ((intent.suggestions?.length ?? 0) > LIMITS.suggestions || tooLong(intent.suggestions, LIMITS.suggestion)) {
-      problems.push({ line, message: `“${intent.name}”: at most ${LIMITS.suggestions} suggestions of ${LIMITS.suggestion} characters.` });
+      problems.push({ line, message: t('file.suggestions', { name: intent.name, count: LIMITS.suggestions, max: LIMITS.suggestion }) });
     }
-    if (tooLong(intent.examples, LIMITS.example) || tooLong(intent.responses, LIMITS.response)) problems.push({ line, message: `“${intent.name}” has an example over ${LIMITS.example} or a response over ${LIMITS.response} characters.` });
+    if (tooLong(intent.examples, LIMITS.example) || tooLong(intent.responses, LIMITS.response)) problems.push({ line, message: t('file.tooLong', { name: intent.name, example: LIMITS.example, response: LIMITS.response }) });
   }
   return problems;
 }
@@ -243,8 +244,8 @@ export function applyImport(current: readonly Intent[], imported: readonly Inten
     if (suggestions.length) same.suggestions = suggestions;
   }
   const problems: ImportProblem[] = result.flatMap((i) => [
-    ...(i.examples.length ? [] : [{ line: null, message: `“${i.name}” would have no example.` }]),
-    ...(i.responses.length ? [] : [{ line: null, message: `“${i.name}” would have no response: add a response column, or merge into a bot that has one.` }]),
+    ...(i.examples.length ? [] : [{ line: null, message: t('file.noExample', { name: i.name }) }]),
+    ...(i.responses.length ? [] : [{ line: null, message: t('file.noResponse', { name: i.name }) }]),
   ]);
   return { intents: result, problems: [...problems, ...limitProblems(result.map((intent) => ({ intent, line: null })))] };
 }

@@ -5,6 +5,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { Intent } from '../../client/index.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import { saveFile } from './conversation-export.js';
 import { applyImport, intentsCsv, intentsJson, MAX_IMPORT_BYTES, readIntentsFile, type ImportMode, type ImportProblem } from './intents-file.js';
@@ -44,31 +45,32 @@ export class AicdIntentsTransfer extends LitElement {
   @state() private mode: ImportMode = 'merge';
   @state() private problems: ImportProblem[] = [];
   @state() private status = '';
+  private readonly i18n = new LocaleController(this);
 
   override render() {
     return html`<fieldset>
-      <legend>Import and export</legend>
-      <p class="hint">CSV columns: intent, example, response (one example and/or response per row). JSON: the intents array as the API takes it.</p>
+      <legend>${t('transfer.title')}</legend>
+      <p class="hint">${t('transfer.hint')}</p>
       <div class="toolbar">
-        <button type="button" @click=${() => saveFile(this, intentsCsv(this.intents, this.filename))}>Export CSV</button>
-        <button type="button" @click=${() => saveFile(this, intentsJson(this.intents, this.filename))}>Export JSON</button>
+        <button type="button" @click=${() => saveFile(this, intentsCsv(this.intents, this.filename))}>${t('transfer.exportCsv')}</button>
+        <button type="button" @click=${() => saveFile(this, intentsJson(this.intents, this.filename))}>${t('transfer.exportJson')}</button>
       </div>
       <fieldset>
-        <legend>When importing</legend>
+        <legend>${t('transfer.whenImporting')}</legend>
         ${(['merge', 'replace'] as const).map(
           (mode) => html`<label class="check"
             ><input type="radio" name="import-mode" value=${mode} .checked=${this.mode === mode} @change=${() => (this.mode = mode)} />
-            ${mode === 'merge' ? 'Merge: add to the intents of the same name, keep the others' : 'Replace every intent'}</label
+            ${t(mode === 'merge' ? 'transfer.merge' : 'transfer.replace')}</label
           >`,
         )}
       </fieldset>
-      <label for="import-file">Import a CSV or JSON file <input id="import-file" name="import-file" type="file" accept=".csv,.json,text/csv,application/json" @change=${this.onFile} /></label>
+      <label for="import-file">${t('transfer.file')} <input id="import-file" name="import-file" type="file" accept=".csv,.json,text/csv,application/json" @change=${this.onFile} /></label>
       <p class="status" role="status">${this.status}</p>
       ${this.problems.length
         ? html`<div role="alert" class="error">
             <p>Nothing was imported: ${this.problems.length === 1 ? 'one problem' : `${this.problems.length} problems`}.</p>
             <ul class="import-problems">
-              ${this.problems.slice(0, 50).map((p) => html`<li>${p.line === null ? '' : `Line ${p.line}: `}${p.message}</li>`)}
+              ${this.problems.slice(0, 50).map((p) => html`<li>${p.line === null ? p.message : t('transfer.atLine', { line: p.line, message: p.message })}</li>`)}
             </ul>
           </div>`
         : nothing}
@@ -82,7 +84,7 @@ export class AicdIntentsTransfer extends LitElement {
     this.problems = [];
     this.status = '';
     if (file.size > MAX_IMPORT_BYTES) {
-      this.problems = [{ line: null, message: `The file is over ${MAX_IMPORT_BYTES / 1024 / 1024} MB.` }];
+      this.problems = [{ line: null, message: t('transfer.tooBig', { max: MAX_IMPORT_BYTES / 1024 / 1024 }) }];
       return;
     }
     const read = readIntentsFile(file.name, await file.text());
@@ -92,7 +94,7 @@ export class AicdIntentsTransfer extends LitElement {
       this.problems = applied.problems;
       return;
     }
-    this.status = `Imported ${read.intents.length} intents from ${file.name} (${this.mode === 'merge' ? 'merged' : 'replacing the others'}). Save to train the bot with them.`;
+    this.status = t(this.mode === 'merge' ? 'transfer.merged' : 'transfer.replaced', { count: read.intents.length, file: file.name });
     this.dispatchEvent(new IntentsImportedEvent(applied.intents));
   }
 }

@@ -1,23 +1,22 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import type { AiChatClient, KnowledgeImport, KnowledgeImportFile, KnowledgeImportKind } from '../../client/index.js';
+import type { AiChatClient, KnowledgeImport, KnowledgeImportFile, KnowledgeImportJobStatus, KnowledgeImportKind } from '../../client/index.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { formatDate, splitList } from '../ui/format.js';
+import { labels, LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './knowledge-imports.styles.js';
 
 /** What the service reads (documents/import/documents.ts); the picker offers just these. */
 const ACCEPT = '.md,.markdown,.html,.htm,.txt,.pdf,text/markdown,text/html,text/plain,application/pdf';
 const FIELDS = ['kind', 'files', 'url', 'max_pages', 'tags'] as const;
-const KINDS: readonly (readonly [KnowledgeImportKind, string])[] = [
-  ['files', 'Files (Markdown, HTML, text, PDF)'],
-  ['url', 'A web page and the pages it links to on its site'],
-  ['sitemap', 'The pages of a sitemap'],
-];
+const KINDS = labels<KnowledgeImportKind>({ files: 'kn.kindFiles', url: 'kn.kindUrl', sitemap: 'kn.kindSitemap' });
+const KIND_NAMES = labels<KnowledgeImportKind>({ files: 'kn.kindFilesShort', url: 'kn.kindUrlShort', sitemap: 'kn.kindSitemapShort' });
+const JOB_STATUS = labels<KnowledgeImportJobStatus>({ queued: 'job.queued', running: 'job.running', succeeded: 'job.succeeded', failed: 'job.failed' });
 /** First poll soon (small imports finish within a second); then slower, never more than every 4 s. */
 const FIRST_DELAY_MS = 300;
 const MAX_DELAY_MS = 4000;
@@ -58,6 +57,7 @@ export class AicdKnowledgeImports extends LitElement {
 
   private readonly form = new FormState(this);
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly i18n = new LocaleController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -73,44 +73,44 @@ export class AicdKnowledgeImports extends LitElement {
   override render() {
     return html`
       <section aria-labelledby="import-heading">
-        <h2 id="import-heading">Import documents and web pages</h2>
+        <h2 id="import-heading">${t('kn.importTitle')}</h2>
         <p class="status" role="status">${this.notice}</p>
         <form class="import" @submit=${this.start} novalidate>
           ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
           ${field({
             name: 'kind',
-            label: 'What to import',
+            label: t('kn.what'),
             value: this.kind,
-            options: KINDS,
+            options: (Object.keys(KINDS) as KnowledgeImportKind[]).map((kind) => [kind, KINDS[kind]] as const),
             onInput: (kind) => (this.kind = kind as KnowledgeImportKind),
           })}
           ${this.kind === 'files'
             ? html`<label
-                >Files
+                >${t('kn.files')}
                 <input type="file" name="files" multiple accept=${ACCEPT} aria-invalid=${this.form.errors.files ? 'true' : 'false'} />
-                <span class="hint">Each heading starts an entry. Up to 50 files.</span>
+                <span class="hint">${t('kn.filesHint')}</span>
                 ${this.form.errors.files ? html`<span class="field-error">${this.form.errors.files}</span>` : nothing}
               </label>`
             : html`${field({
                 name: 'url',
-                label: this.kind === 'sitemap' ? 'Sitemap URL' : 'Page URL',
+                label: this.kind === 'sitemap' ? t('kn.sitemapUrl') : t('kn.pageUrl'),
                 type: 'url',
                 value: this.url,
-                hint: 'Only pages on this host are read, as its robots.txt allows.',
+                hint: t('kn.hostHint'),
                 error: this.form.errors.url,
                 onInput: (url) => (this.url = url),
               })}
               ${field({
                 name: 'max_pages',
-                label: 'Most pages',
+                label: t('kn.mostPages'),
                 type: 'number',
                 value: this.maxPages,
-                hint: 'Default 50.',
+                hint: t('kn.default50'),
                 error: this.form.errors.max_pages,
                 onInput: (maxPages) => (this.maxPages = maxPages),
               })}`}
-          ${field({ name: 'tags', label: 'Tags', value: this.tags, hint: 'Comma-separated, given to every imported entry.', error: this.form.errors.tags, onInput: (tags) => (this.tags = tags) })}
-          <div class="toolbar"><button type="submit" class="primary" ?disabled=${this.form.saving}>Import</button></div>
+          ${field({ name: 'tags', label: t('common.tags'), value: this.tags, hint: t('kn.importTagsHint'), error: this.form.errors.tags, onInput: (tags) => (this.tags = tags) })}
+          <div class="toolbar"><button type="submit" class="primary" ?disabled=${this.form.saving}>${t('kn.import')}</button></div>
         </form>
         ${this.imports.length ? this.renderImports() : nothing}
       </section>
@@ -121,14 +121,14 @@ export class AicdKnowledgeImports extends LitElement {
   private renderImports() {
     return html`<table>
       <caption>
-        Imports
+        ${t('kn.imports')}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Source</th>
-          <th scope="col">Progress</th>
-          <th scope="col">Entries</th>
-          <th scope="col">Actions</th>
+          <th scope="col">${t('kn.source')}</th>
+          <th scope="col">${t('kn.progress')}</th>
+          <th scope="col">${t('kn.entries')}</th>
+          <th scope="col">${t('keys.actions')}</th>
         </tr>
       </thead>
       <tbody>
@@ -141,16 +141,16 @@ export class AicdKnowledgeImports extends LitElement {
     const job = item.job;
     const p = job?.progress;
     return html`<tr data-import=${item.id}>
-      <td>${item.name}<br /><span class="hint">${item.kind} · ${formatDate(item.updated_at)}</span></td>
+      <td>${item.name}<br /><span class="hint">${KIND_NAMES[item.kind]} · ${formatDate(item.updated_at)}</span></td>
       <td class="progress">
         ${job && p
-          ? html`<span class="job-status">${job.status}</span>
-              ${running(item) ? html`<progress max=${Math.max(p.documents_found, 1)} value=${p.documents_done} aria-label="Documents read of ${item.name}"></progress>` : nothing}
-              <span>${p.documents_done} of ${p.documents_found} documents · ${p.entries_created} added, ${p.entries_updated} updated, ${p.entries_deleted} deleted, ${p.entries_unchanged} unchanged</span>
+          ? html`<span class="job-status">${JOB_STATUS[job.status]}</span>
+              ${running(item) ? html`<progress max=${Math.max(p.documents_found, 1)} value=${p.documents_done} aria-label=${t('kn.documentsRead', { name: item.name })}></progress>` : nothing}
+              <span>${t('kn.progressLine', { done: p.documents_done, count: p.documents_found, added: p.entries_created, updated: p.entries_updated, deleted: p.entries_deleted, unchanged: p.entries_unchanged })}</span>
               ${job.error ? html`<span class="error">${job.error.message}</span>` : nothing}
               ${job.issues.length
                 ? html`<details>
-                    <summary>${job.issues.length} skipped</summary>
+                    <summary>${t('kn.skipped', { count: job.issues.length })}</summary>
                     <ul class="issues">
                       ${job.issues.map((issue) => html`<li><code>${issue.code}</code> ${issue.document}: ${issue.message}</li>`)}
                     </ul>
@@ -160,8 +160,8 @@ export class AicdKnowledgeImports extends LitElement {
       </td>
       <td>${item.entries}</td>
       <td class="actions">
-        <button type="button" ?disabled=${running(item)} aria-label="Sync ${item.name}" @click=${() => this.sync(item)}>Sync</button>
-        <button type="button" class="danger" aria-label="Delete ${item.name}" @click=${() => this.confirmDelete(item)}>Delete</button>
+        <button type="button" ?disabled=${running(item)} aria-label=${t('kn.syncItem', { name: item.name })} @click=${() => this.sync(item)}>${t('kn.sync')}</button>
+        <button type="button" class="danger" aria-label=${t('list.deleteItem', { name: item.name })} @click=${() => this.confirmDelete(item)}>${t('list.delete')}</button>
       </td>
     </tr>`;
   }
@@ -190,7 +190,7 @@ export class AicdKnowledgeImports extends LitElement {
     });
     if (!started) return;
     // before show(): a job that has already finished (a failure found at once) says so instead
-    this.notice = `Importing “${started.data.name}”…`;
+    this.notice = t('kn.importing', { name: started.data.name });
     this.show(started.data);
     if (this.picker) this.picker.value = '';
     this.url = '';
@@ -206,7 +206,7 @@ export class AicdKnowledgeImports extends LitElement {
         files = await Promise.all(picked.map(readFile));
       }
       const synced = (await this.client.knowledge.syncImport(item.id, files ? { files } : {})).data;
-      this.notice = `Syncing “${item.name}”…`;
+      this.notice = t('kn.syncing', { name: item.name });
       this.show(synced);
     } catch (error) {
       this.notice = errorMessage(error);
@@ -227,15 +227,15 @@ export class AicdKnowledgeImports extends LitElement {
 
   private async confirmDelete(item: KnowledgeImport): Promise<void> {
     const confirmed = await this.confirmDialog.ask({
-      title: 'Delete this import?',
-      message: `“${item.name}” and the ${item.entries} entries it imported will be removed from the knowledge base at once. This cannot be undone.`,
-      confirmLabel: 'Delete import',
+      title: t('kn.deleteImportTitle'),
+      message: t('kn.deleteImportMessage', { name: item.name, count: item.entries }),
+      confirmLabel: t('kn.deleteImport'),
     });
     if (!confirmed) return;
     try {
       await this.client.knowledge.deleteImport(item.id);
       this.imports = this.imports.filter((i) => i.id !== item.id);
-      this.notice = `Deleted “${item.name}” and its entries.`;
+      this.notice = t('kn.importDeleted', { name: item.name });
       this.changed();
     } catch (error) {
       this.notice = errorMessage(error);
@@ -274,8 +274,8 @@ export class AicdKnowledgeImports extends LitElement {
     const p = item.job?.progress;
     this.notice =
       item.job?.status === 'failed'
-        ? `Import of “${item.name}” failed: ${item.job.error?.message ?? 'unknown error'}`
-        : `Imported “${item.name}”: ${p?.entries_created ?? 0} added, ${p?.entries_updated ?? 0} updated, ${p?.entries_deleted ?? 0} deleted.`;
+        ? t('kn.importFailed', { name: item.name, error: item.job.error?.message ?? t('kn.unknownError') })
+        : t('kn.imported', { name: item.name, added: p?.entries_created ?? 0, updated: p?.entries_updated ?? 0, deleted: p?.entries_deleted ?? 0 });
     this.changed();
   }
 

@@ -10,6 +10,7 @@ import { FormState } from '../ui/form-state.js';
 import { PagedList } from '../ui/paged-list.js';
 import { formatDate, languageOptions, splitList } from '../ui/format.js';
 import { pagedTable, rowActions } from '../ui/paged-table.js';
+import { formatNumber, LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './knowledge-page.styles.js';
 import './knowledge-imports.js';
@@ -44,6 +45,7 @@ export class AicdKnowledgePage extends LitElement {
   @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
 
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
   private readonly entries = new PagedList<KnowledgeEntry>(this, (cursor) =>
     this.client.knowledge.list({ cursor, limit: 50 }).then((r) => r.data),
   );
@@ -54,21 +56,21 @@ export class AicdKnowledgePage extends LitElement {
 
   override render() {
     return html`
-      <h1>Knowledge</h1>
+      <h1>${t('nav.knowledge')}</h1>
       <p class="status" role="status">${this.notice}</p>
       <form class="toolbar" role="search" @submit=${this.onSearch}>
         <label>
-          Search the knowledge base
+          ${t('kn.searchLabel')}
           <input type="search" name="q" maxlength="500" .value=${this.query} @input=${(e: InputEvent) => (this.query = (e.target as HTMLInputElement).value)} />
         </label>
-        <button type="submit">Search</button>
-        ${this.hits ? html`<button type="button" @click=${this.clearSearch}>Clear search</button>` : nothing}
-        <button type="button" class="primary" @click=${() => this.openForm(null)}>New entry</button>
+        <button type="submit">${t('kn.search')}</button>
+        ${this.hits ? html`<button type="button" @click=${this.clearSearch}>${t('kn.clearSearch')}</button>` : nothing}
+        <button type="button" class="primary" @click=${() => this.openForm(null)}>${t('kn.newEntry')}</button>
       </form>
       ${this.searchError ? html`<p class="error" role="alert">${this.searchError}</p>` : nothing}
       ${this.hits ? this.renderHits(this.hits) : nothing} ${this.editing !== null ? this.renderForm() : nothing}
       <aicd-knowledge-imports .client=${this.client} @imports-changed=${() => void this.entries.reload()}></aicd-knowledge-imports>
-      <h2>All entries</h2>
+      <h2>${t('kn.allEntries')}</h2>
       ${this.renderEntries()}
       <aicd-confirm-dialog></aicd-confirm-dialog>
     `;
@@ -76,14 +78,14 @@ export class AicdKnowledgePage extends LitElement {
 
   private renderHits(hits: KnowledgeHit[]) {
     return html`<section aria-labelledby="results-heading">
-      <h2 id="results-heading">Search results</h2>
+      <h2 id="results-heading">${t('kn.results')}</h2>
       ${hits.length === 0
-        ? html`<p>No entry matches.</p>`
+        ? html`<p>${t('kn.noMatch')}</p>`
         : html`<ol class="hits">
             ${hits.map(
               (hit) => html`<li>
                 <button type="button" class="link" @click=${() => this.editById(hit.entry_id)}>${hit.title}</button>
-                <span class="score">score ${hit.score.toFixed(2)}</span>
+                <span class="score">${t('kn.score', { score: formatNumber(hit.score, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) })}</span>
                 <p class="snippet">${hit.snippet}</p>
               </li>`,
             )}
@@ -93,9 +95,9 @@ export class AicdKnowledgePage extends LitElement {
 
   private renderEntries() {
     return pagedTable(this.entries, {
-      caption: 'Knowledge entries',
-      empty: "No entries yet. Add one to ground your bots' answers.",
-      columns: ['Title', 'Tags', 'Source', 'Updated', 'Actions'],
+      caption: t('kn.caption'),
+      empty: t('kn.empty'),
+      columns: [t('kn.title'), t('common.tags'), t('kn.source'), t('common.updated'), t('keys.actions')],
       row: (entry) => html`<tr>
         <td>${entry.title}</td>
         <td>${entry.tags.join(', ')}</td>
@@ -109,23 +111,23 @@ export class AicdKnowledgePage extends LitElement {
   private renderForm() {
     const adding = this.editing === '';
     return html`<form class="editor" @submit=${this.save} novalidate aria-labelledby="form-heading">
-      <h2 id="form-heading">${adding ? 'Add an entry' : 'Edit entry'}</h2>
+      <h2 id="form-heading">${t(adding ? 'kn.addAnEntry' : 'kn.editEntry')}</h2>
       ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
-      ${this.field('title', 'Title')}
-      ${this.field('content', 'Content', 'Markdown or plain text, up to 100,000 characters.', true)}
-      ${this.field('tags', 'Tags', 'Comma-separated. A bot whose knowledge scope names a tag may use this entry.')}
-      ${this.field('source', 'Source', 'Where the text came from: a URL or a label.')}
+      ${this.field('title', t('kn.title'))}
+      ${this.field('content', t('kn.content'), t('kn.contentHint'), true)}
+      ${this.field('tags', t('common.tags'), t('kn.tagsHint'))}
+      ${this.field('source', t('kn.source'), t('kn.sourceHint'))}
       ${field({
         name: 'language',
-        label: 'Language',
+        label: t('common.language'),
         value: this.draft.language,
-        options: [['', 'The service default'], ...languageOptions()],
+        options: [['', t('kn.serviceDefault')], ...languageOptions()],
         error: this.form.errors.language,
         onInput: (language) => (this.draft = { ...this.draft, language }),
       })}
       <div class="toolbar">
-        <button type="submit" class="primary" ?disabled=${this.form.saving}>${adding ? 'Add entry' : 'Save entry'}</button>
-        <button type="button" @click=${this.closeForm}>Cancel</button>
+        <button type="submit" class="primary" ?disabled=${this.form.saving}>${t(adding ? 'kn.add' : 'kn.save')}</button>
+        <button type="button" @click=${this.closeForm}>${t('confirm.cancel')}</button>
       </div>
     </form>`;
   }
@@ -179,14 +181,14 @@ export class AicdKnowledgePage extends LitElement {
     if (!saved) return;
     this.entries.upsert(saved.data, (a, b) => a.id === b.id);
     this.editing = null;
-    this.notice = id ? `Saved “${saved.data.title}”.` : `Added “${saved.data.title}”.`;
+    this.notice = t(id ? 'kn.saved' : 'kn.added', { title: saved.data.title });
   }
 
   private async confirmDelete(entry: KnowledgeEntry): Promise<void> {
     const confirmed = await this.confirmDialog.ask({
-      title: 'Delete this entry?',
-      message: `“${entry.title}” will be removed from the knowledge base and from search at once. This cannot be undone.`,
-      confirmLabel: 'Delete entry',
+      title: t('kn.deleteThis'),
+      message: t('kn.deleteMessage', { title: entry.title }),
+      confirmLabel: t('kn.deleteEntry'),
     });
     if (!confirmed) return;
     try {
@@ -194,7 +196,7 @@ export class AicdKnowledgePage extends LitElement {
       this.entries.remove((e) => e.id === entry.id);
       if (this.hits) this.hits = this.hits.filter((hit) => hit.entry_id !== entry.id);
       if (this.editing === entry.id) this.editing = null;
-      this.notice = `Deleted “${entry.title}”.`;
+      this.notice = t('kn.deleted', { title: entry.title });
     } catch (error) {
       this.notice = errorMessage(error);
     }

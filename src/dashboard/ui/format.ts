@@ -1,14 +1,12 @@
 /** Small text helpers shared by the pages, in the dashboard's language (i18n/i18n.ts). */
 import type { CsatRating, FeedbackRating, FeedbackReason } from '../../client/index.js';
-import { locale, t } from '../i18n/i18n.js';
-import type { MessageKey } from '../i18n/catalog.js';
+import { labels, locale, t } from '../i18n/i18n.js';
 import type { PresenceStatus } from '../types.js';
 
-/** A record whose values are read in the current language each time (`LABELS[key]` stays a plain read). */
-function translated<K extends string | number>(keys: readonly K[], key: (k: K) => MessageKey): Readonly<Record<K, string>> {
-  const labels = {} as Record<K, string>;
-  for (const k of keys) Object.defineProperty(labels, k, { get: () => t(key(k)), enumerable: true });
-  return labels;
+/** A day of the week by name in the dashboard's language: 0 is Monday. */
+export function weekdayName(fromMonday: number): string {
+  // 2024-01-01 was a Monday
+  return new Intl.DateTimeFormat(locale(), { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 1 + fromMonday));
 }
 
 /** "a, b ,, c" or one per line → ['a', 'b', 'c']: empty items are dropped, the rest trimmed. */
@@ -25,7 +23,7 @@ export function splitLines(text: string): string[] {
 }
 
 /** An operator's presence in words. */
-export const PRESENCE_LABELS = translated<PresenceStatus>(['online', 'away', 'offline'], (s) => `presence.${s}`);
+export const PRESENCE_LABELS = labels<PresenceStatus>({ online: 'presence.online', away: 'presence.away', offline: 'presence.offline' });
 
 const dateTimes = new Map<string, Intl.DateTimeFormat>();
 
@@ -71,10 +69,10 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? Math.round(value * 10) / 10 : Math.round(value)} ${unit}`;
 }
 
-export const REASON_LABELS = translated<FeedbackReason>(['incorrect', 'not_helpful', 'incomplete', 'other'], (r) => `reason.${r}`);
+export const REASON_LABELS = labels<FeedbackReason>({ incorrect: 'reason.incorrect', not_helpful: 'reason.not_helpful', incomplete: 'reason.incomplete', other: 'reason.other' });
 
 /** A satisfaction rating in words, 1 to 5 (the widget's survey names them the same). */
-export const CSAT_LABELS = translated<CsatRating>([1, 2, 3, 4, 5], (r) => `csat.${r}`);
+export const CSAT_LABELS = labels<CsatRating>({ 1: 'csat.1', 2: 'csat.2', 3: 'csat.3', 4: 'csat.4', 5: 'csat.5' });
 
 /** "★★★★☆ 4/5 · Good": a visitor's satisfaction rating, as the pages show it. */
 export function csatSummary(rating: CsatRating): string {

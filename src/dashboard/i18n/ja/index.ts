@@ -1,8 +1,9 @@
 /** The dashboard in Japanese: one chunk, imported when chosen (i18n.ts). */
 import type { Catalog } from '../catalog.js';
+import { admin } from './admin.js';
 import { bots } from './bots.js';
 import { pages } from './pages.js';
 import { shell } from './shell.js';
 
-const catalog: Catalog = { ...shell, ...pages, ...bots };
+const catalog: Catalog = { ...shell, ...pages, ...bots, ...admin };
 export default catalog;
