@@ -47,7 +47,10 @@ export async function getJson(url: string, options: PlatformRequest): Promise<Pl
 /** The request's answer as JSON, or why there is none. */
 async function send(url: string, init: RequestInit, options: PlatformRequest): Promise<PlatformOutcome> {
   const res = await fetchPlatform(url, init, options);
-  if (!('status' in res)) return res;
+  if (!('status' in res)) {
+    if (res.neverLeft) return { ok: false, retryable: true, error: `the platform could not be reached (${res.why})` };
+    return { ok: false, retryable: false, uncertain: true, error: `no answer from the platform (${res.why}): the reply may or may not have arrived` };
+  }
   const text = await readText(res);
   let parsed: unknown = null;
   try {
@@ -60,14 +63,14 @@ async function send(url: string, init: RequestInit, options: PlatformRequest): P
   return { ok: false, answer, retryable: res.status === 429 || res.status >= 500, error: `the platform answered ${res.status}` };
 }
 
-async function fetchPlatform(url: string, init: RequestInit, options: PlatformRequest): Promise<Response | Extract<PlatformOutcome, { ok: false }>> {
+/** The answer, or why there is none and whether the request surely never left. */
+async function fetchPlatform(url: string, init: RequestInit, options: PlatformRequest): Promise<Response | { neverLeft: boolean; why: string }> {
   try {
     return await fetch(url, { ...init, signal: AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]), redirect: 'error' });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     const why = cause ?? (options.signal.aborted ? 'stopped' : (error as Error).name === 'TimeoutError' ? 'timeout' : 'no answer');
-    if (cause && NOT_SENT.has(cause)) return { ok: false, retryable: true, error: `the platform could not be reached (${why})` };
-    return { ok: false, retryable: false, uncertain: true, error: `no answer from the platform (${why}): the reply may or may not have arrived` };
+    return { neverLeft: cause !== undefined && NOT_SENT.has(cause), why };
   }
 }
 
@@ -117,7 +120,7 @@ export function harmless<T extends { retryable: boolean; uncertain?: true; error
  */
 export async function download(url: string, maxBytes: number, options: PlatformRequest): Promise<Download> {
   const res = await fetchPlatform(url, { method: 'GET', headers: { ...options.headers } }, options);
-  if (!('status' in res)) return { ok: false, retryable: true, error: res.error.replace(/: the reply .*$/, '') };
+  if (!('status' in res)) return { ok: false, retryable: true, error: `no answer from the platform (${res.why})` };
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});
     return { ok: false, retryable: res.status === 429 || res.status >= 500, error: `the platform answered ${res.status}` };
