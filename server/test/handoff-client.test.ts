@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { AiChatClient, ApiError, type HandoffEvent } from '../../src/client/index.ts';
+import { HttpCore } from '../../src/client/http.ts';
+import { followEvents } from '../../src/client/resources/handoff.ts';
 import type { Service } from '../src/index.ts';
 import { handoffSetup, openStream, startConversation, type HandoffSetup, type LiveStream } from './support/handoff.ts';
 import { createTestService } from './support/test-database.ts';
@@ -85,6 +87,29 @@ describe('client.handoff', () => {
     const ids = received.map((e) => Number(e.id));
     assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
     assert.equal(new Set(ids).size, ids.length);
+  });
+
+  it('followEvents() on the inbox stream yields every kind of event, a private note too', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const cookie = `aicw_session=${setup.operator.cookie}`;
+    const core = new HttpCore({
+      baseUrl: `http://127.0.0.1:${port}/dashboard/api`,
+      maxRetries: 0,
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), cookie } }),
+    });
+    const conversationId = await startConversation(setup.api, setup.botId, 'client-note-reader');
+    const controller = new AbortController();
+    let onReady!: () => void;
+    const ready = new Promise<void>((resolve) => (onReady = resolve));
+    const stream = followEvents(core, '/inbox/events', {}, { signal: controller.signal, onReady });
+    const next = stream.next();
+    await ready;
+    const added = await setup.operator.call('POST', `/dashboard/api/inbox/${conversationId}/notes`, { body: { content: 'for the team' } });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    let event = (await next).value as HandoffEvent;
+    while (event.type !== 'note') event = (await stream.next()).value as HandoffEvent;
+    assert.equal(event.data.content, 'for the team');
+    controller.abort();
   });
 
   it('events(): a conversation that is not the visitor’s throws 404 instead of retrying', async () => {

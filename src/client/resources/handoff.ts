@@ -46,7 +46,8 @@ export interface HandoffEventsOptions extends HandoffScope {
   onReady?: (lastEventId: string) => void;
 }
 
-const EVENT_TYPES = new Set<keyof HandoffStreamEvents>(['status', 'message', 'typing', 'presence']);
+/** Every event the streams carry, kept complete by its type: a new kind of event is a type error here. */
+const EVENT_TYPES = new Set(Object.keys({ status: 1, message: 1, note: 1, typing: 1, presence: 1 } satisfies Record<keyof HandoffStreamEvents, 1>));
 /** Events that are not stored have no id of their own (the frame's is still the last stored event's). */
 const UNSTORED = new Set(['typing', 'presence']);
 const MAX_RETRY_DELAY_MS = 30_000;
