@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { en, type Catalog, type Message } from '../../src/dashboard/i18n/catalog.js';
-import { LOCALES } from '../../src/dashboard/i18n/i18n.js';
+import { LOCALES, setLocale, t } from '../../src/dashboard/i18n/i18n.js';
 
 const catalogs = {} as Record<(typeof LOCALES)[number], Catalog>;
 
@@ -62,5 +62,28 @@ describe('dashboard catalogs', () => {
       'list.deleteItem: no "one" form',
       'extra nav.extra',
     ]);
+  });
+});
+
+describe('t()', () => {
+  before(() => {
+    // setLocale sets <html lang dir>: a stand-in document is enough here
+    (globalThis as { document?: unknown }).document ??= { documentElement: {} };
+  });
+
+  it('fills placeholders, numbers formatted for the language, and picks the plural form by count', async () => {
+    assert.equal(t('shell.inboxLabel', { waiting: 1234, mine: 1 }), 'Inbox: 1,234 waiting, 1 yours');
+    assert.equal(t('overview.maxDays', { count: 1 }), 'At most 1 day at once.');
+    assert.equal(t('overview.maxDays', { count: 31 }), 'At most 31 days at once.');
+    await setLocale('de');
+    assert.equal(t('shell.inboxLabel', { waiting: 1234, mine: 1 }), 'Posteingang: 1.234 wartend, 1 bei Ihnen');
+    await setLocale('ar');
+    assert.equal(document.documentElement.dir, 'rtl');
+    const pair = (count: number) => t('quality.confusedPair', { count, intent: 'a', predicted: 'b' });
+    assert.match(pair(2), /^حُسب مثالان /, 'the dual');
+    assert.match(pair(3), /^حُسبت 3 أمثلة /, 'few');
+    await setLocale('en');
+    assert.equal(document.documentElement.dir, 'ltr');
+    assert.equal(t('list.deleteItem', { name: '{count}' }), 'Delete {count}', 'a value is not read as a placeholder');
   });
 });

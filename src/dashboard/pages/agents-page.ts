@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import type { Agent, AgentExample, AiChatClient, CreateAgentRequest, TrainingJob } from '../../client/index.js';
+import type { Agent, AgentExample, AgentStatus, AiChatClient, CreateAgentRequest, TrainingJob, TrainingJobStatus } from '../../client/index.js';
 import { client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
@@ -10,6 +10,7 @@ import { FormState } from '../ui/form-state.js';
 import { formatDate, languageOptions, splitList } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable, rowActions } from '../ui/paged-table.js';
+import { labels, LocaleController, t, tParts } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './agents-page.styles.js';
 import { TrainingJobController } from './training-job.js';
@@ -24,6 +25,9 @@ interface Draft {
 }
 
 const EMPTY: Draft = { name: '', description: '', instructions: '', language: 'en', tags: '', examples: [{ input: '', output: '' }] };
+
+const AGENT_STATUS = labels<AgentStatus>({ draft: 'agents.draft', training: 'botStatus.training', ready: 'botStatus.ready', failed: 'botStatus.failed' });
+const JOB_STATUS = labels<TrainingJobStatus>({ queued: 'job.queued', running: 'job.running', succeeded: 'job.succeeded', failed: 'job.failed' });
 
 /**
  * Agents: the list, a form to create or edit one (its instructions, example exchanges and knowledge
@@ -44,6 +48,7 @@ export class AicdAgentsPage extends LitElement {
   @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
 
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
   private readonly agents = new PagedList<Agent>(this, (cursor) => this.client.agents.list({ cursor, limit: 50 }).then((r) => r.data));
   private readonly training = new TrainingJobController(this, () => this.client, (job) => void this.refresh(job.agent_id));
 
@@ -58,9 +63,9 @@ export class AicdAgentsPage extends LitElement {
 
   override render() {
     return html`
-      <h1>Agents</h1>
+      <h1>${t('nav.agents')}</h1>
       <p class="status" role="status">${this.notice}</p>
-      <div class="toolbar"><button type="button" class="primary" @click=${() => this.openForm(null)}>New agent</button></div>
+      <div class="toolbar"><button type="button" class="primary" @click=${() => this.openForm(null)}>${t('agents.new')}</button></div>
       ${this.editing !== null ? this.renderForm() : nothing} ${this.renderList()}
       <aicd-confirm-dialog></aicd-confirm-dialog>
     `;
@@ -68,12 +73,12 @@ export class AicdAgentsPage extends LitElement {
 
   private renderList() {
     return pagedTable(this.agents, {
-      caption: 'Agents',
-      empty: 'No agents yet.',
-      columns: ['Name', 'Status', 'Updated', 'Actions'],
+      caption: t('nav.agents'),
+      empty: t('agents.none'),
+      columns: [t('common.name'), t('common.status'), t('common.updated'), t('keys.actions')],
       row: (agent) => html`<tr>
         <td>${agent.name}</td>
-        <td>${agent.status}</td>
+        <td>${AGENT_STATUS[agent.status]}</td>
         <td>${formatDate(agent.updated_at)}</td>
         ${rowActions(agent.name, () => this.openForm(agent), () => this.confirmDelete(agent))}
       </tr>`,
@@ -86,22 +91,22 @@ export class AicdAgentsPage extends LitElement {
     const text = (name: keyof Omit<Draft, 'examples'>, label: string, hint = '', multiline = false) =>
       field({ name, label, hint, multiline, value: d[name], error: this.form.errors[name === 'tags' ? 'knowledge' : name], onInput: (value) => (this.draft = { ...this.draft, [name]: value }) });
     return html`<form class="editor" novalidate @submit=${this.save} aria-labelledby="agent-form-heading">
-      <h2 id="agent-form-heading">${creating ? 'New agent' : 'Edit agent'}</h2>
+      <h2 id="agent-form-heading">${t(creating ? 'agents.new' : 'agents.edit')}</h2>
       ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
-      ${text('name', 'Name')} ${text('description', 'Description')}
-      ${text('instructions', 'Instructions', 'How the agent should answer (up to 8,000 characters).', true)}
-      ${field({ name: 'language', label: 'Language', value: d.language, options: languageOptions(), error: this.form.errors.language, onInput: (language) => (this.draft = { ...this.draft, language }) })}
-      ${text('tags', 'Knowledge tags', 'Comma-separated. Only entries with one of these tags ground its answers; empty: every entry.')}
+      ${text('name', t('common.name'))} ${text('description', t('common.description'))}
+      ${text('instructions', t('agents.instructions'), t('agents.instructionsHint'), true)}
+      ${field({ name: 'language', label: t('common.language'), value: d.language, options: languageOptions(), error: this.form.errors.language, onInput: (language) => (this.draft = { ...this.draft, language }) })}
+      ${text('tags', t('agents.tags'), t('agents.tagsHint'))}
       <fieldset>
-        <legend>Example exchanges</legend>
-        <p class="hint">Training turns each example into an intent; examples with the same answer share one.</p>
+        <legend>${t('agents.examples')}</legend>
+        <p class="hint">${t('agents.examplesHint')}</p>
         ${this.form.errors.examples ? html`<p class="field-error">${this.form.errors.examples}</p>` : nothing}
         ${d.examples.map((example, i) => this.renderExample(example, i))}
-        <button type="button" @click=${() => (this.draft = { ...d, examples: [...d.examples, { input: '', output: '' }] })}>Add example</button>
+        <button type="button" @click=${() => (this.draft = { ...d, examples: [...d.examples, { input: '', output: '' }] })}>${t('addIntent.add')}</button>
       </fieldset>
       <div class="toolbar">
-        <button type="submit" class="primary" ?disabled=${this.form.saving}>${creating ? 'Create agent' : 'Save agent'}</button>
-        <button type="button" @click=${() => (this.editing = null)}>Close</button>
+        <button type="submit" class="primary" ?disabled=${this.form.saving}>${t(creating ? 'agents.create' : 'agents.save')}</button>
+        <button type="button" @click=${() => (this.editing = null)}>${t('addIntent.close')}</button>
       </div>
       ${creating ? nothing : this.renderTraining()}
     </form>`;
@@ -111,19 +116,19 @@ export class AicdAgentsPage extends LitElement {
     const set = (key: keyof AgentExample) => (value: string) =>
       (this.draft = { ...this.draft, examples: this.draft.examples.map((e, j) => (j === i ? { ...e, [key]: value } : e)) });
     return html`<div class="example">
-      ${field({ name: `examples.${i}.input`, label: `Visitor says (example ${i + 1})`, value: example.input, error: this.form.errors[`examples.${i}.input`], onInput: set('input') })}
-      ${field({ name: `examples.${i}.output`, label: `Agent answers (example ${i + 1})`, value: example.output, error: this.form.errors[`examples.${i}.output`], onInput: set('output') })}
-      <button type="button" class="danger" @click=${() => (this.draft = { ...this.draft, examples: this.draft.examples.filter((_, j) => j !== i) })} aria-label=${`Remove example ${i + 1}`}>Remove</button>
+      ${field({ name: `examples.${i}.input`, label: t('agents.visitorSays', { n: i + 1 }), value: example.input, error: this.form.errors[`examples.${i}.input`], onInput: set('input') })}
+      ${field({ name: `examples.${i}.output`, label: t('agents.agentAnswers', { n: i + 1 }), value: example.output, error: this.form.errors[`examples.${i}.output`], onInput: set('output') })}
+      <button type="button" class="danger" @click=${() => (this.draft = { ...this.draft, examples: this.draft.examples.filter((_, j) => j !== i) })} aria-label=${t('agents.removeExample', { n: i + 1 })}>${t('common.remove')}</button>
     </div>`;
   }
 
   private renderTraining() {
     const { job, error, active } = this.training;
     return html`<section class="training" aria-labelledby="training-heading">
-      <h3 id="training-heading">Training</h3>
-      <button type="button" class="primary" ?disabled=${active} @click=${() => this.training.train(this.editing!)}>Train</button>
+      <h3 id="training-heading">${t('agents.training')}</h3>
+      <button type="button" class="primary" ?disabled=${active} @click=${() => this.training.train(this.editing!)}>${t('agents.train')}</button>
       ${error ? html`<p class="error" role="alert">${error}</p>` : nothing}
-      ${job ? this.renderJob(job, active) : html`<p class="status">Not trained from this page yet.</p>`}
+      ${job ? this.renderJob(job, active) : html`<p class="status">${t('agents.notTrained')}</p>`}
       ${job?.status === 'succeeded'
         ? html`<aicd-intent-quality noun="agent" .load=${async () => (await this.client.agents.quality(job.agent_id)).data} version=${job.id}></aicd-intent-quality>`
         : nothing}
@@ -133,19 +138,19 @@ export class AicdAgentsPage extends LitElement {
   private renderJob(job: TrainingJob, active: boolean) {
     const m = job.metrics;
     return html`<div role="status" aria-live="polite">
-        <p>Job ${job.id}: <strong class="job-status">${job.status}</strong></p>
-        ${active ? html`<progress aria-label="Training progress"></progress>` : nothing}
+        <p>${tParts('agents.job', { id: job.id, status: html`<strong class="job-status">${JOB_STATUS[job.status]}</strong>` })}</p>
+        ${active ? html`<progress aria-label=${t('agents.progress')}></progress>` : nothing}
         ${job.error ? html`<p class="error">${job.error.message}</p>` : nothing}
       </div>
       ${m
         ? html`<table class="metrics">
-            <caption>Training metrics</caption>
+            <caption>${t('agents.metrics')}</caption>
             <tbody>
-              <tr><th scope="row">Intents</th><td>${m.intents}</td></tr>
-              <tr><th scope="row">Examples</th><td>${m.examples}</td></tr>
-              <tr><th scope="row">Held-out examples</th><td>${m.holdout_examples}</td></tr>
-              <tr><th scope="row">Held-out accuracy</th><td>${m.holdout_accuracy === null ? '—' : `${Math.round(m.holdout_accuracy * 1000) / 10} %`}</td></tr>
-              <tr><th scope="row">Training time</th><td>${m.training_ms} ms</td></tr>
+              <tr><th scope="row">${t('bots.intents')}</th><td>${m.intents}</td></tr>
+              <tr><th scope="row">${t('quality.examples')}</th><td>${m.examples}</td></tr>
+              <tr><th scope="row">${t('agents.heldOut')}</th><td>${m.holdout_examples}</td></tr>
+              <tr><th scope="row">${t('agents.heldOutAccuracy')}</th><td>${m.holdout_accuracy === null ? t('format.none') : t('format.percent', { n: Math.round(m.holdout_accuracy * 1000) / 10 })}</td></tr>
+              <tr><th scope="row">${t('agents.time')}</th><td>${t('format.ms', { n: m.training_ms })}</td></tr>
             </tbody>
           </table>`
         : nothing}`;
@@ -198,7 +203,7 @@ export class AicdAgentsPage extends LitElement {
     const saved = await this.form.submit(fields, () => (id ? this.client.agents.update(id, body) : this.client.agents.create(body)));
     if (!saved) return;
     this.agents.upsert(saved.data, (a, b) => a.id === b.id);
-    this.notice = id ? `Saved “${saved.data.name}”.` : `Created “${saved.data.name}”. Train it to use its examples.`;
+    this.notice = t(id ? 'agents.saved' : 'agents.created', { name: saved.data.name });
     if (!id) this.editing = saved.data.id; // stay on the form: training is the next step
   }
 
@@ -213,16 +218,16 @@ export class AicdAgentsPage extends LitElement {
 
   private async confirmDelete(agent: Agent): Promise<void> {
     const confirmed = await this.confirmDialog.ask({
-      title: 'Delete this agent?',
-      message: `“${agent.name}” will be deleted with its training jobs and every conversation started with it. This cannot be undone.`,
-      confirmLabel: 'Delete agent',
+      title: t('agents.deleteTitle'),
+      message: t('agents.deleteMessage', { name: agent.name }),
+      confirmLabel: t('agents.delete'),
     });
     if (!confirmed) return;
     try {
       await this.client.agents.delete(agent.id);
       this.agents.remove((a) => a.id === agent.id);
       if (this.editing === agent.id) this.editing = null;
-      this.notice = `Deleted “${agent.name}”.`;
+      this.notice = t('bots.deleted', { name: agent.name });
     } catch (error) {
       this.notice = errorMessage(error);
     }

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import type { AiChatClient, Bot, ChannelConnection, ChannelPlatform, ChannelTestMessage } from '../../client/index.js';
+import type { AiChatClient, Bot, ChannelConnection, ChannelPlatform } from '../../client/index.js';
 import { client as dashboardClient } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
@@ -11,6 +11,7 @@ import { FormState } from '../ui/form-state.js';
 import { formatDate } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable } from '../ui/paged-table.js';
+import { LocaleController, t, tParts } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import { offeredPlatforms, PLATFORMS } from './channel-platforms.js';
 import { ChannelTestController, type FollowedTest } from './channel-test.js';
@@ -37,6 +38,7 @@ export class AicdChannelsPage extends LitElement {
   static override styles = [pageStyles, styles];
 
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
   private readonly tests = new ChannelTestController(this, () => this.client, () => void this.load());
   private readonly bots = new PagedList<Bot>(this, (cursor) => this.client.bots.list({ cursor, limit: 50 }).then((r) => r.data));
 
@@ -89,27 +91,27 @@ export class AicdChannelsPage extends LitElement {
 
   override render() {
     if (!this.botId) return this.renderBotChoice();
-    const header = html`<p><a href=${`#/bots/${encodeURIComponent(this.botId)}`}>Back to the bot</a></p>`;
-    if (this.loadError) return html`${header}<h1>Channels</h1><p class="error" role="alert">${this.loadError}</p>`;
-    if (!this.bot || !this.channels) return html`${header}<h1>Channels</h1><p class="status" role="status">Loading…</p>`;
+    const header = html`<p><a href=${`#/bots/${encodeURIComponent(this.botId)}`}>${t('ch.back')}</a></p>`;
+    if (this.loadError) return html`${header}<h1>${t('nav.channels')}</h1><p class="error" role="alert">${this.loadError}</p>`;
+    if (!this.bot || !this.channels) return html`${header}<h1>${t('nav.channels')}</h1><p class="status" role="status">${t('list.loading')}</p>`;
     return html`${header}
-      <h1>Channels of ${this.bot.name}</h1>
-      <p class="hint">The bot answers on messaging platforms as it answers in the widget; an operator who takes a conversation in the inbox answers there too.</p>
+      <h1>${t('ch.of', { bot: this.bot.name })}</h1>
+      <p class="hint">${t('ch.intro')}</p>
       <p class="status" role="status">${this.notice}</p>
-      ${this.channels.length ? this.channels.map((channel) => this.renderChannel(channel)) : html`<p>Not on any platform yet.</p>`} ${this.renderConnect()}
+      ${this.channels.length ? this.channels.map((channel) => this.renderChannel(channel)) : html`<p>${t('ch.none')}</p>`} ${this.renderConnect()}
       <aicd-confirm-dialog></aicd-confirm-dialog>`;
   }
 
   private renderBotChoice() {
-    return html`<h1>Channels</h1>
-      <p class="hint">Choose a bot to connect it to Telegram, WhatsApp and other platforms.</p>
+    return html`<h1>${t('nav.channels')}</h1>
+      <p class="hint">${t('ch.choose')}</p>
       ${pagedTable(this.bots, {
-        caption: 'Bots',
-        empty: 'No bots yet. Create one first.',
-        columns: ['Bot', 'Status'],
+        caption: t('nav.bots'),
+        empty: t('ch.noBots'),
+        columns: [t('overview.bot'), t('common.status')],
         row: (bot) => html`<tr>
-          <td><a href=${`#/bots/${encodeURIComponent(bot.id)}/channels`}>Channels of ${bot.name}</a></td>
-          <td>${bot.status}</td>
+          <td><a href=${`#/bots/${encodeURIComponent(bot.id)}/channels`}>${t('ch.of', { bot: bot.name })}</a></td>
+          <td>${t(`botStatus.${bot.status}`)}</td>
         </tr>`,
       })}`;
   }
@@ -123,35 +125,35 @@ export class AicdChannelsPage extends LitElement {
     return html`<section class="channel" aria-labelledby=${headingId}>
       <h2 id=${headingId}>${info.label}</h2>
       <dl class="health">
-        <dt>Last message received</dt>
+        <dt>${t('ch.lastReceived')}</dt>
         <dd>${formatDate(health.last_received_at)}</dd>
-        <dt>Last reply sent</dt>
+        <dt>${t('ch.lastSent')}</dt>
         <dd>${formatDate(health.last_sent_at)}</dd>
-        <dt>Replies waiting</dt>
+        <dt>${t('ch.waiting')}</dt>
         <dd>${health.pending_replies}</dd>
-        <dt>Last error</dt>
-        <dd>${health.last_error ? `${health.last_error} (${formatDate(health.last_error_at)})` : 'None'}</dd>
+        <dt>${t('ch.lastError')}</dt>
+        <dd>${health.last_error ? t('ch.errorAt', { error: health.last_error, when: formatDate(health.last_error_at) }) : t('common.none')}</dd>
       </dl>
-      <h3>Webhook URL</h3>
-      <p class="hint">${info.webhookStep}</p>
+      <h3>${t('ch.webhookUrl')}</h3>
+      <p class="hint">${t(info.webhookStep)}</p>
       <pre class="code"><code>${channel.webhook_url}</code></pre>
       <div class="toolbar">
-        <aicd-copy-button .text=${channel.webhook_url} label=${`Copy the ${info.label} webhook URL`}></aicd-copy-button>
-        <p class="hint">Steps on ${info.label}’s side: <code class="doc">${info.docs}</code> in the project's repository.</p>
+        <aicd-copy-button .text=${channel.webhook_url} label=${t('ch.copyWebhook', { platform: info.label })}></aicd-copy-button>
+        <p class="hint">${tParts('ch.steps', { platform: info.label, doc: html`<code class="doc">${info.docs}</code>` })}</p>
       </div>
-      <h3>Credentials</h3>
+      <h3>${t('ch.credentials')}</h3>
       <ul class="credentials">
         ${info.fields.map(
-          (f) => html`<li>${f.label}: ${f.secret ? (channel.secrets_set[f.name] ? 'saved' : 'not set') : channel.settings[f.name] || 'not set'}</li>`,
+          (f) => html`<li>${t(f.label)}: ${f.secret ? t(channel.secrets_set[f.name] ? 'ch.saved' : 'ch.notSet') : channel.settings[f.name] || t('ch.notSet')}</li>`,
         )}
       </ul>
       <div class="toolbar">
-        <button type="button" aria-label=${`Change credentials of ${info.label}`} @click=${() => this.edit(channel.type)}>Change credentials</button>
+        <button type="button" aria-label=${t('ch.changeOf', { platform: info.label })} @click=${() => this.edit(channel.type)}>${t('ch.change')}</button>
         ${info.webhookApi
-          ? html`<button type="button" @click=${() => this.webhook(channel.type, 'register')}>Register webhook</button>
-              <button type="button" @click=${() => this.webhook(channel.type, 'remove')}>Remove webhook</button>`
+          ? html`<button type="button" @click=${() => this.webhook(channel.type, 'register')}>${t('ch.register')}</button>
+              <button type="button" @click=${() => this.webhook(channel.type, 'remove')}>${t('ch.removeWebhook')}</button>`
           : nothing}
-        <button type="button" class="danger" aria-label=${`Disconnect ${info.label}`} @click=${() => this.disconnect(channel.type)}>Disconnect</button>
+        <button type="button" class="danger" aria-label=${t('ch.disconnectPlatform', { platform: info.label })} @click=${() => this.disconnect(channel.type)}>${t('ch.disconnect')}</button>
       </div>
       ${error ? html`<p class="error" role="alert">${error}</p>` : nothing} ${this.renderTest(channel.type)}
     </section>`;
@@ -164,10 +166,10 @@ export class AicdChannelsPage extends LitElement {
     const test = this.tests.test?.platform === platform ? this.tests.test : null;
     return html`<form novalidate @submit=${(e: Event) => this.sendTest(e, platform)}>
       <fieldset>
-        <legend>Send a test message</legend>
-        ${field({ name: `test-chat-${platform}`, label: 'Recipient', value: input.chat, hint: `${info.chatHint} Empty: whoever wrote to the bot last.`, onInput: (chat) => set({ chat }) })}
-        ${field({ name: `test-text-${platform}`, label: 'Text', value: input.text, hint: 'Optional; a sentence naming the bot otherwise.', onInput: (text) => set({ text }) })}
-        <button type="submit" ?disabled=${this.tests.active && !!test}>Send test message</button>
+        <legend>${t('ch.testTitle')}</legend>
+        ${field({ name: `test-chat-${platform}`, label: t('ch.recipient'), value: input.chat, hint: t('ch.recipientHint', { hint: t(info.chatHint) }), onInput: (chat) => set({ chat }) })}
+        ${field({ name: `test-text-${platform}`, label: t('ch.text'), value: input.text, hint: t('ch.textHint'), onInput: (text) => set({ text }) })}
+        <button type="submit" ?disabled=${this.tests.active && !!test}>${t('ch.sendTest')}</button>
         ${test?.error ? html`<p class="error" role="alert">${test.error}</p>` : nothing}
         <p class="status" role="status">${test ? testOutcome(test) : ''}</p>
       </fieldset>
@@ -180,36 +182,36 @@ export class AicdChannelsPage extends LitElement {
     const editing = this.platform !== '' && connected.has(this.platform);
     if (!choices.length) return nothing;
     const info = this.platform ? PLATFORMS[this.platform] : null;
-    const title = editing && info ? `Change the ${info.label} credentials` : 'Connect a platform';
+    const title = editing && info ? t('ch.changeTitle', { platform: info.label }) : t('ch.connectTitle');
     return html`<form novalidate @submit=${this.connect} aria-labelledby="connect-title">
       <h2 id="connect-title">${title}</h2>
       ${editing
         ? nothing
         : field({
             name: 'platform',
-            label: 'Platform',
+            label: t('ch.platform'),
             value: this.platform,
-            options: [['', 'Choose a platform'], ...choices.map((p) => [p, PLATFORMS[p].label] as const)],
+            options: [['', t('ch.choosePlatform')], ...choices.map((p) => [p, PLATFORMS[p].label] as const)],
             onInput: (platform) => this.choose(platform as ChannelPlatform | ''),
           })}
       ${info
         ? html`${info.fields.map((f) =>
               field({
                 name: f.name,
-                label: f.label,
+                label: t(f.label),
                 type: f.secret ? 'password' : 'text',
                 value: this.values[f.name] ?? '',
-                hint: f.secret && editing ? `${f.hint} Saved: type a new one to change it, or leave it empty to keep it.` : f.hint,
+                hint: f.secret && editing ? t('ch.secretSaved', { hint: t(f.hint) }) : t(f.hint),
                 error: this.form.errors[f.name],
                 onInput: (value) => (this.values = { ...this.values, [f.name]: value }),
               }),
             )}
-            <p class="hint">Secrets are stored encrypted and never shown again. Steps: <code class="doc">${info.docs}</code> in the project's repository.</p>`
+            <p class="hint">${tParts('ch.secretsHint', { doc: html`<code class="doc">${info.docs}</code>` })}</p>`
         : nothing}
       ${this.form.formError ? html`<p class="error" role="alert">${this.form.formError}</p>` : nothing}
       <div class="toolbar">
-        <button type="submit" class="primary" ?disabled=${!info || this.form.saving}>${editing ? 'Save' : 'Connect'}</button>
-        ${editing ? html`<button type="button" @click=${() => this.choose('')}>Cancel</button>` : nothing}
+        <button type="submit" class="primary" ?disabled=${!info || this.form.saving}>${t(editing ? 'common.save' : 'ch.connect')}</button>
+        ${editing ? html`<button type="button" @click=${() => this.choose('')}>${t('confirm.cancel')}</button>` : nothing}
       </div>
     </form>`;
   }
@@ -244,7 +246,7 @@ export class AicdChannelsPage extends LitElement {
     if (!saved) return;
     this.choose('');
     await this.load();
-    this.notice = editing ? `${info.label}: the credentials are saved.` : `${info.label} is connected: its credentials are saved. ${info.webhookStep}`;
+    this.notice = editing ? t('ch.credentialsSaved', { platform: info.label }) : t('ch.connected', { platform: info.label, step: t(info.webhookStep) });
   }
 
   private async act(platform: ChannelPlatform, what: () => Promise<unknown>, done: string): Promise<void> {
@@ -261,21 +263,21 @@ export class AicdChannelsPage extends LitElement {
   private webhook(platform: ChannelPlatform, how: 'register' | 'remove'): Promise<void> {
     const label = PLATFORMS[platform].label;
     return how === 'register'
-      ? this.act(platform, () => this.client.channels.registerWebhook(this.botId, platform), `${label} has the webhook: it delivers messages to this service.`)
-      : this.act(platform, () => this.client.channels.removeWebhook(this.botId, platform), `${label} no longer delivers messages here until the webhook is registered again.`);
+      ? this.act(platform, () => this.client.channels.registerWebhook(this.botId, platform), t('ch.registered', { platform: label }))
+      : this.act(platform, () => this.client.channels.removeWebhook(this.botId, platform), t('ch.removed', { platform: label }));
   }
 
   private async disconnect(platform: ChannelPlatform): Promise<void> {
     const label = PLATFORMS[platform].label;
     const yes = await this.confirm.ask({
-      title: `Disconnect ${label}?`,
-      message: `The bot stops answering on ${label}; its saved credentials and replies not sent yet are deleted. Conversations stay in the inbox.`,
-      confirmLabel: `Disconnect ${label}`,
+      title: t('ch.disconnectTitle', { platform: label }),
+      message: t('ch.disconnectMessage', { platform: label }),
+      confirmLabel: t('ch.disconnectPlatform', { platform: label }),
     });
     if (!yes) return;
     if (this.tests.test?.platform === platform) this.tests.reset();
     if (this.platform === platform) this.choose('');
-    await this.act(platform, () => this.client.channels.disconnect(this.botId, platform), `${label} is disconnected.`);
+    await this.act(platform, () => this.client.channels.disconnect(this.botId, platform), t('ch.disconnected', { platform: label }));
   }
 
   private async sendTest(event: Event, platform: ChannelPlatform): Promise<void> {
@@ -289,16 +291,20 @@ export class AicdChannelsPage extends LitElement {
 
 /** What a followed test message's state means, in a sentence. */
 function testOutcome({ message, error }: FollowedTest): string {
-  if (!message) return error ? '' : 'Sending…';
+  if (!message) return error ? '' : t('ch.sending');
   const to = message.chat;
-  const outcomes: Record<ChannelTestMessage['status'], string> = {
-    pending: message.error ? `Not sent to ${to} yet (${message.error}); the service tries again.` : `Queued for ${to}…`,
-    sending: `Sending to ${to}…`,
-    sent: `Sent to ${to} (${formatDate(message.sent_at)}).`,
-    failed: `Not sent to ${to}: ${message.error ?? 'the platform refused it'}.`,
-    unconfirmed: `Maybe not delivered to ${to}: ${message.error ?? 'no answer from the platform'}.`,
-  };
-  return outcomes[message.status];
+  switch (message.status) {
+    case 'pending':
+      return message.error ? t('ch.retrying', { to, error: message.error }) : t('ch.queued', { to });
+    case 'sending':
+      return t('ch.sendingTo', { to });
+    case 'sent':
+      return t('ch.sent', { to, when: formatDate(message.sent_at) });
+    case 'failed':
+      return t('ch.failed', { to, error: message.error ?? t('ch.refused') });
+    case 'unconfirmed':
+      return t('ch.unconfirmed', { to, error: message.error ?? t('ch.noAnswer') });
+  }
 }
 
 declare global {

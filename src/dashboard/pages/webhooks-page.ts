@@ -1,6 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import type { AiChatClient, WebhookDelivery, WebhookEventType, WebhookSubscription } from '../../client/index.js';
+import type { AiChatClient, WebhookDelivery, WebhookDeliveryStatus, WebhookEventType, WebhookSubscription } from '../../client/index.js';
 import type { Session } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
@@ -9,19 +9,21 @@ import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { formatDate } from '../ui/format.js';
+import { labels, LocaleController, t, tParts } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** Every event type, each with its label: a `Record`, so a type the wire contract adds cannot be left out. */
-const EVENT_LABELS: Record<WebhookEventType, string> = {
-  'conversation.started': 'A conversation starts',
-  'message.created': 'A message is stored (visitor, bot or operator)',
-  'handoff.requested': 'A visitor asks for a person',
-  'handoff.taken': 'An operator takes a conversation',
-  'handoff.closed': 'A conversation is closed',
-  'feedback.given': 'A visitor rates an answer',
-  'csat.given': 'A visitor rates a conversation (satisfaction, 1–5)',
-};
-const EVENTS = Object.entries(EVENT_LABELS) as [WebhookEventType, string][];
+const EVENT_LABELS = labels<WebhookEventType>({
+  'conversation.started': 'hooks.conversationStarted',
+  'message.created': 'hooks.messageCreated',
+  'handoff.requested': 'hooks.handoffRequested',
+  'handoff.taken': 'hooks.handoffTaken',
+  'handoff.closed': 'hooks.handoffClosed',
+  'feedback.given': 'hooks.feedbackGiven',
+  'csat.given': 'hooks.csatGiven',
+});
+const EVENTS = Object.keys(EVENT_LABELS) as WebhookEventType[];
+const DELIVERY_STATUS = labels<WebhookDeliveryStatus>({ pending: 'hooks.pending', delivered: 'hooks.delivered', failed: 'hooks.failed' });
 
 const FIELDS = ['url', 'events', 'description'] as const;
 
@@ -48,6 +50,7 @@ export class AicdWebhooksPage extends LitElement {
   @state() private open: { hook: WebhookSubscription; deliveries: WebhookDelivery[] | null } | null = null;
   @query('aicd-confirm-dialog') private confirm!: AicdConfirmDialog;
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -64,25 +67,24 @@ export class AicdWebhooksPage extends LitElement {
   }
 
   override render() {
-    return html`<h1>Webhooks</h1>
+    return html`<h1>${t('nav.webhooks')}</h1>
       <p class="hint">
-        The service posts events to your URLs, signed as the Standard Webhooks specification says. Verify each request with its signing secret
-        (<code>standardwebhooks</code> on npm); failed deliveries are retried for about a day.
+        ${tParts('hooks.intro', { library: html`<code>standardwebhooks</code>` })}
       </p>
       <p class="status" role="status">${this.notice}</p>
       ${this.loadError ? html`<p class="error" role="alert">${this.loadError}</p>` : nothing} ${this.secret ? this.renderSecret(this.secret) : nothing}
       ${this.renderCreate()}
-      <h2>Subscriptions</h2>
+      <h2>${t('hooks.subscriptions')}</h2>
       ${this.renderList()} ${this.open ? this.renderLog(this.open.hook, this.open.deliveries) : nothing}
       <aicd-confirm-dialog></aicd-confirm-dialog>`;
   }
 
   private renderSecret({ hook, secret }: { hook: WebhookSubscription; secret: string }) {
     return secretOnce({
-      title: `Signing secret for ${hook.url}`,
-      note: 'Copy it now: it is shown only this once. Rotating it (API) gives a new one.',
+      title: t('hooks.secretTitle', { url: hook.url }),
+      note: t('hooks.secretNote'),
       secret,
-      copyLabel: 'Copy the signing secret',
+      copyLabel: t('hooks.copySecret'),
       onDismiss: () => (this.secret = null),
     });
   }
@@ -90,32 +92,32 @@ export class AicdWebhooksPage extends LitElement {
   private renderCreate() {
     return html`<form @submit=${this.create} novalidate>
       <fieldset>
-        <legend>New subscription</legend>
-        ${field({ name: 'url', label: 'URL', type: 'url', value: this.url, error: this.form.errors.url, hint: 'A public https: address of your server.', onInput: (v) => (this.url = v) })}
-        ${field({ name: 'description', label: 'Description', value: this.description, error: this.form.errors.description, hint: 'Optional, e.g. “CRM sync”.', onInput: (v) => (this.description = v) })}
+        <legend>${t('hooks.newSubscription')}</legend>
+        ${field({ name: 'url', label: t('hooks.url'), type: 'url', value: this.url, error: this.form.errors.url, hint: t('hooks.urlHint'), onInput: (v) => (this.url = v) })}
+        ${field({ name: 'description', label: t('common.description'), value: this.description, error: this.form.errors.description, hint: t('hooks.descriptionHint'), onInput: (v) => (this.description = v) })}
         <fieldset aria-describedby="events-error">
-          <legend>Events</legend>
+          <legend>${t('hooks.events')}</legend>
           ${EVENTS.map(
-            ([event, label]) => html`<label
+            (event) => html`<label
               ><input type="checkbox" name="events" value=${event} .checked=${this.events.has(event)} @change=${(e: Event) => this.toggle(event, (e.target as HTMLInputElement).checked)} />
-              <code>${event}</code>: ${label}</label
+              <code>${event}</code>: ${EVENT_LABELS[event]}</label
             >`,
           )}
           <p class="error" id="events-error">${this.form.errors.events ?? ''}</p>
         </fieldset>
         <p class="error" role="alert">${this.form.formError}</p>
-        <button class="primary" type="submit" ?disabled=${this.form.saving}>Subscribe</button>
+        <button class="primary" type="submit" ?disabled=${this.form.saving}>${t('hooks.subscribe')}</button>
       </fieldset>
     </form>`;
   }
 
   private renderList() {
-    if (!this.hooks) return html`<p class="status">Loading…</p>`;
-    if (!this.hooks.length) return html`<p>No webhooks yet.</p>`;
+    if (!this.hooks) return html`<p class="status">${t('list.loading')}</p>`;
+    if (!this.hooks.length) return html`<p>${t('hooks.none')}</p>`;
     return html`<table>
-      <caption class="visually-hidden">Webhook subscriptions of this account</caption>
+      <caption class="visually-hidden">${t('hooks.caption')}</caption>
       <thead>
-        <tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+        <tr><th scope="col">${t('hooks.url')}</th><th scope="col">${t('hooks.events')}</th><th scope="col">${t('hooks.state')}</th><th scope="col"><span class="visually-hidden">${t('keys.actions')}</span></th></tr>
       </thead>
       <tbody>
         ${this.hooks.map(
@@ -123,15 +125,15 @@ export class AicdWebhooksPage extends LitElement {
             <td><code>${hook.url}</code>${hook.description ? html`<br /><span class="hint">${hook.description}</span>` : nothing}</td>
             <td>${hook.events.join(', ')}</td>
             <td>
-              ${hook.enabled ? 'Enabled' : 'Disabled'}${hook.disabled_reason ? html`<br /><span class="hint">${hook.disabled_reason}</span>` : nothing}${hook.failing_since
-                ? html`<br /><span class="hint">Failing since ${formatDate(hook.failing_since)}</span>`
+              ${t(hook.enabled ? 'hooks.enabled' : 'hooks.disabled')}${hook.disabled_reason ? html`<br /><span class="hint">${hook.disabled_reason}</span>` : nothing}${hook.failing_since
+                ? html`<br /><span class="hint">${t('hooks.failingSince', { since: formatDate(hook.failing_since) })}</span>`
                 : nothing}
             </td>
             <td class="toolbar">
-              <button type="button" aria-label=${`Deliveries to ${hook.url}`} @click=${() => this.showLog(hook)}>Deliveries</button>
-              <button type="button" aria-label=${`Send test event to ${hook.url}`} ?disabled=${!hook.enabled} @click=${() => this.sendTest(hook)}>Send test event</button>
-              <button type="button" aria-label=${`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`} @click=${() => this.setEnabled(hook, !hook.enabled)}>${hook.enabled ? 'Disable' : 'Enable'}</button>
-              <button type="button" class="danger" aria-label=${`Delete ${hook.url}`} @click=${() => this.removeHook(hook)}>Delete</button>
+              <button type="button" aria-label=${t('hooks.deliveriesTo', { url: hook.url })} @click=${() => this.showLog(hook)}>${t('hooks.deliveries')}</button>
+              <button type="button" aria-label=${t('hooks.testTo', { url: hook.url })} ?disabled=${!hook.enabled} @click=${() => this.sendTest(hook)}>${t('hooks.test')}</button>
+              <button type="button" aria-label=${t(hook.enabled ? 'hooks.disableUrl' : 'hooks.enableUrl', { url: hook.url })} @click=${() => this.setEnabled(hook, !hook.enabled)}>${t(hook.enabled ? 'hooks.disable' : 'hooks.enable')}</button>
+              <button type="button" class="danger" aria-label=${t('list.deleteItem', { name: hook.url })} @click=${() => this.removeHook(hook)}>${t('list.delete')}</button>
             </td>
           </tr>`,
         )}
@@ -141,26 +143,26 @@ export class AicdWebhooksPage extends LitElement {
 
   private renderLog(hook: WebhookSubscription, deliveries: WebhookDelivery[] | null) {
     return html`<section aria-labelledby="log-title">
-      <h2 id="log-title">Deliveries to ${hook.url}</h2>
-      <div class="toolbar"><button type="button" @click=${() => this.showLog(hook)}>Refresh</button></div>
+      <h2 id="log-title">${t('hooks.deliveriesTo', { url: hook.url })}</h2>
+      <div class="toolbar"><button type="button" @click=${() => this.showLog(hook)}>${t('keys.refresh')}</button></div>
       ${!deliveries
-        ? html`<p class="status">Loading…</p>`
+        ? html`<p class="status">${t('list.loading')}</p>`
         : !deliveries.length
-          ? html`<p>No deliveries yet.</p>`
+          ? html`<p>${t('hooks.noDeliveries')}</p>`
           : html`<table>
-              <caption class="visually-hidden">Latest deliveries, newest first</caption>
+              <caption class="visually-hidden">${t('hooks.logCaption')}</caption>
               <thead>
-                <tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Tries</th><th scope="col">Last answer</th><th scope="col">When</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+                <tr><th scope="col">${t('hooks.event')}</th><th scope="col">${t('common.status')}</th><th scope="col">${t('hooks.tries')}</th><th scope="col">${t('hooks.lastAnswer')}</th><th scope="col">${t('hooks.when')}</th><th scope="col"><span class="visually-hidden">${t('keys.actions')}</span></th></tr>
               </thead>
               <tbody>
                 ${deliveries.map(
                   (d) => html`<tr>
                     <td><code>${d.type}</code><br /><span class="hint">${d.event_id}</span></td>
-                    <td>${d.status}</td>
+                    <td>${DELIVERY_STATUS[d.status]}</td>
                     <td>${d.attempts}</td>
-                    <td>${d.last_status ?? '—'}${d.last_error ? html`<br /><span class="hint">${d.last_error}</span>` : nothing}</td>
-                    <td>${d.delivered_at ? `Delivered ${formatDate(d.delivered_at)}` : d.next_attempt_at ? `Next try ${formatDate(d.next_attempt_at)}` : formatDate(d.occurred_at)}</td>
-                    <td><button type="button" aria-label=${`Redeliver ${d.type} ${d.event_id}`} ?disabled=${!hook.enabled} @click=${() => this.redeliver(hook, d)}>Redeliver</button></td>
+                    <td>${d.last_status ?? t('format.none')}${d.last_error ? html`<br /><span class="hint">${d.last_error}</span>` : nothing}</td>
+                    <td>${d.delivered_at ? t('hooks.deliveredAt', { when: formatDate(d.delivered_at) }) : d.next_attempt_at ? t('hooks.nextTry', { when: formatDate(d.next_attempt_at) }) : formatDate(d.occurred_at)}</td>
+                    <td><button type="button" aria-label=${t('hooks.redeliverItem', { type: d.type, id: d.event_id })} ?disabled=${!hook.enabled} @click=${() => this.redeliver(hook, d)}>${t('hooks.redeliver')}</button></td>
                   </tr>`,
                 )}
               </tbody>
@@ -210,25 +212,25 @@ export class AicdWebhooksPage extends LitElement {
     return this.act(async () => {
       await this.client.webhooks.test(hook.id);
       await this.showLog(hook);
-    }, `A test event is on its way to ${hook.url}.`);
+    }, t('hooks.testSent', { url: hook.url }));
   }
 
   private setEnabled(hook: WebhookSubscription, enabled: boolean): Promise<void> {
-    return this.act(() => this.client.webhooks.update(hook.id, { enabled }), `${hook.url} ${enabled ? 'enabled' : 'disabled'}.`);
+    return this.act(() => this.client.webhooks.update(hook.id, { enabled }), t(enabled ? 'hooks.enabledNotice' : 'hooks.disabledNotice', { url: hook.url }));
   }
 
   private redeliver(hook: WebhookSubscription, delivery: WebhookDelivery): Promise<void> {
     return this.act(async () => {
       await this.client.webhooks.redeliver(hook.id, delivery.id);
       await this.showLog(hook);
-    }, `${delivery.type} is sent again.`);
+    }, t('hooks.redelivered', { type: delivery.type }));
   }
 
   private async removeHook(hook: WebhookSubscription): Promise<void> {
-    const yes = await this.confirm.ask({ title: 'Delete this webhook?', message: `${hook.url} receives no more events, and its delivery log is deleted.`, confirmLabel: 'Delete webhook' });
+    const yes = await this.confirm.ask({ title: t('hooks.deleteTitle'), message: t('hooks.deleteMessage', { url: hook.url }), confirmLabel: t('hooks.delete') });
     if (!yes) return;
     if (this.open?.hook.id === hook.id) this.open = null;
-    await this.act(() => this.client.webhooks.delete(hook.id), `${hook.url} deleted.`);
+    await this.act(() => this.client.webhooks.delete(hook.id), t('hooks.deleted', { url: hook.url }));
   }
 }
 
