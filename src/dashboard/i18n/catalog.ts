@@ -9,6 +9,7 @@ import { shell } from './en/shell.js';
 import { pages } from './en/pages.js';
 import { bots } from './en/bots.js';
 import { admin } from './en/admin.js';
+import { support } from './en/support.js';
 
 export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 export type Message = string | PluralForms;
@@ -16,6 +17,6 @@ export type Message = string | PluralForms;
 /** The type of another language's version of an English area: the same keys, any message. */
 export type Translation<Area> = { readonly [K in keyof Area]: Message };
 
-export const en = { ...shell, ...pages, ...bots, ...admin } as const;
+export const en = { ...shell, ...pages, ...bots, ...admin, ...support } as const;
 export type MessageKey = keyof typeof en;
 export type Catalog = Translation<typeof en>;

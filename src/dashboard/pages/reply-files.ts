@@ -5,6 +5,7 @@ import { ATTACHMENT_TYPES, MAX_ATTACHMENTS_PER_MESSAGE, type Attachment } from '
 import { api as defaultApi, type DashboardApi } from '../api.js';
 import { errorMessage } from '../ui/errors.js';
 import { formatBytes } from '../ui/format.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** The service's ceiling on one message's files; saying so here beats a refused reply later. */
@@ -84,6 +85,7 @@ export class AicdReplyFiles extends LitElement {
 
   @state() private files: PendingFile[] = [];
   @state() private announcement = '';
+  private readonly i18n = new LocaleController(this);
   @query('input[type="file"]') private input!: HTMLInputElement;
   @query('button.attach') private attachButton!: HTMLButtonElement;
 
@@ -105,12 +107,12 @@ export class AicdReplyFiles extends LitElement {
   override render() {
     return html`
       ${this.files.length
-        ? html`<ul class="files" aria-label="Files to send">
+        ? html`<ul class="files" aria-label=${t('files.toSend')}>
             ${repeat(this.files, (f) => f.key, (f) => this.renderFile(f))}
           </ul>`
         : nothing}
-      <input type="file" multiple hidden accept=${ACCEPT} aria-label="Files to attach" @change=${this.onPicked} />
-      <button type="button" class="attach" @click=${() => this.input.click()}>Attach files</button>
+      <input type="file" multiple hidden accept=${ACCEPT} aria-label=${t('files.toAttach')} @change=${this.onPicked} />
+      <button type="button" class="attach" @click=${() => this.input.click()}>${t('files.attach')}</button>
       <span class="hint" role="status">${this.announcement}</span>
     `;
   }
@@ -121,11 +123,11 @@ export class AicdReplyFiles extends LitElement {
       <span class="name">${name}</span>
       <span class="hint">${formatBytes(f.file.size)}</span>
       ${f.attachment
-        ? html`<span class="hint">Ready to send</span>`
+        ? html`<span class="hint">${t('files.ready')}</span>`
         : f.error
           ? nothing
-          : html`<progress max=${f.file.size || 1} .value=${f.sent} aria-label=${`Uploading ${name}`}></progress>`}
-      <button type="button" @click=${() => this.removeFile(f)} aria-label=${`Remove ${name}`}>Remove</button>
+          : html`<progress max=${f.file.size || 1} .value=${f.sent} aria-label=${t('files.uploading', { name })}></progress>`}
+      <button type="button" @click=${() => this.removeFile(f)} aria-label=${t('files.remove', { name })}>${t('common.remove')}</button>
       ${f.error ? html`<p class="error" role="alert">${name}: ${f.error}</p>` : nothing}
     </li>`;
   }
@@ -134,7 +136,7 @@ export class AicdReplyFiles extends LitElement {
   add(files: Iterable<File>): void {
     const room = MAX_FILES - this.files.filter((f) => !f.error).length;
     const added = [...files];
-    if (added.length > room) this.announcement = `A reply carries at most ${MAX_FILES} files; ${added.length - Math.max(0, room)} were left out.`;
+    if (added.length > room) this.announcement = t('files.tooMany', { max: MAX_FILES, count: added.length - Math.max(0, room) });
     for (const file of added.slice(0, Math.max(0, room))) void this.upload(file);
   }
 
@@ -194,7 +196,7 @@ export class AicdReplyFiles extends LitElement {
       try {
         await this.api.removeUpload(f.attachment.id);
       } catch (error) {
-        this.patch(f, { error: `Could not remove it: ${errorMessage(error)}` });
+        this.patch(f, { error: t('files.notRemoved', { error: errorMessage(error) }) });
         return;
       }
     }

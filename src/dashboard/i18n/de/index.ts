@@ -4,6 +4,7 @@ import { admin } from './admin.js';
 import { bots } from './bots.js';
 import { pages } from './pages.js';
 import { shell } from './shell.js';
+import { support } from './support.js';
 
-const catalog: Catalog = { ...shell, ...pages, ...bots, ...admin };
+const catalog: Catalog = { ...shell, ...pages, ...bots, ...admin, ...support };
 export default catalog;
