@@ -3,6 +3,7 @@
  * (WebAudio, no sound file; muted when the operator says so, remembered in this browser) and a
  * desktop notification (only once the operator allowed them, from a button, never on load).
  */
+import { t } from './i18n/i18n.js';
 
 const MUTED_KEY = 'aicd-sound-muted';
 
@@ -54,8 +55,8 @@ export function notificationPermission(): NotificationPermission | 'unsupported'
 export function notifyWaiting(conversationId: string): void {
   if (notificationPermission() !== 'granted') return;
   try {
-    const notification = new Notification('A visitor is waiting for a person', {
-      body: 'Open the Inbox to take the conversation.',
+    const notification = new Notification(t('operator.waitingTitle'), {
+      body: t('operator.waitingBody'),
       tag: `aicd-waiting-${conversationId}`, // one per conversation, however many tabs are open
     });
     notification.onclick = () => {

@@ -5,6 +5,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { DashboardApi, Session } from './api.js';
+import { t } from './i18n/i18n.js';
 
 export class SessionController implements ReactiveController {
   session: Session | null | undefined = undefined;
@@ -48,7 +49,7 @@ export class SessionController implements ReactiveController {
     try {
       await this.api.signOut(); // signed out in this page either way (api.ts)
     } catch (error) {
-      this.error = `The service did not confirm the sign-out: ${error instanceof Error ? error.message : String(error)}`;
+      this.error = t('shell.signOutUnconfirmed', { error: error instanceof Error ? error.message : String(error) });
       this.set(null);
     }
   }

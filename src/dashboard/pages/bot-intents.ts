@@ -69,7 +69,6 @@ export interface IntentsSection {
   before: TemplateResult | typeof nothing;
 }
 
-const count = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
 export function intentsFieldset(s: IntentsSection): TemplateResult {
   const { intents, errors, view } = s;
@@ -83,7 +82,7 @@ export function intentsFieldset(s: IntentsSection): TemplateResult {
       <button type="button" @click=${() => view.setAll(intents.length, true)}>${t('bots.expandAll')}</button>
       <button type="button" @click=${() => view.setAll(intents.length, false)}>${t('bots.collapseAll')}</button>
     </div>
-    <p class="hint intent-count" aria-live="polite">${view.query.trim() ? `${shown.length} of ${count(intents.length, 'intent')} match.` : `${count(intents.length, 'intent')}.`}</p>
+    <p class="hint intent-count" aria-live="polite">${view.query.trim() ? t('bots.intentsMatch', { shown: shown.length, count: intents.length }) : t('bots.intentCount', { count: intents.length })}</p>
     ${shown.map(({ intent, i }) => {
       const open = hasError(i) || view.isOpen(i);
       const key = (f: keyof IntentDraft) => `training.intents.${i}.${f}`;
@@ -91,14 +90,14 @@ export function intentsFieldset(s: IntentsSection): TemplateResult {
         field({ name: key(f), label, hint, multiline, value: intent[f], error: errors[key(f)], onInput: (value) => s.setIntent(i, { [f]: value }) });
       return html`<details class="item intent" ?open=${open} @toggle=${(e: Event) => view.set(i, (e.target as HTMLDetailsElement).open)}>
         <summary>
-          Intent ${i + 1}: <strong>${intent.name.trim() || '(no name)'}</strong> · ${count(splitLines(intent.examples).length, 'example')} ·
-          ${count(splitLines(intent.responses).length, 'response')}
+          ${t('file.intentAt', { n: i + 1 })}: <strong>${intent.name.trim() || t('bots.noName')}</strong> · ${t('bots.exampleCount', { count: splitLines(intent.examples).length })} ·
+          ${t('bots.responseCount', { count: splitLines(intent.responses).length })}
         </summary>
         ${open
           ? html`${input('name', t('bots.intentName'), t('bots.intentNameHint'), false)}
               ${input('examples', t('bots.examples'), t('bots.examplesHint'))}
               ${input('responses', t('bots.responses'), t('bots.responsesHint'))} ${input('suggestions', t('bots.intentQuickReplies'), t('bots.onePerLine'))}
-              <button type="button" class="danger" @click=${() => s.remove(i)}>Remove intent ${i + 1}</button>`
+              <button type="button" class="danger" @click=${() => s.remove(i)}>${t('bots.removeIntent', { n: i + 1 })}</button>`
           : nothing}
       </details>`;
     })}

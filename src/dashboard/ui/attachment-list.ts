@@ -67,7 +67,7 @@ export class AicdAttachmentList extends LitElement {
                 <span class="visually-hidden">(full size, opens in a new tab)</span>
               </a>`
             : html`<a class="file" href=${url} download=${file.filename}>
-                <span class="visually-hidden">Download</span> ${file.filename} (${formatBytes(file.size)})
+                <span class="visually-hidden">${t('attachments.download')}</span> ${file.filename} (${formatBytes(file.size)})
               </a>`}
         </li>`;
       })}

@@ -220,4 +220,10 @@ export const bots: Translation<typeof en> = {
   'assign.savedManual': 'تم الحفظ: يتولى الموظفون المحادثات بأنفسهم.',
   'transfer.file': 'استيراد ملف CSV أو JSON',
   'addIntent.explain': 'يصبح «{question}» مثالًا على النية التي تختارها، ويُعاد تدريب الروبوت عليه.',
+  'bots.intentsMatch': { zero: 'تطابق {shown} من {count} نية.', one: 'تطابق {shown} من نية واحدة.', two: 'تطابق {shown} من نيتين.', few: 'تطابق {shown} من {count} نوايا.', many: 'تطابق {shown} من {count} نية.', other: 'تطابق {shown} من {count} نية.' },
+  'bots.intentCount': { zero: 'لا توجد نوايا.', one: 'نية واحدة.', two: 'نيتان.', few: '{count} نوايا.', many: '{count} نية.', other: '{count} نية.' },
+  'bots.noName': '(بلا اسم)',
+  'bots.exampleCount': { zero: 'لا أمثلة', one: 'مثال واحد', two: 'مثالان', few: '{count} أمثلة', many: '{count} مثالًا', other: '{count} مثال' },
+  'bots.responseCount': { zero: 'لا ردود', one: 'رد واحد', two: 'ردّان', few: '{count} ردود', many: '{count} ردًا', other: '{count} رد' },
+  'bots.removeIntent': 'إزالة النية {n}',
 };

@@ -108,4 +108,8 @@ export const shell: Translation<typeof en> = {
   'common.saved': 'تم الحفظ.',
   'common.notSaved': 'لم يُحفظ.',
   'common.commaSeparated': 'مفصولة بفواصل.',
+  'operator.waitingTitle': 'زائر ينتظر التحدث إلى شخص',
+  'operator.waitingBody': 'افتح صندوق الوارد لتتولى المحادثة.',
+  'shell.signOutUnconfirmed': 'لم تؤكد الخدمة تسجيل الخروج: {error}',
+  'attachments.download': 'تنزيل',
 };

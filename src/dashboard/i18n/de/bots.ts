@@ -220,4 +220,10 @@ export const bots: Translation<typeof en> = {
   'assign.savedManual': 'Gespeichert: Mitarbeiter übernehmen Unterhaltungen selbst.',
   'transfer.file': 'Eine CSV- oder JSON-Datei importieren',
   'addIntent.explain': '„{question}“ wird ein Beispiel des gewählten Intents; der Bot wird damit neu trainiert.',
+  'bots.intentsMatch': { one: '{shown} von {count} Intent passt.', other: '{shown} von {count} Intents passen.' },
+  'bots.intentCount': { one: '{count} Intent.', other: '{count} Intents.' },
+  'bots.noName': '(ohne Namen)',
+  'bots.exampleCount': { one: '{count} Beispiel', other: '{count} Beispiele' },
+  'bots.responseCount': { one: '{count} Antwort', other: '{count} Antworten' },
+  'bots.removeIntent': 'Intent {n} entfernen',
 };

@@ -108,4 +108,8 @@ export const shell: Translation<typeof en> = {
   'common.saved': 'Gespeichert.',
   'common.notSaved': 'Nicht gespeichert.',
   'common.commaSeparated': 'Durch Kommas getrennt.',
+  'operator.waitingTitle': 'Ein Besucher wartet auf einen Menschen',
+  'operator.waitingBody': 'Öffnen Sie den Posteingang, um die Unterhaltung zu übernehmen.',
+  'shell.signOutUnconfirmed': 'Der Dienst hat die Abmeldung nicht bestätigt: {error}',
+  'attachments.download': 'Herunterladen',
 };

@@ -222,4 +222,10 @@ export const bots = {
   'assign.savedManual': 'Saved: operators take conversations themselves.',
   'transfer.file': 'Import a CSV or JSON file',
   'addIntent.explain': '“{question}” becomes an example of the intent you choose; the bot is retrained with it.',
+  'bots.intentsMatch': { one: '{shown} of {count} intent match.', other: '{shown} of {count} intents match.' },
+  'bots.intentCount': { one: '{count} intent.', other: '{count} intents.' },
+  'bots.noName': '(no name)',
+  'bots.exampleCount': { one: '{count} example', other: '{count} examples' },
+  'bots.responseCount': { one: '{count} response', other: '{count} responses' },
+  'bots.removeIntent': 'Remove intent {n}',
 } as const satisfies Record<string, Message>;

@@ -220,4 +220,10 @@ export const bots: Translation<typeof en> = {
   'assign.savedManual': 'Guardado: los operadores toman las conversaciones ellos mismos.',
   'transfer.file': 'Importar un archivo CSV o JSON',
   'addIntent.explain': '«{question}» pasa a ser un ejemplo de la intención que elijas; el bot se reentrena con él.',
+  'bots.intentsMatch': { one: 'Coincide {shown} de {count} intención.', many: 'Coinciden {shown} de {count} intenciones.', other: 'Coinciden {shown} de {count} intenciones.' },
+  'bots.intentCount': { one: '{count} intención.', many: '{count} intenciones.', other: '{count} intenciones.' },
+  'bots.noName': '(sin nombre)',
+  'bots.exampleCount': { one: '{count} ejemplo', many: '{count} ejemplos', other: '{count} ejemplos' },
+  'bots.responseCount': { one: '{count} respuesta', many: '{count} respuestas', other: '{count} respuestas' },
+  'bots.removeIntent': 'Quitar la intención {n}',
 };

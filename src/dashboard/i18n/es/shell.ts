@@ -108,4 +108,8 @@ export const shell: Translation<typeof en> = {
   'common.saved': 'Guardado.',
   'common.notSaved': 'No guardado.',
   'common.commaSeparated': 'Separadas por comas.',
+  'operator.waitingTitle': 'Un visitante espera a una persona',
+  'operator.waitingBody': 'Abre la bandeja de entrada para tomar la conversación.',
+  'shell.signOutUnconfirmed': 'El servicio no confirmó el cierre de sesión: {error}',
+  'attachments.download': 'Descargar',
 };

@@ -220,4 +220,10 @@ export const bots: Translation<typeof en> = {
   'assign.savedManual': 'Enregistré : les opérateurs prennent eux-mêmes les conversations.',
   'transfer.file': 'Importer un fichier CSV ou JSON',
   'addIntent.explain': '« {question} » devient un exemple de l’intention choisie ; le bot est réentraîné avec.',
+  'bots.intentsMatch': { one: '{shown} intention sur {count} correspond.', many: '{shown} intentions sur {count} correspondent.', other: '{shown} intentions sur {count} correspondent.' },
+  'bots.intentCount': { one: '{count} intention.', many: '{count} intentions.', other: '{count} intentions.' },
+  'bots.noName': '(sans nom)',
+  'bots.exampleCount': { one: '{count} exemple', many: '{count} exemples', other: '{count} exemples' },
+  'bots.responseCount': { one: '{count} réponse', many: '{count} réponses', other: '{count} réponses' },
+  'bots.removeIntent': 'Retirer l’intention {n}',
 };

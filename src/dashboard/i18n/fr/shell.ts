@@ -108,4 +108,8 @@ export const shell: Translation<typeof en> = {
   'common.saved': 'Enregistré.',
   'common.notSaved': 'Non enregistré.',
   'common.commaSeparated': 'Séparées par des virgules.',
+  'operator.waitingTitle': 'Un visiteur attend une personne',
+  'operator.waitingBody': 'Ouvrez la boîte de réception pour prendre la conversation.',
+  'shell.signOutUnconfirmed': 'Le service n’a pas confirmé la déconnexion : {error}',
+  'attachments.download': 'Télécharger',
 };

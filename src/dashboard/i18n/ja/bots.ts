@@ -220,4 +220,10 @@ export const bots: Translation<typeof en> = {
   'assign.savedManual': '保存しました。オペレーターが自分で会話を引き受けます。',
   'transfer.file': 'CSV または JSON ファイルをインポート',
   'addIntent.explain': '「{question}」が選択したインテントの例文になり、ボットが再学習します。',
+  'bots.intentsMatch': { other: '{count} 件中 {shown} 件のインテントが一致しました。' },
+  'bots.intentCount': { other: 'インテント {count} 件。' },
+  'bots.noName': '（名前なし）',
+  'bots.exampleCount': { other: '例文 {count} 件' },
+  'bots.responseCount': { other: '応答 {count} 件' },
+  'bots.removeIntent': 'インテント {n} を削除',
 };

@@ -108,4 +108,8 @@ export const shell: Translation<typeof en> = {
   'common.saved': '保存しました。',
   'common.notSaved': '保存されていません。',
   'common.commaSeparated': 'カンマ区切りで入力します。',
+  'operator.waitingTitle': '訪問者が担当者を待っています',
+  'operator.waitingBody': '受信トレイを開いて会話を引き受けてください。',
+  'shell.signOutUnconfirmed': 'サービスがログアウトを確認できませんでした：{error}',
+  'attachments.download': 'ダウンロード',
 };
