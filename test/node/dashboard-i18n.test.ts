@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { en, type Catalog, type Message } from '../../src/dashboard/i18n/catalog.js';
-import { LOCALES, setLocale, t } from '../../src/dashboard/i18n/i18n.js';
+import { LOCALES, preferredLocale, setLocale, t } from '../../src/dashboard/i18n/i18n.js';
 
 const catalogs = {} as Record<(typeof LOCALES)[number], Catalog>;
 
@@ -85,5 +85,29 @@ describe('t()', () => {
     await setLocale('en');
     assert.equal(document.documentElement.dir, 'ltr');
     assert.equal(t('list.deleteItem', { name: '{count}' }), 'Delete {count}', 'a value is not read as a placeholder');
+  });
+});
+
+describe('preferredLocale()', () => {
+  const stored = new Map<string, string>();
+  const browser = (languages: string[]) =>
+    Object.defineProperty(globalThis, 'navigator', { value: { languages }, configurable: true, writable: true });
+  before(() => {
+    Object.defineProperty(globalThis, 'localStorage', {
+      value: { getItem: (k: string) => stored.get(k) ?? null, setItem: (k: string, v: string) => void stored.set(k, v) },
+      configurable: true,
+    });
+  });
+
+  it("the picker's choice, else the browser's first language the dashboard speaks, else English", () => {
+    browser(['pt-BR', 'de-AT', 'en']);
+    assert.equal(preferredLocale(), 'de');
+    browser(['pt-BR']);
+    assert.equal(preferredLocale(), 'en');
+    stored.set('aicd-locale', 'ja');
+    assert.equal(preferredLocale(), 'ja');
+    stored.set('aicd-locale', 'xx');
+    browser(['ar-EG']);
+    assert.equal(preferredLocale(), 'ar', 'a stored value that is no language is ignored');
   });
 });
