@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { api as defaultApi, type DashboardApi, type InboxCounts, type Session } from './api.js';
 import styles from './app.styles.js';
-import { LOCALE_NAMES, LOCALES, LocaleController, locale, preferredLocale, setLocale, t, type Locale } from './i18n/i18n.js';
+import { LOCALE_NAMES, LOCALES, LocaleController, locale, preferredLocale, setLocale, t, tParts, type Locale } from './i18n/i18n.js';
 import './sign-in.js';
 import { DEFAULT_ROUTE, loadPage, NAV, navLabel, resolveRoute, routeTitle, type ResolvedRoute } from './routes.js';
 import { SessionController } from './session.js';
@@ -128,7 +128,9 @@ export class AicdApp extends LitElement {
           <span aria-hidden="true">☰</span> ${t('nav.label')}
         </button>
         <span class="brand">ai-chat-widget</span>
-        <span class="who">${t('shell.who', { email: session.user.email, account: session.account.name, role: t(`role.${session.user.role}`) })}</span>
+        <span class="who"
+          >${tParts('shell.who', { email: html`<bdi>${session.user.email}</bdi>`, account: html`<bdi>${session.account.name}</bdi>`, role: t(`role.${session.user.role}`) })}</span
+        >
         <aicd-operator-bar .api=${this.api} @aicd-inbox-counts=${(e: InboxCountsEvent) => (this.counts = e.counts)}></aicd-operator-bar>
         ${this.renderLanguagePicker()}
         <button type="button" @click=${() => this.sessionState?.signOut()}>${t('shell.signOut')}</button>
