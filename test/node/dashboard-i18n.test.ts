@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { en, type Catalog, type Message } from '../../src/dashboard/i18n/catalog.js';
 import { LOCALES, preferredLocale, setLocale, t } from '../../src/dashboard/i18n/i18n.js';
+import { formatRelative } from '../../src/dashboard/ui/format.js';
 
 const catalogs = {} as Record<(typeof LOCALES)[number], Catalog>;
 
@@ -82,8 +83,12 @@ describe('t()', () => {
     const pair = (count: number) => t('quality.confusedPair', { count, intent: 'a', predicted: 'b' });
     assert.match(pair(2), /^حُسب مثالان /, 'the dual');
     assert.match(pair(3), /^حُسبت 3 أمثلة /, 'few');
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    assert.equal(formatRelative('2026-11-27T12:05:00Z', now), new Intl.RelativeTimeFormat('ar', { numeric: 'auto' }).format(5, 'minute'));
     await setLocale('en');
     assert.equal(document.documentElement.dir, 'ltr');
+    assert.equal(formatRelative('2026-11-27T12:05:00Z', now), 'in 5 minutes');
+    assert.equal(formatRelative('2026-11-26T11:00:00Z', now), 'yesterday');
     assert.equal(t('list.deleteItem', { name: '{count}' }), 'Delete {count}', 'a value is not read as a placeholder');
   });
 });

@@ -8,7 +8,7 @@ import { secretOnce } from '../ui/secret-once.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
-import { formatDate } from '../ui/format.js';
+import { formatDate, formatRelative } from '../ui/format.js';
 import { labels, LocaleController, t, tParts } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
@@ -161,7 +161,7 @@ export class AicdWebhooksPage extends LitElement {
                     <td>${DELIVERY_STATUS[d.status]}</td>
                     <td>${d.attempts}</td>
                     <td>${d.last_status ?? t('format.none')}${d.last_error ? html`<br /><span class="hint">${d.last_error}</span>` : nothing}</td>
-                    <td>${d.delivered_at ? t('hooks.deliveredAt', { when: formatDate(d.delivered_at) }) : d.next_attempt_at ? t('hooks.nextTry', { when: formatDate(d.next_attempt_at) }) : formatDate(d.occurred_at)}</td>
+                    <td>${d.delivered_at ? t('hooks.deliveredAt', { when: formatDate(d.delivered_at) }) : d.next_attempt_at ? t('hooks.nextTry', { when: formatRelative(d.next_attempt_at) }) : formatDate(d.occurred_at)}</td>
                     <td><button type="button" aria-label=${t('hooks.redeliverItem', { type: d.type, id: d.event_id })} ?disabled=${!hook.enabled} @click=${() => this.redeliver(hook, d)}>${t('hooks.redeliver')}</button></td>
                   </tr>`,
                 )}

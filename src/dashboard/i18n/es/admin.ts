@@ -56,7 +56,7 @@ export const admin: Translation<typeof en> = {
   'hooks.enableUrl': 'Activar {url}',
   'hooks.disableUrl': 'Desactivar {url}',
   'hooks.deliveredAt': 'Entregado el {when}',
-  'hooks.nextTry': 'Próximo intento el {when}',
+  'hooks.nextTry': 'Próximo intento {when}',
   'hooks.redeliverItem': 'Volver a entregar {type} {id}',
   'hooks.testSent': 'Un evento de prueba va de camino a {url}.',
   'hooks.enabledNotice': '{url} activado.',

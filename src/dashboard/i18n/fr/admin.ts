@@ -56,7 +56,7 @@ export const admin: Translation<typeof en> = {
   'hooks.enableUrl': 'Activer {url}',
   'hooks.disableUrl': 'Désactiver {url}',
   'hooks.deliveredAt': 'Livré le {when}',
-  'hooks.nextTry': 'Prochain essai le {when}',
+  'hooks.nextTry': 'Prochain essai {when}',
   'hooks.redeliverItem': 'Relivrer {type} {id}',
   'hooks.testSent': 'Un événement de test est en route vers {url}.',
   'hooks.enabledNotice': '{url} activé.',
