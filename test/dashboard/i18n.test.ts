@@ -44,8 +44,12 @@ describe('dashboard languages', () => {
     this.timeout(40_000);
     const { app } = await signedIn('keys');
     await until(() => heading(app, 'aicd-keys-page') === 'API keys', 'the keys page');
+    // The German catalog is fetched when German is chosen, not before (English is in the first load).
+    const german = () => performance.getEntriesByType('resource').some((r) => r.name.includes('/i18n/de/'));
+    expect(german(), 'German loaded before it was chosen').to.equal(false);
     await fill(app, 'language', 'de');
     await until(() => heading(app, 'aicd-keys-page') === 'API-Schlüssel', 'the keys page in German');
+    expect(german(), 'German loaded once chosen').to.equal(true);
     expect(navLabels(app)).to.include.members(['Übersicht', 'Bots', 'Wissen', 'Posteingang', 'Konto']);
     expect(button(app, 'Abmelden'), 'the shell').to.exist;
     expect(button(deep(app, 'aicd-keys-page')!, 'Schlüssel erstellen'), 'the page').to.exist;
