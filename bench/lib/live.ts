@@ -9,18 +9,37 @@ import { SseLineParser, type SseEvent } from '../../src/client/sse.ts';
 
 /** No socket limit and no keep-alive pool: every stream holds its own connection. */
 const streamAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
+/**
+ * JSON calls reuse connections, but drop one idle for 2 s: the service closes idle ones after 5 s,
+ * and a request written as it does so would fail with ECONNRESET (fetch's pool raced it here).
+ */
+const callAgent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 2_000 });
 
 export type JsonCall = <T = any>(method: string, path: string, body?: unknown) => Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each caller reads its fields
 
-async function call(url: string, method: string, headers: Record<string, string>, body: unknown): Promise<{ res: Response; data: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await fetch(url, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+interface Answer {
+  setCookies: string[];
+  data: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- each caller reads its fields
+}
+
+function call(url: string, method: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const sent = { ...headers, ...(payload !== undefined && { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }) };
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent: callAgent, headers: sent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const json = JSON.parse(text) as { success: boolean; data: unknown };
+        if (json.success) resolve({ setCookies: res.headers['set-cookie'] ?? [], data: json.data });
+        else reject(new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 300)}`));
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
   });
-  const json = (await res.json()) as { success: boolean; data: unknown };
-  if (!json.success) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return { res, data: json.data };
 }
 
 /** `/v1` calls with `apiKey`; answers `data`, throws on anything but success. */
@@ -36,8 +55,8 @@ export interface OperatorSession {
 
 /** Signs up on `baseUrl`: the install's first sign-up, it owns the API key's account. */
 export async function signUpOperator(baseUrl: string, email: string): Promise<OperatorSession> {
-  const { res, data } = await call(`${baseUrl}/dashboard/api/signup`, 'POST', { origin: baseUrl }, { email, password: 'correct horse battery' });
-  const cookie = /aicw_session=([^;]+)/.exec(res.headers.getSetCookie().join('\n'))?.[1];
+  const { setCookies, data } = await call(`${baseUrl}/dashboard/api/signup`, 'POST', { origin: baseUrl }, { email, password: 'correct horse battery' });
+  const cookie = /aicw_session=([^;]+)/.exec(setCookies.join('\n'))?.[1];
   if (!cookie) throw new Error('signing up set no session cookie');
   const csrf = (data as { csrf_token: string }).csrf_token;
   return {
@@ -87,12 +106,15 @@ export function openEventStream(url: string, headers: Record<string, string>, on
 export async function atRate(count: number, perSecond: number, task: (index: number) => Promise<unknown>): Promise<void> {
   const start = performance.now();
   const started: Promise<unknown>[] = [];
-  for (let i = 0; i < count; i++) {
+  let failure: { error: unknown } | undefined;
+  for (let i = 0; i < count && !failure; i++) {
     const wait = start + (i * 1000) / perSecond - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    started.push(task(i));
+    // Caught at once: a task failing while later ones wait for their time is no unhandled rejection.
+    started.push(task(i).catch((error: unknown) => (failure ??= { error })));
   }
   await Promise.all(started);
+  if (failure) throw failure.error;
 }
 
 /** Runs `task` over `items`, `concurrency` at a time. */
