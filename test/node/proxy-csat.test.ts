@@ -35,7 +35,7 @@ describe('CSAT through the proxy', () => {
 
     const state = await json(await call(host.url, alice, path, { origin: SHOP }));
     assert.equal(state.status, 200, JSON.stringify(state.body));
-    assert.deepEqual(state.body.data, { conversation_id: turn.body.data.conversation_id, survey: false, csat: null });
+    assert.deepEqual(state.body.data, { conversation_id: turn.body.data.conversation_id, survey: false, moment: 'after_bot', csat: null });
     assert.equal((await json(await call(host.url, bob, path, { origin: SHOP }))).status, 404);
     assert.equal((await json(await call(host.url, bob, path, { method: 'POST', body: { rating: 1 }, origin: SHOP }))).status, 404);
 
