@@ -21,6 +21,7 @@ import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { inboxVisitorSchema } from '../../server/src/conversations/visitor.ts';
 import { createBot, startService, type RunningService } from './proxy-harness.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -683,6 +684,51 @@ CLAIMS.push(
       assert.match(s.code, /<ai-chat-widget mode="fullpage"/);
       const style = /html, body \{ ([^}]+?);? \}/.exec(s.code)![1]!;
       assert.ok(read('test/widget/webview.test.ts').includes(`'${style}'`), `the test's page has the style ${style}`);
+    },
+  },
+);
+
+/** The property names a JSON Schema object (or its non-null `oneOf` branch) allows. */
+function schemaKeys(schema: unknown): string[] {
+  const node = schema as { properties?: Record<string, unknown>; oneOf?: { type?: string }[] };
+  const object = node.oneOf ? node.oneOf.find((branch) => branch.type !== 'null') : node;
+  return Object.keys((object as { properties?: object }).properties ?? {});
+}
+
+CLAIMS.push(
+  {
+    file: 'docs/visitor-context.md',
+    heading: 'Consent: `no-visitor-context`',
+    lang: 'html',
+    how: 'attributes against the reference; test/widget/visitor-context.test.ts mounts a widget with it and finds nothing of the page stored',
+    check: (s) => {
+      checkMarkup(s);
+      assert.match(s.code, /\bno-visitor-context\b/);
+      assert.match(read('test/widget/visitor-context.test.ts'), /'no-visitor-context'/);
+    },
+  },
+  {
+    file: 'docs/visitor-context.md',
+    heading: '`identify()`',
+    lang: 'js',
+    how: 'the calls test/dashboard/inbox-visitor.test.ts makes on a real widget before the inbox shows the traits',
+    check: (s) => {
+      assert.match(s.code, /chat\.identify\('user_42'\)/);
+      assert.match(s.code, /chat\.identify\(\{ id: 'user_42', name: /);
+      assert.match(read('test/dashboard/inbox-visitor.test.ts'), /widget\.identify\(\{ id: user, name: '[^']+', email: /);
+    },
+  },
+  {
+    file: 'docs/visitor-context.md',
+    heading: 'In the inbox',
+    lang: 'json',
+    how: 'valid JSON whose every field is one the route\'s response schema names (server/src/conversations/visitor.ts); server/test/visitor-context.test.ts reads the route',
+    check: (s) => {
+      const answer = JSON.parse(s.code) as { visitor: Record<string, unknown>; earlier: Record<string, unknown>[] };
+      const properties = (inboxVisitorSchema as { properties: Record<string, { items?: unknown }> }).properties;
+      assert.deepEqual(Object.keys(answer).sort(), schemaKeys(inboxVisitorSchema).sort());
+      for (const key of Object.keys(answer.visitor)) assert.ok(schemaKeys(properties.visitor).includes(key), `visitor.${key}`);
+      for (const key of Object.keys(answer.earlier[0]!)) assert.ok(schemaKeys(properties.earlier!.items).includes(key), `earlier[].${key}`);
     },
   },
 );
