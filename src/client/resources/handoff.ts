@@ -46,8 +46,11 @@ export interface HandoffEventsOptions extends HandoffScope {
   onReady?: (lastEventId: string) => void;
 }
 
-/** Every event the streams carry, kept complete by its type: a new kind of event is a type error here. */
-const EVENT_TYPES = new Set(Object.keys({ status: 1, message: 1, note: 1, typing: 1, presence: 1 } satisfies Record<keyof HandoffStreamEvents, 1>));
+const EVENT_NAMES = ['status', 'message', 'note', 'typing', 'presence'] as const;
+const EVENT_TYPES = new Set<string>(EVENT_NAMES);
+/** Compiles only while EVENT_NAMES lists every kind of event the streams carry (a type, so no bytes). */
+type EveryHandoffEventListed = [Exclude<keyof HandoffStreamEvents, (typeof EVENT_NAMES)[number]>] extends [never] ? true : never;
+const _everyEventListed: EveryHandoffEventListed = true;
 /** Events that are not stored have no id of their own (the frame's is still the last stored event's). */
 const UNSTORED = new Set(['typing', 'presence']);
 const MAX_RETRY_DELAY_MS = 30_000;
@@ -120,7 +123,7 @@ export async function* followEvents(
           if (frame.id !== undefined) lastEventId = frame.id;
           delay = options.retryDelayMs ?? 1000;
           if (frame.event === 'ready') options.onReady?.(lastEventId ?? '');
-          if (!EVENT_TYPES.has(frame.event as keyof HandoffStreamEvents)) continue; // `ready` and events of later versions
+          if (!EVENT_TYPES.has(frame.event)) continue; // `ready` and events of later versions
           let data: unknown;
           try {
             data = JSON.parse(frame.data);
