@@ -6,6 +6,7 @@ import { isApiError } from '../../client/index.js';
 import { field, focusFirstInvalid } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { formatDate } from '../ui/format.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import './operator-profile.js';
 
@@ -26,34 +27,35 @@ export class AicdAccountPage extends LitElement {
   @state() private next = '';
   @state() private notice = '';
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
 
   override render() {
     const { user, account } = this.session;
-    return html`<h1>Account</h1>
+    return html`<h1>${t('nav.account')}</h1>
       <dl>
-        <dt>Email</dt>
+        <dt>${t('signIn.email')}</dt>
         <dd>${user.email}</dd>
-        <dt>Role</dt>
-        <dd>${user.role === 'owner' ? 'Owner' : 'Member'} of ${account.name}</dd>
-        <dt>Member since</dt>
+        <dt>${t('team.role')}</dt>
+        <dd>${t('account.roleOf', { role: t(user.role === 'owner' ? 'team.owner' : 'team.member'), account: account.name })}</dd>
+        <dt>${t('account.since')}</dt>
         <dd>${formatDate(user.created_at)}</dd>
       </dl>
       <aicd-operator-profile .api=${this.api}></aicd-operator-profile>
       <form @submit=${this.change} novalidate>
         <fieldset>
-          <legend>Change password</legend>
-          ${field({ name: 'current_password', label: 'Current password', type: 'password', value: this.current, error: this.form.errors.current_password, onInput: (v) => (this.current = v) })}
+          <legend>${t('account.changePassword')}</legend>
+          ${field({ name: 'current_password', label: t('account.current'), type: 'password', value: this.current, error: this.form.errors.current_password, onInput: (v) => (this.current = v) })}
           ${field({
             name: 'new_password',
-            label: 'New password',
+            label: t('account.new'),
             type: 'password',
             value: this.next,
             error: this.form.errors.new_password,
-            hint: '10 characters or more. Your other sessions end.',
+            hint: t('account.newHint'),
             onInput: (v) => (this.next = v),
           })}
           <p class="error" role="alert">${this.form.formError}</p>
-          <button class="primary" type="submit" ?disabled=${this.form.saving}>Change password</button>
+          <button class="primary" type="submit" ?disabled=${this.form.saving}>${t('account.changePassword')}</button>
         </fieldset>
       </form>
       <p class="status" role="status">${this.notice}</p>`;
@@ -83,7 +85,7 @@ export class AicdAccountPage extends LitElement {
     }
     this.current = '';
     this.next = '';
-    this.notice = 'Password changed. Your other sessions were signed out.';
+    this.notice = t('account.changed');
     // A new session (and CSRF token): the shell hands it to every page.
     this.dispatchEvent(new CustomEvent('aicd-session', { detail: session, bubbles: true, composed: true }));
   }

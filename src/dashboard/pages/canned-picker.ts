@@ -1,5 +1,6 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { CannedReply } from '../../client/index.js';
+import { t } from '../i18n/i18n.js';
 
 /** Options shown at once; typing more narrows them. */
 const SHOWN = 8;
@@ -103,7 +104,7 @@ export class CannedPicker implements ReactiveController {
 
   /** The listbox, rendered right after the textarea. */
   listbox(box: () => HTMLTextAreaElement | null) {
-    return html`<ul id=${this.id} class="canned" role="listbox" aria-label="Canned replies" ?hidden=${!this.open}>
+    return html`<ul id=${this.id} class="canned" role="listbox" aria-label=${t('inbox.canned')} ?hidden=${!this.open}>
       ${this.options.map(
         (r, i) => html`<li
           id=${this.optionId(i)}

@@ -5,6 +5,7 @@ import { api as defaultApi, type DashboardApi } from '../api.js';
 import '../ui/confirm-dialog.js';
 import type { AicdConfirmDialog } from '../ui/confirm-dialog.js';
 import { errorMessage } from '../ui/errors.js';
+import { LocaleController, t, tParts } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** Fired after the team's canned replies changed: all of them now. */
@@ -46,38 +47,41 @@ export class AicdCannedReplies extends LitElement {
   @state() private error = '';
   @state() private notice = '';
   @query('aicd-confirm-dialog') private confirm!: AicdConfirmDialog;
+  private readonly i18n = new LocaleController(this);
 
   override render() {
-    return html`<p class="meta">Type <kbd>/</kbd> and a shortcut in a reply to insert one.</p>
+    return html`<p class="meta">${tParts('canned.how', { key: html`<kbd>/</kbd>` })}</p>
       <p class="status" role="status">${this.notice}</p>
       ${this.replies.length
         ? html`<table>
-            <caption>Canned replies, by shortcut</caption>
-            <thead><tr><th scope="col">Shortcut</th><th scope="col">Text</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <caption>${t('canned.caption')}</caption>
+            <thead>
+              <tr><th scope="col">${t('canned.shortcut')}</th><th scope="col">${t('conv.text')}</th><th scope="col"><span class="visually-hidden">${t('keys.actions')}</span></th></tr>
+            </thead>
             <tbody>
               ${this.replies.map(
                 (r) => html`<tr>
                   <td>/${r.shortcut}</td>
                   <td>${r.text}</td>
                   <td>
-                    <button type="button" @click=${() => this.edit(r)} aria-label=${`Edit /${r.shortcut}`}>Edit</button>
-                    <button type="button" class="danger" @click=${() => this.deleteReply(r)} aria-label=${`Delete /${r.shortcut}`}>Delete</button>
+                    <button type="button" @click=${() => this.edit(r)} aria-label=${t('canned.editItem', { shortcut: r.shortcut })}>${t('list.edit')}</button>
+                    <button type="button" class="danger" @click=${() => this.deleteReply(r)} aria-label=${t('canned.deleteItem', { shortcut: r.shortcut })}>${t('list.delete')}</button>
                   </td>
                 </tr>`,
               )}
             </tbody>
           </table>`
-        : html`<p>No canned replies yet.</p>`}
+        : html`<p>${t('canned.none')}</p>`}
       <form @submit=${this.save}>
-        <label for="canned-shortcut">Shortcut</label>
-        <p class="hint" id="canned-shortcut-hint">1–32 lowercase letters, digits, - or _.</p>
+        <label for="canned-shortcut">${t('canned.shortcut')}</label>
+        <p class="hint" id="canned-shortcut-hint">${t('canned.shortcutHint')}</p>
         <input id="canned-shortcut" name="shortcut" required maxlength="32" pattern="[a-z0-9_\\-]{1,32}" aria-describedby="canned-shortcut-hint" .value=${this.shortcut} @input=${(e: Event) => (this.shortcut = (e.target as HTMLInputElement).value)} />
-        <label for="canned-text">Text</label>
+        <label for="canned-text">${t('conv.text')}</label>
         <textarea id="canned-text" name="text" required maxlength="4000" .value=${this.text} @input=${(e: Event) => (this.text = (e.target as HTMLTextAreaElement).value)}></textarea>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         <div class="toolbar">
-          <button type="submit" class="primary">${this.editing ? 'Save canned reply' : 'Add canned reply'}</button>
-          ${this.editing ? html`<button type="button" @click=${this.reset}>Cancel</button>` : nothing}
+          <button type="submit" class="primary">${t(this.editing ? 'canned.save' : 'canned.add')}</button>
+          ${this.editing ? html`<button type="button" @click=${this.reset}>${t('confirm.cancel')}</button>` : nothing}
         </div>
       </form>
       <aicd-confirm-dialog></aicd-confirm-dialog>`;
@@ -104,7 +108,7 @@ export class AicdCannedReplies extends LitElement {
       const editing = this.editing;
       const { data } = editing ? await this.api.client.cannedReplies.update(editing.id, body) : await this.api.client.cannedReplies.create(body);
       this.changed([...this.replies.filter((r) => r.id !== data.id), data]);
-      this.notice = editing ? `Saved /${data.shortcut}.` : `Added /${data.shortcut}.`;
+      this.notice = t(editing ? 'canned.saved' : 'canned.added', { shortcut: data.shortcut });
       this.reset();
     } catch (error) {
       this.error = errorMessage(error);
@@ -112,12 +116,12 @@ export class AicdCannedReplies extends LitElement {
   }
 
   private async deleteReply(reply: CannedReply): Promise<void> {
-    const yes = await this.confirm.ask({ title: `Delete /${reply.shortcut}?`, message: 'Nobody can insert it any more.', confirmLabel: 'Delete canned reply' });
+    const yes = await this.confirm.ask({ title: t('canned.deleteTitle', { shortcut: reply.shortcut }), message: t('canned.deleteMessage'), confirmLabel: t('canned.delete') });
     if (!yes) return;
     try {
       await this.api.client.cannedReplies.delete(reply.id);
       this.changed(this.replies.filter((r) => r.id !== reply.id));
-      this.notice = `Deleted /${reply.shortcut}.`;
+      this.notice = t('canned.deleted', { shortcut: reply.shortcut });
     } catch (error) {
       this.notice = errorMessage(error);
     }

@@ -2,6 +2,7 @@ import { LitElement, css, html } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { api as defaultApi, type DashboardApi } from '../api.js';
 import { errorMessage } from '../ui/errors.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** Fired after the labels changed on the service: the conversation's labels now. */
@@ -53,20 +54,21 @@ export class AicdConversationLabels extends LitElement {
 
   @state() private draft = '';
   @state() private error = '';
+  private readonly i18n = new LocaleController(this);
 
   override render() {
-    return html`<h3 id="labels-heading">Labels</h3>
+    return html`<h3 id="labels-heading">${t('conv.labels')}</h3>
       ${this.labels.length
         ? html`<ul aria-labelledby="labels-heading">
-            ${this.labels.map((label) => html`<li>${label} <button type="button" class="link" aria-label=${`Remove the label ${label}`} @click=${() => this.change({ remove: [label] })}>×</button></li>`)}
+            ${this.labels.map((label) => html`<li>${label} <button type="button" class="link" aria-label=${t('labels.removeLabel', { label })} @click=${() => this.change({ remove: [label] })}>×</button></li>`)}
           </ul>`
-        : html`<p class="meta">No labels yet.</p>`}
+        : html`<p class="meta">${t('labels.none')}</p>`}
       <form @submit=${this.add}>
         <div>
-          <label for="new-label">New label</label>
+          <label for="new-label">${t('labels.new')}</label>
           <input id="new-label" maxlength="40" .value=${this.draft} @input=${(e: Event) => (this.draft = (e.target as HTMLInputElement).value)} />
         </div>
-        <button type="submit" ?disabled=${!this.draft.trim()}>Add label</button>
+        <button type="submit" ?disabled=${!this.draft.trim()}>${t('labels.add')}</button>
       </form>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}`;
   }

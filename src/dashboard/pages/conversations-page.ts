@@ -9,6 +9,7 @@ import { errorMessage } from '../ui/errors.js';
 import { csatSummary, feedbackSummary, formatDate } from '../ui/format.js';
 import { PagedList } from '../ui/paged-list.js';
 import { pagedTable } from '../ui/paged-table.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import { saveFile, transcriptCsv, transcriptJson } from './conversation-export.js';
 import styles from './conversations-page.styles.js';
@@ -59,6 +60,7 @@ export class AicdConversationsPage extends LitElement {
   @state() private notice = '';
 
   @query('aicd-confirm-dialog') private confirmDialog!: AicdConfirmDialog;
+  private readonly i18n = new LocaleController(this);
 
   private readonly list = new PagedList<Conversation>(this, (cursor) => this.fetchPage(cursor));
 
@@ -72,7 +74,7 @@ export class AicdConversationsPage extends LitElement {
 
   override render() {
     return html`
-      <h1>Conversations</h1>
+      <h1>${t('nav.conversations')}</h1>
       <p class="status" role="status">${this.notice}</p>
       ${this.renderFilters()} ${this.renderList()} ${this.open ? this.renderTranscript(this.open) : nothing}
       <aicd-confirm-dialog></aicd-confirm-dialog>
@@ -82,62 +84,62 @@ export class AicdConversationsPage extends LitElement {
   private renderFilters() {
     const f = this.filters;
     const set = (key: keyof Filters) => (e: Event) => (this.filters = { ...this.filters, [key]: (e.target as HTMLInputElement).value });
-    return html`<form class="filters" aria-label="Filter conversations" @submit=${this.applyFilters}>
+    return html`<form class="filters" aria-label=${t('conv.filter')} @submit=${this.applyFilters}>
       <label>
-        Bot
+        ${t('overview.bot')}
         <select name="bot_id" @change=${set('bot_id')}>
-          <option value="" ?selected=${f.bot_id === ''}>All bots</option>
+          <option value="" ?selected=${f.bot_id === ''}>${t('conv.allBots')}</option>
           ${this.bots.map((bot) => html`<option value=${bot.id} ?selected=${f.bot_id === bot.id}>${bot.name}</option>`)}
         </select>
       </label>
-      <label>From <input type="date" name="from" .value=${f.from} @input=${set('from')} /></label>
-      <label>To <input type="date" name="to" .value=${f.to} @input=${set('to')} /></label>
-      <label>User id <input name="user_id" maxlength="128" .value=${f.user_id} @input=${set('user_id')} /></label>
-      <label>Text <input type="search" name="q" .value=${f.q} @input=${set('q')} /></label>
-      <label>Label <input name="label" maxlength="40" .value=${f.label} @input=${set('label')} /></label>
+      <label>${t('conv.from')} <input type="date" name="from" .value=${f.from} @input=${set('from')} /></label>
+      <label>${t('conv.to')} <input type="date" name="to" .value=${f.to} @input=${set('to')} /></label>
+      <label>${t('conv.userId')} <input name="user_id" maxlength="128" .value=${f.user_id} @input=${set('user_id')} /></label>
+      <label>${t('conv.text')} <input type="search" name="q" .value=${f.q} @input=${set('q')} /></label>
+      <label>${t('conv.label')} <input name="label" maxlength="40" .value=${f.label} @input=${set('label')} /></label>
       <div class="toolbar">
-        <button type="submit" class="primary">Apply filters</button>
-        <button type="button" @click=${this.resetFilters}>Reset</button>
+        <button type="submit" class="primary">${t('conv.apply')}</button>
+        <button type="button" @click=${this.resetFilters}>${t('conv.reset')}</button>
       </div>
     </form>`;
   }
 
   private renderList() {
     return pagedTable(this.list, {
-      caption: 'Conversations, newest first',
-      empty: 'No conversation matches.',
-      columns: ['Started', 'Bot', 'User', 'Last message', 'Labels', 'Actions'],
+      caption: t('conv.caption'),
+      empty: t('conv.noMatch'),
+      columns: [t('conv.started'), t('overview.bot'), t('conv.user'), t('conv.lastMessage'), t('conv.labels'), t('keys.actions')],
       row: (c) => html`<tr aria-current=${this.open?.id === c.id ? 'true' : nothing}>
         <td>${formatDate(c.created_at)}</td>
         <td>${this.botName(c)}</td>
-        <td>${c.user_id ?? '—'}</td>
+        <td>${c.user_id ?? t('format.none')}</td>
         <td class="preview">${c.last_message?.preview ?? ''}</td>
         <td>${labelList(c.labels)}</td>
-        <td><button type="button" @click=${() => this.openConversation(c)} aria-label=${`Open the conversation started ${formatDate(c.created_at)}`}>Open</button></td>
+        <td><button type="button" @click=${() => this.openConversation(c)} aria-label=${t('conv.openStarted', { when: formatDate(c.created_at) })}>${t('conv.open')}</button></td>
       </tr>`,
     });
   }
 
   private renderTranscript(c: Conversation) {
     return html`<section class="transcript" aria-labelledby="transcript-heading">
-      <h2 id="transcript-heading" tabindex="-1">Transcript</h2>
-      <p class="meta">${this.botName(c)} · user ${c.user_id ?? '—'} · started ${formatDate(c.created_at)}</p>
-      ${c.labels.length ? html`<p class="meta">Labels:</p>${labelList(c.labels)}` : nothing}
+      <h2 id="transcript-heading" tabindex="-1">${t('conv.transcript')}</h2>
+      <p class="meta">${t('conv.meta', { bot: this.botName(c), user: c.user_id ?? t('format.none'), when: formatDate(c.created_at) })}</p>
+      ${c.labels.length ? html`<p class="meta">${t('conv.labelsColon')}</p>${labelList(c.labels)}` : nothing}
       ${this.csat
-        ? html`<p class="csat">Satisfaction: ${csatSummary(this.csat.rating)}${this.csat.comment ? html`: <q>${this.csat.comment}</q>` : nothing}</p>`
+        ? html`<p class="csat">${t('conv.satisfaction', { rating: csatSummary(this.csat.rating) })}${this.csat.comment ? html`: <q>${this.csat.comment}</q>` : nothing}</p>`
         : nothing}
       <div class="toolbar">
-        <button type="button" @click=${() => this.export('json')} ?disabled=${this.transcriptLoading}>Export JSON</button>
-        <button type="button" @click=${() => this.export('csv')} ?disabled=${this.transcriptLoading}>Export CSV</button>
-        <button type="button" class="danger" @click=${() => this.confirmDelete(c)}>Delete conversation</button>
-        <button type="button" @click=${() => (this.open = null)}>Close</button>
+        <button type="button" @click=${() => this.export('json')} ?disabled=${this.transcriptLoading}>${t('transfer.exportJson')}</button>
+        <button type="button" @click=${() => this.export('csv')} ?disabled=${this.transcriptLoading}>${t('transfer.exportCsv')}</button>
+        <button type="button" class="danger" @click=${() => this.confirmDelete(c)}>${t('conv.delete')}</button>
+        <button type="button" @click=${() => (this.open = null)}>${t('addIntent.close')}</button>
       </div>
       ${this.transcriptError ? html`<p class="error" role="alert">${this.transcriptError}</p>` : nothing}
-      ${this.transcriptLoading ? html`<p class="status">Loading…</p>` : nothing}
+      ${this.transcriptLoading ? html`<p class="status">${t('list.loading')}</p>` : nothing}
       <ol class="messages">
         ${this.transcript.map(
           (m) => html`<li class=${`message ${m.role}`}>
-            <p class="who">${m.role === 'user' ? 'Visitor' : m.role === 'assistant' ? 'Bot' : m.role === 'operator' ? `${m.author?.name ?? 'Operator'} (person)` : 'System'} · ${formatDate(m.created_at)}${m.source ? ` · ${m.source}` : ''}${m.intent ? ` · ${m.intent}` : ''}</p>
+            <p class="who">${m.role === 'user' ? t('conv.visitor') : m.role === 'assistant' ? t('conv.bot') : m.role === 'operator' ? t('conv.person', { name: m.author?.name ?? t('conv.operator') }) : t('conv.system')} · ${formatDate(m.created_at)}${m.source ? ` · ${m.source}` : ''}${m.intent ? ` · ${m.intent}` : ''}</p>
             <p class="text">${m.content}</p>
             ${messageAttachments(m, this.client.baseUrl)}
             ${this.feedback
@@ -151,7 +153,7 @@ export class AicdConversationsPage extends LitElement {
 
   private botName(c: Conversation): string {
     if (c.bot_id) return this.bots.find((b) => b.id === c.bot_id)?.name ?? c.bot_id;
-    return c.agent_id ?? 'Chat';
+    return c.agent_id ?? t('conv.chat');
   }
 
   private fetchPage(cursor: string | undefined) {
@@ -226,16 +228,16 @@ export class AicdConversationsPage extends LitElement {
 
   private async confirmDelete(c: Conversation): Promise<void> {
     const confirmed = await this.confirmDialog.ask({
-      title: 'Delete this conversation?',
-      message: `The conversation with user ${c.user_id ?? 'unknown'} and all its messages will be deleted. This cannot be undone.`,
-      confirmLabel: 'Delete conversation',
+      title: t('conv.deleteTitle'),
+      message: t('conv.deleteMessage', { user: c.user_id ?? t('conv.unknown') }),
+      confirmLabel: t('conv.delete'),
     });
     if (!confirmed) return;
     try {
       await this.client.conversations.delete(c.id);
       this.list.remove((item) => item.id === c.id);
       this.open = null;
-      this.notice = 'Conversation deleted.';
+      this.notice = t('conv.deleted');
     } catch (error) {
       this.notice = errorMessage(error);
     }

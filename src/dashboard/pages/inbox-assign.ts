@@ -3,16 +3,14 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { AssignmentOperator, InboxConversation } from '../../client/index.js';
 import { api as defaultApi, type DashboardApi } from '../api.js';
 import { errorMessage } from '../ui/errors.js';
+import { labels, locale, LocaleController, t } from '../i18n/i18n.js';
+import { PRESENCE_LABELS } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** The inbox list's views: the operator's own conversations, the queue nobody holds, or everything. */
 export type InboxView = 'mine' | 'unassigned' | 'all';
 
-const VIEWS: { view: InboxView; label: string }[] = [
-  { view: 'mine', label: 'Mine' },
-  { view: 'unassigned', label: 'Unassigned' },
-  { view: 'all', label: 'All' },
-];
+const VIEWS = labels<InboxView>({ mine: 'inbox.mine', unassigned: 'inbox.unassigned', all: 'inbox.all' });
 
 /** The conversations of `view` for the operator `myId`. */
 export function inView(items: InboxConversation[], view: InboxView, myId: string): InboxConversation[] {
@@ -51,12 +49,13 @@ export class AicdInboxViews extends LitElement {
   ];
 
   @property({ attribute: false }) view: InboxView = 'all';
+  private readonly i18n = new LocaleController(this);
 
   override render() {
-    return html`<div role="group" aria-label="Show">
-      ${VIEWS.map(
-        ({ view, label }) =>
-          html`<button type="button" aria-pressed=${String(this.view === view)} @click=${() => view !== this.view && this.dispatchEvent(new InboxViewChangeEvent(view))}>${label}</button>`,
+    return html`<div role="group" aria-label=${t('inbox.show')}>
+      ${(Object.keys(VIEWS) as InboxView[]).map(
+        (view) =>
+          html`<button type="button" aria-pressed=${String(this.view === view)} @click=${() => view !== this.view && this.dispatchEvent(new InboxViewChangeEvent(view))}>${VIEWS[view]}</button>`,
       )}
     </div>`;
   }
@@ -89,6 +88,7 @@ export class AicdConversationAssign extends LitElement {
   @state() private choice = '';
   @state() private busy = false;
   @state() private error = '';
+  private readonly i18n = new LocaleController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -100,18 +100,18 @@ export class AicdConversationAssign extends LitElement {
     if (!c) return nothing;
     const holder = c.status === 'with_person' ? c.operator : null;
     const others = this.operators.filter((o) => o.id !== holder?.id);
-    return html`<h3 id="assign-heading">Assignment</h3>
-      <p class="meta">${holder ? `Assigned to ${holder.name}.` : 'Nobody has it yet.'}</p>
+    return html`<h3 id="assign-heading">${t('inbox.assignment')}</h3>
+      <p class="meta">${holder ? t('inbox.assignedTo', { name: holder.name }) : t('inbox.nobodyHasIt')}</p>
       <form @submit=${this.assign} aria-labelledby="assign-heading">
         <div>
-          <label for="assign-to">${holder ? 'Transfer to' : 'Assign to'}</label>
+          <label for="assign-to">${t(holder ? 'inbox.transferTo' : 'inbox.assignTo')}</label>
           <select id="assign-to" .value=${this.choice} @change=${(e: Event) => (this.choice = (e.target as HTMLSelectElement).value)}>
-            <option value="">Choose a teammate</option>
-            ${others.map((o) => html`<option value=${o.id} ?selected=${o.id === this.choice}>${o.name} (${o.presence}, ${o.open} open)</option>`)}
+            <option value="">${t('inbox.chooseTeammate')}</option>
+            ${others.map((o) => html`<option value=${o.id} ?selected=${o.id === this.choice}>${t('inbox.teammateOption', { name: o.name, presence: PRESENCE_LABELS[o.presence].toLocaleLowerCase(locale()), open: o.open })}</option>`)}
           </select>
         </div>
-        <button type="submit" ?disabled=${!this.choice || this.busy}>${holder ? 'Transfer' : 'Assign'}</button>
-        ${holder ? html`<button type="button" ?disabled=${this.busy} @click=${this.unassign}>Unassign</button>` : nothing}
+        <button type="submit" ?disabled=${!this.choice || this.busy}>${t(holder ? 'inbox.transfer' : 'inbox.assign')}</button>
+        ${holder ? html`<button type="button" ?disabled=${this.busy} @click=${this.unassign}>${t('inbox.unassign')}</button>` : nothing}
       </form>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}`;
   }

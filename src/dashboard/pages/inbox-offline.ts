@@ -4,6 +4,7 @@ import { isApiError, type OfflineMessage } from '../../client/index.js';
 import type { DashboardApi } from '../api.js';
 import { errorMessage } from '../ui/errors.js';
 import { formatDate } from '../ui/format.js';
+import { LocaleController, t, tParts } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 /** The answer being written: to which message, and what went wrong with the last Send. */
@@ -49,6 +50,7 @@ export class AicdOfflineMessages extends LitElement {
   ];
 
   @state() private draft: Draft | null = null;
+  private readonly i18n = new LocaleController(this);
 
   @property({ attribute: false }) messages: OfflineMessage[] = [];
   @property({ attribute: false }) api?: DashboardApi;
@@ -82,26 +84,27 @@ export class AicdOfflineMessages extends LitElement {
   }
 
   private renderAnswer(m: OfflineMessage) {
-    if (m.answered_at) return html`Answered${m.answered_by ? ` by ${m.answered_by.name}` : ''} at ${formatDate(m.answered_at)}`;
-    if (this.draft?.id === m.id) return html`Writing…`;
-    return html`<button type="button" aria-label=${`Reply by email to ${m.email}`} @click=${() => this.open(m)}>Reply by email</button>`;
+    if (m.answered_at) return m.answered_by ? t('offline.answeredBy', { name: m.answered_by.name, when: formatDate(m.answered_at) }) : t('offline.answered', { when: formatDate(m.answered_at) });
+    if (this.draft?.id === m.id) return t('offline.writing');
+    return html`<button type="button" aria-label=${t('offline.replyTo', { email: m.email })} @click=${() => this.open(m)}>${t('offline.reply')}</button>`;
   }
 
   private renderForm(m: OfflineMessage, draft: Draft) {
     const mailto = `mailto:${encodeURIComponent(m.email)}?subject=${encodeURIComponent(subjectFor(m))}`;
     return html`<tr>
       <td colspan="4">
-        <form class="reply-form" aria-label=${`Reply by email to ${m.email}`} @submit=${(e: SubmitEvent) => this.send(e)}>
-          <label>Subject<input name="subject" required maxlength="200" .value=${subjectFor(m)} /></label>
-          <label>Message<textarea id="offline-reply-text" name="text" required maxlength="10000"></textarea>
-            <span class="hint">Sent to ${m.email}; their answer comes back to your email.</span></label>
+        <form class="reply-form" aria-label=${t('offline.replyTo', { email: m.email })} @submit=${(e: SubmitEvent) => this.send(e)}>
+          <label>${t('offline.subject')}<input name="subject" required maxlength="200" .value=${subjectFor(m)} /></label>
+          <label>${t('offline.message')}<textarea id="offline-reply-text" name="text" required maxlength="10000"></textarea>
+            <span class="hint">${t('offline.sentTo', { email: m.email })}</span></label>
           ${draft.noEmail
-            ? html`<p class="error" role="alert">This server sends no email (no <code>AI_CHAT_SMTP_URL</code>). Write from your own mail app instead:
-                <a href=${mailto}>email ${m.email}</a>.</p>`
+            ? html`<p class="error" role="alert">
+                ${tParts('offline.noSmtp', { setting: html`<code>AI_CHAT_SMTP_URL</code>`, link: html`<a href=${mailto}>${t('offline.emailLink', { email: m.email })}</a>` })}
+              </p>`
             : nothing}
           ${draft.error ? html`<p class="error" role="alert">${draft.error}</p>` : nothing}
-          <button class="primary" type="submit" ?disabled=${draft.sending}>Send</button>
-          <button type="button" @click=${() => (this.draft = null)}>Cancel</button>
+          <button class="primary" type="submit" ?disabled=${draft.sending}>${t('inbox.send')}</button>
+          <button type="button" @click=${() => (this.draft = null)}>${t('confirm.cancel')}</button>
         </form>
       </td>
     </tr>`;
@@ -111,10 +114,12 @@ export class AicdOfflineMessages extends LitElement {
     if (this.messages.length === 0) return nothing;
     const { draft } = this;
     return html`<section class="offline" aria-labelledby="offline-heading">
-      <h2 id="offline-heading">Left while nobody was online</h2>
+      <h2 id="offline-heading">${t('offline.title')}</h2>
       <table>
-        <caption>Messages waiting for a reply by email, newest first</caption>
-        <thead><tr><th scope="col">Received</th><th scope="col">Email</th><th scope="col">Message</th><th scope="col">Answer</th></tr></thead>
+        <caption>${t('offline.caption')}</caption>
+        <thead>
+            <tr><th scope="col">${t('offline.received')}</th><th scope="col">${t('signIn.email')}</th><th scope="col">${t('offline.message')}</th><th scope="col">${t('offline.answer')}</th></tr>
+          </thead>
         <tbody>
           ${this.messages.map(
             (m) => html`<tr><td>${formatDate(m.created_at)}</td><td>${m.email}</td><td>${m.message}</td><td>${this.renderAnswer(m)}</td></tr>

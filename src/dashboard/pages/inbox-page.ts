@@ -5,6 +5,7 @@ import { api as defaultApi, type DashboardApi } from '../api.js';
 import { messageAttachments } from '../ui/attachment-list.js';
 import { errorMessage } from '../ui/errors.js';
 import { formatDate, waitLabel } from '../ui/format.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import styles from './inbox-page.styles.js';
 import './inbox-offline.js';
@@ -71,6 +72,7 @@ export class AicdInboxPage extends LitElement {
   @state() private view: InboxView = 'all';
   @state() private canned: CannedReply[] = [];
   @state() private noteDraft = '';
+  private readonly i18n = new LocaleController(this);
   private readonly picker = new CannedPicker(this, 'canned-options', (text, caret) => {
     this.draft = text;
     void this.updateComplete.then(() => this.replyBox?.setSelectionRange(caret, caret));
@@ -105,28 +107,28 @@ export class AicdInboxPage extends LitElement {
     const open = this.items.find((c) => c.id === this.openId);
     const shown = inView(this.items, this.view, this.myId);
     return html`
-      <h1>Inbox</h1>
+      <h1>${t('nav.inbox')}</h1>
       <p class="status" role="status">${this.notice}</p>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       <div class=${open ? 'layout open' : 'layout'}>
         <section aria-labelledby="queue-heading">
-          <h2 id="queue-heading">Conversations for a person</h2>
-          <p class="meta">${this.live ? 'Live.' : 'Connecting…'}</p>
+          <h2 id="queue-heading">${t('inbox.forPerson')}</h2>
+          <p class="meta">${t(this.live ? 'inbox.live' : 'inbox.connecting')}</p>
           <form class="filters" role="search" @submit=${(e: Event) => (e.preventDefault(), void this.reload())}>
-            <label for="inbox-search">Search messages and notes</label>
+            <label for="inbox-search">${t('inbox.search')}</label>
             <input id="inbox-search" type="search" maxlength="200" .value=${this.search} @input=${(e: Event) => (this.search = (e.target as HTMLInputElement).value)} />
-            <label for="inbox-label">Label</label>
+            <label for="inbox-label">${t('conv.label')}</label>
             <input id="inbox-label" maxlength="40" .value=${this.label} @input=${(e: Event) => (this.label = (e.target as HTMLInputElement).value)} />
-            <button type="submit">Filter</button>
+            <button type="submit">${t('inbox.filter')}</button>
           </form>
           <aicd-inbox-views .view=${this.view} @aicd-inbox-view-change=${(e: InboxViewChangeEvent) => (this.view = e.view)}></aicd-inbox-views>
-          ${shown.length === 0 ? html`<p>${this.search.trim() || this.label.trim() ? 'No conversation matches.' : this.view === 'mine' ? 'You hold no conversation.' : 'Nobody is waiting.'}</p>` : html`<ul class="queue">${shown.map((c) => this.renderItem(c))}</ul>`}
+          ${shown.length === 0 ? html`<p>${t(this.search.trim() || this.label.trim() ? 'conv.noMatch' : this.view === 'mine' ? 'inbox.youHoldNone' : 'inbox.nobodyWaiting')}</p>` : html`<ul class="queue">${shown.map((c) => this.renderItem(c))}</ul>`}
         </section>
-        ${open ? this.renderConversation(open) : html`<section aria-label="Conversation"><p>Open a conversation to read and answer it.</p></section>`}
+        ${open ? this.renderConversation(open) : html`<section aria-label=${t('inbox.conversation')}><p>${t('inbox.openOne')}</p></section>`}
       </div>
       <aicd-offline-messages .api=${this.api} .messages=${this.offline}></aicd-offline-messages>
       <section aria-labelledby="canned-heading">
-        <h2 id="canned-heading">Canned replies</h2>
+        <h2 id="canned-heading">${t('inbox.canned')}</h2>
         <aicd-canned-replies .api=${this.api} .replies=${this.canned} @aicd-canned-change=${(e: CannedRepliesChangeEvent) => (this.canned = this.picker.replies = e.replies)}></aicd-canned-replies>
       </section>
       <aicd-assignment-settings .api=${this.api}></aicd-assignment-settings>
@@ -135,42 +137,42 @@ export class AicdInboxPage extends LitElement {
 
   /** "Waiting 3 min", "With you", "With Anna". */
   private statusLabel(c: InboxConversation): string {
-    if (c.status === 'waiting') return `Waiting ${waitLabel(c.waiting_since, this.now)}`;
-    return `With ${c.operator?.id === this.myId ? 'you' : (c.operator?.name ?? 'an operator')}`;
+    if (c.status === 'waiting') return t('inbox.waiting', { wait: waitLabel(c.waiting_since, this.now) });
+    return c.operator?.id === this.myId ? t('inbox.withYou') : t('inbox.with', { name: c.operator?.name ?? t('inbox.anOperator') });
   }
 
   private renderItem(c: InboxConversation) {
     const label = this.statusLabel(c);
-    const visitor = c.user_id ?? 'visitor';
+    const visitor = c.user_id ?? t('inbox.visitor');
     return html`<li class="item" aria-current=${this.openId === c.id ? 'true' : nothing}>
       <p class="who">${label} · ${visitor}</p>
       <p class="preview">${c.last_message?.preview ?? ''}</p>
-      ${c.labels.length ? html`<p class="meta">Labels: ${c.labels.join(', ')}</p>` : nothing}
-      ${c.status === 'waiting' ? html`<button type="button" class="primary" @click=${() => this.take(c)} aria-label=${`Take the conversation with ${visitor}`}>Take</button>` : nothing}
-      <button type="button" data-conversation=${c.id} @click=${() => this.openConversation(c.id)} aria-label=${`Open the conversation with ${visitor}`}>Open</button>
+      ${c.labels.length ? html`<p class="meta">${t('inbox.labels', { labels: c.labels.join(', ') })}</p>` : nothing}
+      ${c.status === 'waiting' ? html`<button type="button" class="primary" @click=${() => this.take(c)} aria-label=${t('inbox.takeWith', { visitor })}>${t('inbox.take')}</button>` : nothing}
+      <button type="button" data-conversation=${c.id} @click=${() => this.openConversation(c.id)} aria-label=${t('inbox.openWith', { visitor })}>${t('conv.open')}</button>
     </li>`;
   }
 
   private renderConversation(c: InboxConversation) {
     const mine = c.status === 'with_person' && c.operator?.id === this.myId;
     return html`<section class="conversation" aria-labelledby="conversation-heading">
-      <button type="button" class="back" @click=${() => this.backToList(c)}>Back to the list</button>
-      <h2 id="conversation-heading" tabindex="-1">Conversation with ${c.user_id ?? 'a visitor'}</h2>
+      <button type="button" class="back" @click=${() => this.backToList(c)}>${t('inbox.back')}</button>
+      <h2 id="conversation-heading" tabindex="-1">${t('inbox.conversationWith', { visitor: c.user_id ?? t('inbox.aVisitor') })}</h2>
       <p class="meta">${this.statusLabel(c)}</p>
-      <ol class="messages" aria-label="Transcript">
+      <ol class="messages" aria-label=${t('conv.transcript')}>
         ${this.transcript.map(
           (m) => html`<li class=${`message ${m.role}`}>
-            <p class="meta">${whoOf(m)} · ${formatDate(m.created_at)}${m.role === 'note' ? html` · <strong>Only your team sees this</strong>` : nothing}</p>
+            <p class="meta">${whoOf(m)} · ${formatDate(m.created_at)}${m.role === 'note' ? html` · <strong>${t('inbox.teamOnly')}</strong>` : nothing}</p>
             <p class="text">${m.content}</p>
             ${messageAttachments(m, this.api.client.baseUrl)}
           </li>`,
         )}
       </ol>
-      <p class="meta" aria-live="polite">${this.visitorTypingUntil > Date.now() ? 'The visitor is typing…' : ''}</p>
+      <p class="meta" aria-live="polite">${this.visitorTypingUntil > Date.now() ? t('inbox.typing') : ''}</p>
       ${mine
         ? html`<form class="reply" @submit=${this.send} @dragover=${this.onDragOver} @drop=${this.onDrop} @paste=${this.onPaste}>
-            <label for="reply">Reply</label>
-            <p class="hint" id="reply-hint">Enter sends, Shift+Enter starts a new line, / inserts a canned reply. Drop or paste files here to attach them.</p>
+            <label for="reply">${t('inbox.reply')}</label>
+            <p class="hint" id="reply-hint">${t('inbox.replyHint')}</p>
             <textarea
               id="reply"
               name="reply"
@@ -187,19 +189,19 @@ export class AicdInboxPage extends LitElement {
             ${this.picker.listbox(() => this.replyBox ?? null)}
             <aicd-reply-files .api=${this.api} .conversationId=${c.id} @aicd-files-change=${(e: ReplyFilesChangeEvent) => (this.files = e.state)}></aicd-reply-files>
             <div class="toolbar">
-              <button type="submit" class="primary" ?disabled=${!this.canSend}>Send</button>
-              <button type="button" @click=${() => this.close(c, 'bot')}>Back to the bot</button>
-              <button type="button" class="danger" @click=${() => this.close(c, 'closed')}>End conversation</button>
+              <button type="submit" class="primary" ?disabled=${!this.canSend}>${t('inbox.send')}</button>
+              <button type="button" @click=${() => this.close(c, 'bot')}>${t('inbox.backToBot')}</button>
+              <button type="button" class="danger" @click=${() => this.close(c, 'closed')}>${t('inbox.end')}</button>
             </div>
           </form>`
         : c.status === 'waiting'
-          ? html`<div class="toolbar"><button type="button" class="primary" @click=${() => this.take(c)}>Take</button></div>`
+          ? html`<div class="toolbar"><button type="button" class="primary" @click=${() => this.take(c)}>${t('inbox.take')}</button></div>`
           : nothing}
       <form class="note" @submit=${this.addNote}>
-        <label for="note">Private note</label>
-        <p class="hint" id="note-hint">Only your team sees this; the visitor never does.</p>
+        <label for="note">${t('inbox.note')}</label>
+        <p class="hint" id="note-hint">${t('inbox.noteHint')}</p>
         <textarea id="note" name="note" maxlength="8000" aria-describedby="note-hint" .value=${this.noteDraft} @input=${(e: Event) => (this.noteDraft = (e.target as HTMLTextAreaElement).value)}></textarea>
-        <button type="submit" ?disabled=${!this.noteDraft.trim()}>Add note</button>
+        <button type="submit" ?disabled=${!this.noteDraft.trim()}>${t('inbox.addNote')}</button>
       </form>
       <aicd-inbox-visitor .api=${this.api} .conversationId=${c.id} .now=${this.now}></aicd-inbox-visitor>
       <aicd-conversation-assign .api=${this.api} .conversation=${c}></aicd-conversation-assign>
@@ -240,7 +242,7 @@ export class AicdInboxPage extends LitElement {
       if (message.role === 'user' && message.conversation_id === this.openId) this.visitorTypingUntil = 0;
       if (message.conversation_id === this.openId && !this.transcript.some((m) => m.id === message.id)) {
         this.transcript = [...this.transcript, message];
-        if (message.role === 'user') this.notice = 'New message from the visitor.';
+        if (message.role === 'user') this.notice = t('inbox.newMessage');
       }
       this.items = this.items.map((c) =>
         c.id === message.conversation_id ? { ...c, last_message: { id: message.id, role: message.role, preview: message.content.slice(0, 200), created_at: message.created_at } } : c,
@@ -282,7 +284,7 @@ export class AicdInboxPage extends LitElement {
   private async take(c: InboxConversation): Promise<void> {
     try {
       await this.api.take(c.id);
-      this.notice = 'You took the conversation.';
+      this.notice = t('inbox.took');
       await this.reload();
       await this.openConversation(c.id);
       this.renderRoot.querySelector<HTMLTextAreaElement>('#reply')?.focus();
@@ -338,7 +340,7 @@ export class AicdInboxPage extends LitElement {
     event?.preventDefault();
     const content = this.draft.trim();
     if (!this.openId || !this.canSend) {
-      if (this.files.uploading) this.notice = 'Wait until the files are uploaded.';
+      if (this.files.uploading) this.notice = t('inbox.waitFiles');
       return;
     }
     this.sending = true;
@@ -380,7 +382,7 @@ export class AicdInboxPage extends LitElement {
   private async close(c: InboxConversation, to: 'bot' | 'closed'): Promise<void> {
     try {
       await this.api.closeConversation(c.id, to);
-      this.notice = to === 'bot' ? 'The bot answers this conversation again.' : 'Conversation ended.';
+      this.notice = t(to === 'bot' ? 'inbox.botAgain' : 'inbox.ended');
       this.openId = null;
       await this.reload();
     } catch (error) {

@@ -2,12 +2,12 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { HandoffStatus, InboxVisitor, StoredVisitor } from '../../client/index.js';
 import { api as defaultApi, type DashboardApi } from '../api.js';
-import { locale } from '../i18n/i18n.js';
+import { labels, locale, LocaleController, t } from '../i18n/i18n.js';
 import { errorMessage } from '../ui/errors.js';
 import { formatDate } from '../ui/format.js';
 import pageStyles from '../ui/page.styles.js';
 
-const STATUS: Record<HandoffStatus, string> = { bot: 'with the bot', waiting: 'waiting', with_person: 'with a person', closed: 'closed' };
+const STATUS = labels<HandoffStatus>({ bot: 'visitor.withBot', waiting: 'visitor.waiting', with_person: 'visitor.withPerson', closed: 'visitor.closed' });
 
 /** A page the visitor was on, as a link when it is an http(s) URL (the service takes no other), else as text. */
 function pageLink(url: string | undefined) {
@@ -69,6 +69,7 @@ export class AicdInboxVisitor extends LitElement {
 
   @state() private info: InboxVisitor | null = null;
   @state() private error = '';
+  private readonly i18n = new LocaleController(this);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('conversationId') || changed.has('api')) void this.load();
@@ -88,16 +89,16 @@ export class AicdInboxVisitor extends LitElement {
   }
 
   private renderTraits(v: StoredVisitor) {
-    const unverified = v.verified ? nothing : html` <span class="unverified" title="Given by the visitor's browser, not checked by the site's sign-in">(unverified)</span>`;
+    const unverified = v.verified ? nothing : html` <span class="unverified" title=${t('visitor.unverifiedTitle')}>${t('visitor.unverified')}</span>`;
     const time = v.time_zone ? localTime(v.time_zone, this.now) : null;
     const rows: [string, unknown][] = [
-      ['Name', v.name && html`${v.name}${unverified}`],
-      ['Email', v.email && html`${v.email}${unverified}`],
-      ['Page', pageLink(v.page_url)],
-      ['First page', v.first_page_url !== v.page_url && pageLink(v.first_page_url)],
-      ['Came from', pageLink(v.referrer)],
-      ['Language', v.locale],
-      ['Local time', v.time_zone && `${time ?? ''} (${v.time_zone})`.trim()],
+      [t('common.name'), v.name && html`${v.name}${unverified}`],
+      [t('signIn.email'), v.email && html`${v.email}${unverified}`],
+      [t('visitor.page'), pageLink(v.page_url)],
+      [t('visitor.firstPage'), v.first_page_url !== v.page_url && pageLink(v.first_page_url)],
+      [t('visitor.cameFrom'), pageLink(v.referrer)],
+      [t('common.language'), v.locale],
+      [t('visitor.localTime'), v.time_zone && `${time ?? ''} (${v.time_zone})`.trim()],
       ...Object.entries(v.attributes ?? {}).map(([name, value]): [string, unknown] => [name, String(value)]),
     ];
     return html`<dl>${rows.filter(([, value]) => value && value !== nothing).map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`;
@@ -108,14 +109,14 @@ export class AicdInboxVisitor extends LitElement {
     const info = this.info;
     if (!info) return nothing;
     return html`<section class="visitor" aria-labelledby="visitor-heading">
-      <h3 id="visitor-heading">Visitor</h3>
-      ${info.visitor ? this.renderTraits(info.visitor) : html`<p class="meta">The widget told nothing about this visitor.</p>`}
-      <h4 id="earlier-heading">Earlier conversations</h4>
+      <h3 id="visitor-heading">${t('visitor.title')}</h3>
+      ${info.visitor ? this.renderTraits(info.visitor) : html`<p class="meta">${t('visitor.nothing')}</p>`}
+      <h4 id="earlier-heading">${t('visitor.earlier')}</h4>
       ${info.earlier.length
         ? html`<ul aria-labelledby="earlier-heading" class="earlier">
             ${info.earlier.map((c) => html`<li><a href=${`#/conversations/${encodeURIComponent(c.id)}`}>${formatDate(c.created_at)}</a> · ${STATUS[c.status]}</li>`)}
           </ul>`
-        : html`<p class="meta">${info.user_id ? 'None.' : 'None: the visitor has no user id.'}</p>`}
+        : html`<p class="meta">${t(info.user_id ? 'visitor.none' : 'visitor.noUserId')}</p>`}
     </section>`;
   }
 }

@@ -10,6 +10,7 @@ import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
 import { formatDate, PRESENCE_LABELS } from '../ui/format.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 import { followInbox } from '../inbox-stream.js';
 
@@ -37,6 +38,7 @@ export class AicdTeamPage extends LitElement {
   @state() private notice = '';
   @query('aicd-confirm-dialog') private confirm!: AicdConfirmDialog;
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
   private unfollow: (() => void) | null = null;
 
   private get owner(): boolean {
@@ -73,11 +75,11 @@ export class AicdTeamPage extends LitElement {
   }
 
   override render() {
-    return html`<h1>Team</h1>
+    return html`<h1>${t('nav.team')}</h1>
       <p class="status" role="status">${this.notice}</p>
       ${this.loadError ? html`<p class="error" role="alert">${this.loadError}</p>` : nothing}
-      ${this.owner ? this.renderInvite() : html`<p>Only owners can invite, change roles or remove teammates.</p>`}
-      <h2>Teammates</h2>
+      ${this.owner ? this.renderInvite() : html`<p>${t('team.ownersOnly')}</p>`}
+      <h2>${t('team.teammates')}</h2>
       ${this.renderTeammates()} ${this.owner && this.invites.length ? this.renderInvites() : nothing}
       <aicd-confirm-dialog></aicd-confirm-dialog>`;
   }
@@ -85,67 +87,68 @@ export class AicdTeamPage extends LitElement {
   private renderInvite() {
     return html`<form @submit=${this.createInvite} novalidate>
         <fieldset>
-          <legend>Invite a teammate</legend>
+          <legend>${t('team.invite')}</legend>
           ${field({
             name: 'role',
-            label: 'Role',
+            label: t('team.role'),
             value: this.inviteRole,
             error: this.form.errors.role,
             options: [
-              ['member', 'Member: bots, agents, knowledge, conversations'],
-              ['owner', 'Owner: also keys and teammates'],
+              ['member', t('team.memberScope')],
+              ['owner', t('team.ownerScope')],
             ],
             onInput: (v) => (this.inviteRole = v as Role),
           })}
           ${field({
             name: 'expires_in_hours',
-            label: 'Link valid for (hours)',
+            label: t('team.hours'),
             type: 'number',
             value: this.inviteHours,
             error: this.form.errors.expires_in_hours,
-            hint: '1 to 720. The link works once.',
+            hint: t('team.hoursHint'),
             onInput: (v) => (this.inviteHours = v),
           })}
           <p class="error" role="alert">${this.form.formError}</p>
-          <button class="primary" type="submit" ?disabled=${this.form.saving}>Create invite link</button>
+          <button class="primary" type="submit" ?disabled=${this.form.saving}>${t('team.create')}</button>
         </fieldset>
       </form>
       ${this.link
         ? html`<section aria-labelledby="link-title">
-            <h2 id="link-title">Invite link</h2>
-            <p>Send it to your teammate. It is shown only now.</p>
+            <h2 id="link-title">${t('shell.inviteTitle')}</h2>
+            <p>${t('team.sendIt')}</p>
             <pre><code>${this.link}</code></pre>
-            <aicd-copy-button .text=${this.link} label="Copy the invite link"></aicd-copy-button>
+            <aicd-copy-button .text=${this.link} label=${t('team.copy')}></aicd-copy-button>
           </section>`
         : nothing}`;
   }
 
   private renderTeammates() {
-    if (!this.teammates) return html`<p class="status">Loading…</p>`;
+    if (!this.teammates) return html`<p class="status">${t('list.loading')}</p>`;
     return html`<table>
-      <caption class="visually-hidden">Teammates</caption>
+      <caption class="visually-hidden">${t('team.teammates')}</caption>
       <thead>
-        <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Status</th><th scope="col">Joined</th>${this.owner ? html`<th scope="col"><span class="visually-hidden">Actions</span></th>` : nothing}</tr>
+        <tr>
+          <th scope="col">${t('signIn.email')}</th><th scope="col">${t('team.role')}</th><th scope="col">${t('common.status')}</th><th scope="col">${t('team.joined')}</th>
+          ${this.owner ? html`<th scope="col"><span class="visually-hidden">${t('keys.actions')}</span></th>` : nothing}
+        </tr>
       </thead>
       <tbody>
         ${this.teammates.map((user) => {
           const self = user.id === this.session.user.id;
           return html`<tr>
-            <td>${user.email}${self ? html` <span class="hint">(you)</span>` : nothing}</td>
+            <td>${user.email}${self ? html` <span class="hint">${t('team.you')}</span>` : nothing}</td>
             <td>
               ${this.owner
-                ? html`<select aria-label=${`Role of ${user.email}`} @change=${(e: Event) => this.setRole(user, (e.target as HTMLSelectElement).value as Role)}>
-                    <option value="owner" ?selected=${user.role === 'owner'}>Owner</option>
-                    <option value="member" ?selected=${user.role === 'member'}>Member</option>
+                ? html`<select aria-label=${t('team.roleOf', { email: user.email })} @change=${(e: Event) => this.setRole(user, (e.target as HTMLSelectElement).value as Role)}>
+                    <option value="owner" ?selected=${user.role === 'owner'}>${t('team.owner')}</option>
+                    <option value="member" ?selected=${user.role === 'member'}>${t('team.member')}</option>
                   </select>`
-                : user.role === 'owner'
-                  ? 'Owner'
-                  : 'Member'}
+                : t(user.role === 'owner' ? 'team.owner' : 'team.member')}
             </td>
             <td>${PRESENCE_LABELS[user.presence]}</td>
             <td>${formatDate(user.created_at)}</td>
             ${this.owner
-              ? html`<td>${self ? nothing : html`<button type="button" class="danger" aria-label=${`Remove ${user.email}`} @click=${() => this.removeTeammate(user)}>Remove</button>`}</td>`
+              ? html`<td>${self ? nothing : html`<button type="button" class="danger" aria-label=${t('team.removeItem', { email: user.email })} @click=${() => this.removeTeammate(user)}>${t('common.remove')}</button>`}</td>`
               : nothing}
           </tr>`;
         })}
@@ -154,19 +157,22 @@ export class AicdTeamPage extends LitElement {
   }
 
   private renderInvites() {
-    return html`<h2>Pending invites</h2>
+    return html`<h2>${t('team.pending')}</h2>
       <table>
-        <caption class="visually-hidden">Pending invites</caption>
+        <caption class="visually-hidden">${t('team.pending')}</caption>
         <thead>
-          <tr><th scope="col">Role</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+          <tr>
+            <th scope="col">${t('team.role')}</th><th scope="col">${t('keys.created')}</th><th scope="col">${t('keys.expires')}</th>
+            <th scope="col"><span class="visually-hidden">${t('keys.actions')}</span></th>
+          </tr>
         </thead>
         <tbody>
           ${this.invites.map(
             (invite) => html`<tr>
-              <td>${invite.role === 'owner' ? 'Owner' : 'Member'}</td>
+              <td>${t(invite.role === 'owner' ? 'team.owner' : 'team.member')}</td>
               <td>${formatDate(invite.created_at)}</td>
               <td>${formatDate(invite.expires_at)}</td>
-              <td><button type="button" class="danger" aria-label=${`Revoke the invite created ${formatDate(invite.created_at)}`} @click=${() => this.revokeInvite(invite)}>Revoke</button></td>
+              <td><button type="button" class="danger" aria-label=${t('team.revokeInvite', { when: formatDate(invite.created_at) })} @click=${() => this.revokeInvite(invite)}>${t('keys.revoke')}</button></td>
             </tr>`,
           )}
         </tbody>
@@ -187,7 +193,7 @@ export class AicdTeamPage extends LitElement {
   private async setRole(user: User, role: Role): Promise<void> {
     try {
       await this.api.setRole(user.id, role);
-      this.notice = `${user.email} is now ${role === 'owner' ? 'an owner' : 'a member'}.`;
+      this.notice = t(role === 'owner' ? 'team.nowOwner' : 'team.nowMember', { email: user.email });
     } catch (error) {
       this.notice = errorMessage(error);
     }
@@ -196,14 +202,14 @@ export class AicdTeamPage extends LitElement {
 
   private async removeTeammate(user: User): Promise<void> {
     const yes = await this.confirm.ask({
-      title: 'Remove this teammate?',
-      message: `${user.email} is signed out at once and can no longer sign in to this account.`,
-      confirmLabel: 'Remove teammate',
+      title: t('team.removeTitle'),
+      message: t('team.removeMessage', { email: user.email }),
+      confirmLabel: t('team.removeConfirm'),
     });
     if (!yes) return;
     try {
       await this.api.removeTeammate(user.id);
-      this.notice = `${user.email} was removed.`;
+      this.notice = t('team.removed', { email: user.email });
     } catch (error) {
       this.notice = errorMessage(error);
     }
@@ -213,7 +219,7 @@ export class AicdTeamPage extends LitElement {
   private async revokeInvite(invite: Invite): Promise<void> {
     try {
       await this.api.revokeInvite(invite.id);
-      this.notice = 'The invite was revoked.';
+      this.notice = t('team.revoked');
     } catch (error) {
       this.notice = errorMessage(error);
     }
