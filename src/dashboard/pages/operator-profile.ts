@@ -5,6 +5,7 @@ import type { DashboardApi } from '../api.js';
 import { errorMessage } from '../ui/errors.js';
 import { field } from '../ui/field.js';
 import { FormState } from '../ui/form-state.js';
+import { LocaleController, t } from '../i18n/i18n.js';
 import pageStyles from '../ui/page.styles.js';
 
 const FIELDS = ['display_name', 'avatar_url'] as const;
@@ -50,6 +51,7 @@ export class AicdOperatorProfile extends LitElement {
   @state() private notice = '';
   @state() private loadError = '';
   private readonly form = new FormState(this);
+  private readonly i18n = new LocaleController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -74,33 +76,33 @@ export class AicdOperatorProfile extends LitElement {
     const avatar = httpsUrl(this.avatar);
     return html`<form @submit=${this.save} novalidate>
         <fieldset>
-          <legend>Your profile</legend>
-          <p class="hint">Visitors see this name and avatar on your replies.</p>
+          <legend>${t('profile.title')}</legend>
+          <p class="hint">${t('profile.hint')}</p>
           ${this.loadError ? html`<p class="error" role="alert">${this.loadError}</p>` : nothing}
           ${field({
             name: 'display_name',
-            label: 'Display name',
+            label: t('profile.name'),
             value: this.name,
             maxlength: NAME_MAX,
             error: this.form.errors.display_name,
-            hint: `Up to ${NAME_MAX} characters. Empty: the first part of your email.`,
+            hint: t('profile.nameHint', { max: NAME_MAX }),
             onInput: (v) => (this.name = v),
           })}
           ${field({
             name: 'avatar_url',
-            label: 'Avatar URL',
+            label: t('bots.avatarUrl'),
             type: 'url',
             value: this.avatar,
             maxlength: AVATAR_MAX,
             error: this.form.errors.avatar_url,
-            hint: 'An https:// address of an image. Empty: no avatar.',
+            hint: t('profile.avatarHint'),
             onInput: (v) => (this.avatar = v),
           })}
-          <div class="preview" role="group" aria-label="How visitors see you">
-            ${avatar ? html`<img src=${avatar} alt="Your avatar" />` : nothing}<span>${this.name.trim() || this.profile?.name || ''}</span>
+          <div class="preview" role="group" aria-label=${t('profile.preview')}>
+            ${avatar ? html`<img src=${avatar} alt=${t('profile.avatar')} />` : nothing}<span>${this.name.trim() || this.profile?.name || ''}</span>
           </div>
           <p class="error" role="alert">${this.form.formError}</p>
-          <button class="primary" type="submit" ?disabled=${this.form.saving || !this.profile}>Save profile</button>
+          <button class="primary" type="submit" ?disabled=${this.form.saving || !this.profile}>${t('profile.save')}</button>
         </fieldset>
       </form>
       <p class="status" role="status">${this.notice}</p>`;
@@ -110,11 +112,11 @@ export class AicdOperatorProfile extends LitElement {
     event.preventDefault();
     this.notice = '';
     const avatar = this.avatar.trim();
-    if (avatar && !httpsUrl(avatar)) return this.form.refuse({ avatar_url: 'Use an https:// address (visitors’ pages load nothing else).' });
+    if (avatar && !httpsUrl(avatar)) return this.form.refuse({ avatar_url: t('profile.https') });
     const saved = await this.form.submit(FIELDS, () => this.api.setOperatorProfile({ display_name: this.name.trim() || null, avatar_url: avatar || null }));
     if (!saved) return;
     this.show(saved);
-    this.notice = 'Profile saved. Visitors see it on your next replies.';
+    this.notice = t('profile.saved');
   }
 }
 
