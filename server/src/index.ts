@@ -50,7 +50,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   await keyCache.listen();
   const accounts = new AccountService(database.db, keyCache);
   // Handoff events reach streams on every instance through Redis; in process without it.
-  const handoffBus = new HandoffBus(logger, redis);
+  const handoffBus = new HandoffBus(logger, redis, { singleProcessDatabase: database.kind === 'pglite' });
   await handoffBus.listen();
   const core: CoreDeps = {
     config,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../src/index.ts';
-import { accountTopic } from '../src/handoff/bus.ts';
+import { accountTopic, HandoffBus } from '../src/handoff/bus.ts';
 import { pauseUntil } from '../src/handoff/stream.ts';
 import { handoffSetup, openStream } from './support/handoff.ts';
 import { testDatabase, type TestDatabase } from './support/test-database.ts';
@@ -67,5 +67,27 @@ describe('handoff stream waits', () => {
         inbox.close();
       }
     });
+  });
+});
+
+describe('handoff bus completeness', () => {
+  const silent = { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} };
+  const redis = { publish: async () => 0, duplicate: () => ({}) as never };
+  it('hears every stored event only without Redis over a database no other process writes', () => {
+    assert.equal(new HandoffBus(silent as never, undefined, { singleProcessDatabase: true }).complete, true);
+    assert.equal(new HandoffBus(silent as never, undefined, { singleProcessDatabase: false }).complete, false, 'other instances write PostgreSQL');
+    assert.equal(new HandoffBus(silent as never, redis, { singleProcessDatabase: true }).complete, false, 'Redis may drop a publish');
+    assert.equal(new HandoffBus(silent as never).complete, false);
+  });
+
+  it("is the service's when it runs on embedded PGlite alone", async () => {
+    const database = await testDatabase();
+    const running = await startServer({ ...database.options, seed: false, logLevel: 'silent' });
+    try {
+      assert.equal(running.service.deps.handoffBus.complete, !database.options.databaseUrl && !database.options.redisUrl);
+    } finally {
+      await running.close();
+      await database.cleanup();
+    }
   });
 });

@@ -7,7 +7,8 @@
  * The first frame is `ready` with the current position as its `id`, so a client that connected
  * without `Last-Event-ID` (history loaded just before) resumes from there on its next reconnect.
  * Every `HEARTBEAT_MS` a `: ping` comment keeps proxies from closing an idle stream, and the store is
- * read again (an event whose live publish was lost, e.g. Redis down for a moment, arrives then).
+ * read again (an event whose live publish was lost, e.g. Redis down for a moment, arrives then) unless
+ * the bus hears every stored event (`HandoffBus.complete`).
  * `max_seconds` ends the stream (the token proxy sets it to the token's remaining lifetime: the
  * client reconnects with a renewed token and resumes).
  */
@@ -118,7 +119,7 @@ export async function eventStream(c: AppContext, handoff: HandoffService, scope:
           nextBeat = Date.now() + HEARTBEAT_MS;
           await stream.write(': ping\n\n');
           await scope.onHeartbeat?.();
-          await catchUp();
+          if (!handoff.bus.complete) await catchUp();
           continue;
         }
         const pause = pauseUntil(stop.signal, wait);
