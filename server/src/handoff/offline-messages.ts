@@ -16,7 +16,7 @@ import { iso } from '../db/json.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, ServiceError } from '../http/errors.ts';
 import { DEFAULT_SENDER, smtpTransport, type MailOptions } from './mailer.ts';
-import { operatorName, type Operator } from './service.ts';
+import { operatorName, type Operator } from './operator.ts';
 import { withHandoffTables, type HandoffDatabase, type OfflineMessagesTable } from './tables.ts';
 
 type OfflineRow = Selectable<OfflineMessagesTable>;

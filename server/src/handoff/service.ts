@@ -26,6 +26,9 @@ import { ClosingStreams } from './closing-streams.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
 import { MAX_NOTES } from './schema.ts';
 import { toOfflineMessage } from './offline-messages.ts';
+import { operatorName, type Operator } from './operator.ts';
+
+export { operatorName, type Operator };
 
 /** Who may see a conversation: the visitor's own (`userId`, and `botId` when a token is bound to one). */
 export interface Visitor {
@@ -33,11 +36,6 @@ export interface Visitor {
   botId?: string;
 }
 
-/** The signed-in dashboard user acting as an operator. */
-export interface Operator {
-  userId: string;
-  accountId: string;
-}
 
 /** The columns of a conversation its handoff reads. */
 export type HandoffRow = Pick<ConversationRow, 'id' | 'account_id' | 'bot_id' | 'user_id' | 'status' | 'waiting_since' | 'operator_id'>;
@@ -308,10 +306,6 @@ async function profileIn(db: Kysely<HandoffDatabase>, userId: string): Promise<O
   return { id: user.id, name: operatorName(user), avatar_url: user.avatar_url };
 }
 
-/** The name visitors and teammates see: the display name, else the email's local part. */
-export function operatorName(user: { email: string; display_name: string | null }): string {
-  return user.display_name || user.email.split('@')[0]!;
-}
 
 function unavailableMessage(reason: string | null): string {
   if (reason === 'outside_hours') return 'Nobody answers outside the opening hours; leave an email for a reply.';

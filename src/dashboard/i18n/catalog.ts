@@ -11,11 +11,9 @@ import { bots } from './en/bots.js';
 import { admin } from './en/admin.js';
 import { support } from './en/support.js';
 
-export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
-export type Message = string | PluralForms;
+import type { Translation } from './message.js';
 
-/** The type of another language's version of an English area: the same keys, any message. */
-export type Translation<Area> = { readonly [K in keyof Area]: Message };
+export type { Message, PluralForms, Translation } from './message.js';
 
 export const en = { ...shell, ...pages, ...bots, ...admin, ...support } as const;
 export type MessageKey = keyof typeof en;

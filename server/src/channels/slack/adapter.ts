@@ -16,22 +16,13 @@ import { arr, cutChars, obj, parseBody, str, type Obj } from '../payload.ts';
 import { postForm, postJson, type Download, type PlatformRequest } from '../platform-http.ts';
 import { verifySlackSignature } from '../signature.ts';
 import { downloadFile, sendFile } from './media.ts';
+import { slackChat, threadOf } from './thread.ts';
 
 export const SIGNATURE_HEADER = 'x-slack-signature';
 export const TIMESTAMP_HEADER = 'x-slack-request-timestamp';
 /** Message subtypes that are still a person writing; every other (edits, joins, bots) is not a question. */
 const PERSON_SUBTYPES = new Set(['file_share', 'thread_broadcast']);
 const CHALLENGE = /^[A-Za-z0-9_.~+/=-]{1,256}$/;
-
-/** A chat is a thread: the channel's id and the thread's root `ts`. */
-export function slackChat(channel: string, threadTs: string): string {
-  return `${channel}:${threadTs}`;
-}
-
-export function threadOf(chat: string): { channel: string; threadTs?: string } {
-  const at = chat.indexOf(':');
-  return at < 0 ? { channel: chat } : { channel: chat.slice(0, at), threadTs: chat.slice(at + 1) };
-}
 
 export class SlackAdapter implements ChannelAdapter {
   readonly type = 'slack' as const;

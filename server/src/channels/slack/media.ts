@@ -8,20 +8,28 @@
  * `initial_comment`. Only the last step shows anything, so the first two are retried freely.
  */
 import type { ChannelAccess, InboundFile, OutboundFile, SendResult } from '../adapter.ts';
-import { arr, obj, str } from '../payload.ts';
-import { blobOf, download, fileTooLarge, harmless, mayFetch, postForm, type Download } from '../platform-http.ts';
-import { threadOf, type SlackAdapter } from './adapter.ts';
+import { arr, obj, str, type Obj } from '../payload.ts';
+import { blobOf, download, fileTooLarge, harmless, mayFetch, postForm, type Download, type PlatformRequest } from '../platform-http.ts';
+import { threadOf } from './thread.ts';
+
+/** The adapter's part the file calls use (an interface here, so this module never imports the adapter's). */
+export interface SlackApi {
+  readonly apiUrl: string;
+  readonly timeoutMs: number;
+  request(channel: ChannelAccess, signal: AbortSignal): PlatformRequest;
+  call(channel: ChannelAccess, method: string, body: Obj | URLSearchParams, signal: AbortSignal): Promise<{ ok: true; answer: Obj } | Extract<SendResult, { ok: false }>>;
+}
 
 /** Where Slack serves and takes files. */
 const FILE_HOSTS = ['files.slack.com'];
 
-export async function downloadFile(adapter: SlackAdapter, channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
+export async function downloadFile(adapter: SlackApi, channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
   if (file.size !== undefined && file.size > maxBytes) return fileTooLarge(maxBytes);
   if (!file.url || !mayFetch(file.url, adapter.apiUrl, FILE_HOSTS)) return { ok: false, retryable: false, error: 'the file is not at a URL Slack serves files from' };
   return download(file.url, maxBytes, adapter.request(channel, signal));
 }
 
-export async function sendFile(adapter: SlackAdapter, channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
+export async function sendFile(adapter: SlackApi, channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
   const { channel: channelId, threadTs } = threadOf(chat);
   const ticket = await adapter.call(channel, 'files.getUploadURLExternal', new URLSearchParams({ filename: file.name, length: String(file.data.byteLength) }), signal);
   if (!ticket.ok) return harmless(ticket);

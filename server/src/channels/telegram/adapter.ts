@@ -12,13 +12,12 @@ import type { ChannelAccess, ChannelAdapter, InboundEvent, InboundFile, Outbound
 import { arr, cutBytes, cutChars, obj, parseBody, str } from '../payload.ts';
 import { postForm, postJson, type Download } from '../platform-http.ts';
 import { sameSecret } from '../signature.ts';
-import { downloadFile, sendFile } from './media.ts';
+import { downloadFile, sendFile, type CallOutcome } from './media.ts';
 
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 /** Media kinds a message may carry (media.ts reads them; the caption is the text). */
 const MEDIA = ['photo', 'document', 'audio', 'voice', 'video', 'sticker'];
 
-type CallOutcome = { ok: true; answer: unknown } | (Extract<SendResult, { ok: false }> & { status?: number });
 
 export class TelegramAdapter implements ChannelAdapter {
   readonly type = 'telegram' as const;

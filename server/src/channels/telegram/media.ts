@@ -8,14 +8,25 @@
 import type { ChannelAccess, InboundFile, OutboundFile, SendResult } from '../adapter.ts';
 import { obj, str } from '../payload.ts';
 import { blobOf, download, fileTooLarge, harmless, type Download } from '../platform-http.ts';
-import type { TelegramAdapter } from './adapter.ts';
+
+/** What a Bot API call answers: the result, or a failure with the HTTP status when there was one. */
+export type CallOutcome = { ok: true; answer: unknown } | (Extract<SendResult, { ok: false }> & { status?: number });
+
+/** The adapter's part the file calls use (an interface here, so this module never imports the adapter's). */
+export interface TelegramApi {
+  readonly apiUrl: string;
+  readonly timeoutMs: number;
+  readonly limits: { maxCaptionChars: number };
+  call(channel: ChannelAccess, method: string, body: unknown, signal: AbortSignal): Promise<CallOutcome>;
+  withPlainFallback(text: string, sendAs: (text: string, html: boolean) => Promise<CallOutcome>, maxChars: number): Promise<SendResult>;
+}
 
 /** What the Bot API serves a bot at most; a larger file is refused by `getFile` anyway. */
 const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
 const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 const PHOTO_TYPES = new Set(['image/jpeg', 'image/png']);
 
-export async function downloadFile(adapter: TelegramAdapter, channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
+export async function downloadFile(adapter: TelegramApi, channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
   const limit = Math.min(maxBytes, MAX_DOWNLOAD_BYTES);
   if (file.size !== undefined && file.size > limit) return fileTooLarge(limit);
   const found = await adapter.call(channel, 'getFile', { file_id: file.id }, signal);
@@ -30,7 +41,7 @@ export async function downloadFile(adapter: TelegramAdapter, channel: ChannelAcc
 }
 
 /** `sendPhoto` or `sendDocument` with the bytes; a caption Telegram cannot parse goes once more as plain text. */
-export async function sendFile(adapter: TelegramAdapter, channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
+export async function sendFile(adapter: TelegramApi, channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
   const photo = PHOTO_TYPES.has(file.contentType) && file.size <= MAX_PHOTO_BYTES;
   const form = (text: string, html: boolean) => {
     const body = new FormData();

@@ -11,13 +11,12 @@
 import { ServiceError } from '../../http/errors.ts';
 import type { ChannelAccess, ChannelAdapter, DeliveryStatus, InboundEvent, InboundFile, OutboundFile, OutboundReply, ParsedDelivery, SendResult } from '../adapter.ts';
 import { arr, cutChars, obj, parseBody, str, type Obj } from '../payload.ts';
-import { postJson, type Download, type PlatformOutcome, type PlatformRequest } from '../platform-http.ts';
+import { postJson, type Download, type PlatformRequest } from '../platform-http.ts';
 import { sameSecret, verifyHubSignature } from '../signature.ts';
+import { graphFailure } from './graph.ts';
 import { downloadFile, sendFile } from './media.ts';
 
 export const SIGNATURE_HEADER = 'x-hub-signature-256';
-/** Graph API error codes that mean "too many messages, try later" (throughput, pair rate, spam rate). */
-const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131048, 131056]);
 
 export class WhatsAppAdapter implements ChannelAdapter {
   readonly type = 'whatsapp' as const;
@@ -115,19 +114,6 @@ export class WhatsAppAdapter implements ChannelAdapter {
   }
 }
 
-/** A Graph API refusal (`{error: {message, code}}`) as a send result: rate limits are retried. */
-export function graphFailure(outcome: Extract<PlatformOutcome, { ok: false }>): Extract<SendResult, { ok: false }> {
-  const error = obj(obj(outcome.answer?.body)?.error);
-  const code = Number(error?.code);
-  const retryAfter = outcome.answer?.retryAfterSeconds;
-  return {
-    ok: false,
-    retryable: outcome.retryable || RATE_LIMIT_CODES.has(code),
-    ...(outcome.uncertain && { uncertain: true as const }),
-    error: typeof error?.message === 'string' ? cutChars(`${error.message}${Number.isFinite(code) ? ` (${code})` : ''}`, 200) : outcome.error,
-    ...(retryAfter !== undefined && { retryAfterMs: retryAfter * 1000 }),
-  };
-}
 
 function messageEvent(message: Obj | undefined, names: Map<string | undefined, string | undefined>): InboundEvent | undefined {
   const id = str(message?.id);

@@ -7,16 +7,24 @@
  * as a document (100 MB), the caption in WhatsApp's markup.
  */
 import type { ChannelAccess, InboundFile, OutboundFile, SendResult } from '../adapter.ts';
-import { obj, str } from '../payload.ts';
-import { blobOf, download, fileTooLarge, getJson, harmless, mayFetch, postForm, type Download } from '../platform-http.ts';
-import { graphFailure, type WhatsAppAdapter } from './adapter.ts';
+import { obj, str, type Obj } from '../payload.ts';
+import { blobOf, download, fileTooLarge, getJson, harmless, mayFetch, postForm, type Download, type PlatformRequest } from '../platform-http.ts';
+import { graphFailure } from './graph.ts';
+
+/** The adapter's part the media calls use (an interface here, so this module never imports the adapter's). */
+export interface WhatsAppApi {
+  readonly apiUrl: string;
+  url(path: string): string;
+  request(channel: ChannelAccess, signal: AbortSignal): PlatformRequest;
+  message(channel: ChannelAccess, chat: string, content: Obj, signal: AbortSignal): Promise<SendResult>;
+}
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png']);
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** Where Meta serves media (`lookaside.fbsbx.com`). */
 const MEDIA_HOSTS = ['fbsbx.com', 'facebook.com', 'whatsapp.net'];
 
-export async function downloadFile(adapter: WhatsAppAdapter, channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
+export async function downloadFile(adapter: WhatsAppApi, channel: ChannelAccess, file: InboundFile, maxBytes: number, signal: AbortSignal): Promise<Download> {
   if (file.size !== undefined && file.size > maxBytes) return fileTooLarge(maxBytes);
   const request = adapter.request(channel, signal);
   const found = await getJson(adapter.url(encodeURIComponent(file.id)), request);
@@ -28,7 +36,7 @@ export async function downloadFile(adapter: WhatsAppAdapter, channel: ChannelAcc
   return download(url, maxBytes, request);
 }
 
-export async function sendFile(adapter: WhatsAppAdapter, channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
+export async function sendFile(adapter: WhatsAppApi, channel: ChannelAccess, chat: string, file: OutboundFile & { data: Uint8Array }, caption: string, signal: AbortSignal): Promise<SendResult> {
   const form = new FormData();
   form.set('messaging_product', 'whatsapp');
   form.set('type', file.contentType);

@@ -1,5 +1,5 @@
 /** Arabic: the shell and the shared ui/* (en/shell.ts). */
-import type { Translation } from '../catalog.js';
+import type { Translation } from '../message.js';
 import type { shell as en } from '../en/shell.js';
 
 export const shell: Translation<typeof en> = {

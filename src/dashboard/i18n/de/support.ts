@@ -1,5 +1,5 @@
 /** German: the inbox, conversations, team and account (en/support.ts). */
-import type { Translation } from '../catalog.js';
+import type { Translation } from '../message.js';
 import type { support as en } from '../en/support.js';
 
 export const support: Translation<typeof en> = {

@@ -1,5 +1,5 @@
 /** English: the agents, webhooks and channels pages. */
-import type { Message } from '../catalog.js';
+import type { Message } from '../message.js';
 
 export const admin = {
   'agents.draft': 'draft',

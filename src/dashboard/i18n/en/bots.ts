@@ -1,5 +1,5 @@
 /** English: the bots. */
-import type { Message } from '../catalog.js';
+import type { Message } from '../message.js';
 
 export const bots = {
   'botStatus.untrained': 'untrained',

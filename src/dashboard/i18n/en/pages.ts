@@ -1,5 +1,5 @@
 /** English: the pages. */
-import type { Message } from '../catalog.js';
+import type { Message } from '../message.js';
 
 export const pages = {
   'keys.intro': 'Keys call the {api} API from your servers and token proxies. Never put one in a web page.',

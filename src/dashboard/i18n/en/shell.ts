@@ -1,5 +1,5 @@
 /** English: the shell (app.ts, sign-in.ts, operator-bar.ts, the navigation) and the shared ui/*. */
-import type { Message } from '../catalog.js';
+import type { Message } from '../message.js';
 
 export const shell = {
   'nav.label': 'Dashboard',

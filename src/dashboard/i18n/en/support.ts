@@ -1,5 +1,5 @@
 /** English: the inbox and what it uses (reply files, canned replies), conversations, team and account. */
-import type { Message } from '../catalog.js';
+import type { Message } from '../message.js';
 
 export const support = {
   'files.toSend': 'Files to send',

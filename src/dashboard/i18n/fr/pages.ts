@@ -1,5 +1,5 @@
 /** French: the pages (en/pages.ts). */
-import type { Translation } from '../catalog.js';
+import type { Translation } from '../message.js';
 import type { pages as en } from '../en/pages.js';
 
 export const pages: Translation<typeof en> = {

@@ -1,5 +1,5 @@
 /** Japanese: the bots (en/bots.ts). */
-import type { Translation } from '../catalog.js';
+import type { Translation } from '../message.js';
 import type { bots as en } from '../en/bots.js';
 
 export const bots: Translation<typeof en> = {
