@@ -11,8 +11,8 @@
  * - **visitor streams**: `STREAMS` conversations taken by an operator, each visitor's events stream
  *   (`GET /v1/conversations/{id}/events`, what the widget follows during a handoff) open at once on
  *   one instance (PGlite; then on instance A of the PostgreSQL + Redis pair), then one operator reply
- *   to each at `REPLY_RATE` a second: from the reply's POST being answered to its visitor's stream
- *   delivering it (and from the POST being sent, which includes the operator's wait for the answer).
+ *   to each at `REPLY_RATE` a second: from the reply's POST being sent (the operator's Send) to its
+ *   visitor's stream delivering it (and from the POST being answered, in the label).
  */
 import { randomBytes } from 'node:crypto';
 import { apiClient, atRate, inParallel, openEventStream, signUpOperator, type JsonCall, type LiveStream } from './lib/live.ts';
@@ -240,13 +240,15 @@ export function supportRows(r: SupportResults): Row[] {
   const streamsRow = (id: string, where: string, s: StreamLatencies | null): Row => ({
     id,
     label: s
-      ? `${s.streams.toLocaleString('en-US')} visitor streams open, ${where}: operator reply answered → visitor's stream p99 (p50 ${ms(s.p50)}; from the POST sent p50 ${ms(s.p50FromSent)}, p99 ${ms(s.p99FromSent)}; ${REPLY_RATE} replies/s, ${s.missing} missing)`
+      ? `${s.streams.toLocaleString('en-US')} visitor streams open, ${where}: operator reply sent → visitor's stream p99 (p50 ${ms(s.p50FromSent)}; from the POST answered p50 ${ms(s.p50)}, p99 ${ms(s.p99)}; ${REPLY_RATE} replies/s, ${s.missing} missing)`
       : `visitor streams open, ${where}: skipped (no PostgreSQL + Redis configured)`,
     unit: 'ms',
-    ours: s?.p99 ?? null,
+    // from the operator's Send, not the POST's answer: the service publishes before it answers, so
+    // only the send time counts a service too busy to take the reply
+    ours: s?.p99FromSent ?? null,
     deepChat: null,
     goal: '≤ 200 ms p99',
-    met: s ? s.p99 <= 200 && s.missing === 0 : undefined,
+    met: s ? s.p99FromSent <= 200 && s.missing === 0 : undefined,
   });
   return [
     notifyRow('support.notify.one', 'one instance (PGlite)', r.notifyOne),

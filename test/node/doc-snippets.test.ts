@@ -735,6 +735,19 @@ CLAIMS.push(
   },
 );
 
+CLAIMS.push({
+  file: 'docs/dashboard-languages.md',
+  heading: 'For developers: strings and catalogs',
+  lang: 'ts',
+  how: "each line is an entry of the English catalog (src/dashboard/i18n/en/), as written there; test/node/dashboard-i18n.test.ts checks every language's catalog against it",
+  check: (s) => {
+    const english = readdirSync(join(root, 'src/dashboard/i18n/en')).map((file) => read(`src/dashboard/i18n/en/${file}`)).join('\n');
+    const lines = s.code.split('\n').filter((line) => /^\s+'[^']+': /.test(line));
+    assert.ok(lines.length >= 2, 'the snippet shows catalog entries');
+    for (const line of lines) assert.ok(english.includes(line.trim()), `the English catalog has ${line.trim()}`);
+  },
+});
+
 function claimOf(s: Snippet): Claim[] {
   return CLAIMS.filter((c) => c.file === s.file && c.heading === s.heading && c.lang === s.lang);
 }
