@@ -165,7 +165,7 @@ describe('csat', () => {
     const bot = (await client.bots.create(SUPPORT_BOT)).data;
     const turn = await client.bots.sendMessage(bot.id, { message: 'hello', user_id: 'u-1' });
     const conversationId = turn.data.conversation_id;
-    expect((await client.csat.state(conversationId, { user_id: 'u-1' })).data).to.deep.equal({ conversation_id: conversationId, survey: false, csat: null });
+    expect((await client.csat.state(conversationId, { user_id: 'u-1' })).data).to.deep.equal({ conversation_id: conversationId, survey: false, moment: 'after_bot', csat: null });
     const settings = await client.csat.updateSettings(bot.id, { after_bot: true });
     expect(settings.data).to.deep.equal({ bot_id: bot.id, after_handoff: true, after_bot: true });
     expect((await client.csat.settings(bot.id)).data.after_bot).to.equal(true);
