@@ -20,6 +20,7 @@ import { iso } from '../db/json.ts';
 import { assertOwned } from '../feedback/report.ts';
 import type { Database } from '../db/schema.ts';
 import { withCsatTables } from './tables.ts';
+import { operatorName } from '../handoff/operator.ts';
 
 /** The wire query as the route reads it: the schema's defaults filled in. */
 export type SupportReportQuery = SupportQuery & { limit: number };
@@ -155,5 +156,5 @@ export async function supportReport(db: Kysely<Database>, accountId: string, que
 async function operatorNames(db: Kysely<Database>, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await withCsatTables(db).selectFrom('users').select(['id', 'email', 'display_name']).where('id', 'in', ids).execute();
-  return new Map(rows.map((user) => [user.id, user.display_name || user.email.split('@')[0]!]));
+  return new Map(rows.map((user) => [user.id, operatorName(user)]));
 }

@@ -27,6 +27,7 @@ import type { BusEvent } from './bus.ts';
 import type { OperatorPresences } from './presence.ts';
 import { assignedNow, HANDOFF_COLUMNS, type HandoffService } from './service.ts';
 import { withHandoffTables, type HandoffDatabase } from './tables.ts';
+import { operatorName } from './operator.ts';
 
 /** Waiting conversations one drain gives out at most; the next trigger carries on. */
 const DRAIN_BATCH = 50;
@@ -70,7 +71,7 @@ export class Assignments {
       auto: settings?.auto ?? false,
       operators: rows.map((row) => ({
         id: row.id,
-        name: row.display_name || row.email.split('@')[0]!,
+        name: operatorName(row),
         avatar_url: row.avatar_url,
         capacity: row.assign_capacity,
         open: Number(row.open),
