@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Service } from '../src/index.ts';
-import { channelOptions, connectTelegram, connectWhatsApp, deliverTelegram, telegramUpdate, TestClock } from './support/channels.ts';
+import { channelOptions, connectTelegram, connectWhatsApp, countRows, deliverTelegram, SECRETS_KEY, telegramUpdate, TestClock } from './support/channels.ts';
 import { clientFor, shopTraining, type TestClient } from './support/core.ts';
-import { FakeTelegram, startFakeTelegram } from './support/fake-telegram.ts';
+import { FAKE_TELEGRAM_TOKEN, FakeTelegram, startFakeTelegram } from './support/fake-telegram.ts';
 import { startFakeWhatsApp, type FakeWhatsApp } from './support/fake-whatsapp.ts';
 import { createTestService } from './support/test-database.ts';
 
@@ -146,5 +146,67 @@ describe('Telegram\'s webhook', () => {
     assert.equal(res.status, 502);
     assert.equal(body.error.code, 'upstream_error');
     assert.match(body.error.message, /Unauthorized/);
+  });
+});
+
+describe('deliveries under traffic', () => {
+  const health = async () => (await api.json(path('/telegram'))).body.data.health as { last_received_at: string };
+
+  it('keeps the last delivery to the second: deliveries within one leave the row alone', async () => {
+    const secret = telegram.webhook!.secret_token;
+    clock.advance(5_000);
+    assert.equal((await deliverTelegram(service, telegramId, telegramUpdate(9201, 7171, 'hi'), secret)).status, 200);
+    const first = (await health()).last_received_at;
+    assert.equal(first, new Date(clock.ms).toISOString());
+    clock.advance(400);
+    assert.equal((await deliverTelegram(service, telegramId, telegramUpdate(9202, 7171, 'hi'), secret)).status, 200);
+    assert.equal((await health()).last_received_at, first);
+    clock.advance(1_000);
+    assert.equal((await deliverTelegram(service, telegramId, telegramUpdate(9203, 7171, 'hi'), secret)).status, 200);
+    assert.equal((await health()).last_received_at, new Date(clock.ms).toISOString());
+    await service.deps.channels.drain();
+  });
+
+  it('answers at most `concurrency` chats at once (AI_CHAT_CHANNEL_CONCURRENCY, default 4)', async () => {
+    const { channelOptionsFromEnv, resolveChannelConfig } = await import('../src/channels/options.ts');
+    assert.equal(resolveChannelConfig({}).concurrency, 4);
+    assert.equal(resolveChannelConfig(channelOptionsFromEnv({ AI_CHAT_CHANNEL_CONCURRENCY: '16' })).concurrency, 16);
+    assert.equal(resolveChannelConfig(channelOptionsFromEnv({ AI_CHAT_CHANNEL_CONCURRENCY: '0' })).concurrency, 4);
+    // Stored as the webhook stores them, without its wake-up: this test is the worker.
+    const events = Array.from({ length: 6 }, (_, chat) => ({ externalMessageId: String(9300 + chat), externalConversationId: String(8000 + chat), user: { id: String(8000 + chat) }, text: 'hello', files: [] }));
+    assert.equal(await service.deps.channels.inbound.record({ id: telegramId }, events), 6);
+    assert.equal(await service.deps.channels.inbound.runOnce(), 4);
+    assert.equal(await service.deps.channels.inbound.runOnce(), 2);
+  });
+
+  it('a channel removed by another instance answers 404, though this one had read it', async () => {
+    const other = await api.json('/v1/bots', { method: 'POST', body: { name: 'Other shop', training: shopTraining } });
+    const otherBot = other.body.data.id as string;
+    const channelId = await connectTelegram(api, otherBot);
+    const secret = telegram.webhook!.secret_token;
+    assert.equal((await deliverTelegram(service, channelId, telegramUpdate(9401, 9400, 'hello'), secret)).status, 200);
+    // As another instance removes it: not through this instance's store.
+    await service.deps.db.deleteFrom('channels' as never).where('id' as never, '=', channelId as never).execute();
+    const res = await deliverTelegram(service, channelId, telegramUpdate(9402, 9400, 'hello'), secret);
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'resource_not_found');
+    assert.equal(await countRows(service, 'channel_inbound', channelId), 0);
+  });
+
+  it('credentials changed by another instance: the new secret is taken at once, the old one refused', async () => {
+    const other = await api.json('/v1/bots', { method: 'POST', body: { name: 'Third shop', training: shopTraining } });
+    const channelId = await connectTelegram(api, other.body.data.id);
+    const old = telegram.webhook!.secret_token;
+    assert.equal((await deliverTelegram(service, channelId, telegramUpdate(9501, 9500, 'hello'), old)).status, 200);
+    // As another instance saves new credentials: sealed with the same key, written to the row directly.
+    const { SecretBox, parseKey } = await import('../src/channels/secrets.ts');
+    const box = new SecretBox(parseKey(SECRETS_KEY, 'AI_CHAT_SECRETS_KEY'));
+    const renewed = 'renewed-secret-token-of-thirty-two-chars';
+    const sealed = box.seal({ bot_token: FAKE_TELEGRAM_TOKEN, webhook_secret: renewed }, channelId);
+    await service.deps.channels.store.db.updateTable('channels').set({ secrets: JSON.stringify(sealed) as never }).where('id', '=', channelId).execute();
+    assert.equal((await deliverTelegram(service, channelId, telegramUpdate(9502, 9500, 'hello'), renewed)).status, 200);
+    assert.equal((await deliverTelegram(service, channelId, telegramUpdate(9503, 9500, 'hello'), old)).status, 401);
+    assert.equal(await countRows(service, 'channel_inbound', channelId), 2);
+    await service.deps.channels.drain();
   });
 });

@@ -26,7 +26,7 @@ const MAX_ATTEMPTS = 5;
 /** How long a claim holds (a turn with an LLM may take a while); then another worker may take it. */
 const LEASE_MS = 5 * 60_000;
 /** Events processed at once by one instance (one per chat). */
-const BATCH = 8;
+const BATCH = 3;
 /** The bot endpoint's limit on a message (bots/schema.ts). */
 const MAX_TEXT = 4000;
 
@@ -49,6 +49,8 @@ export class InboundQueue {
     private readonly now: () => number,
     private readonly logger: Logger,
     private readonly files: ChannelFiles,
+    /** Events processed at once by this instance, one per chat (`ChannelConfig.concurrency`). */
+    private readonly concurrency: number,
   ) {}
 
   /** Stores a delivery's events; a replayed one is stored once (unique channel + external id). The number new. */
@@ -74,7 +76,7 @@ export class InboundQueue {
         select i.id from channel_inbound i
         where i.status = 'pending' and (i.locked_until is null or i.locked_until < ${now}) and (i.next_attempt_at is null or i.next_attempt_at <= ${now})
           and not exists (select 1 from channel_inbound j where j.channel_id = i.channel_id and j.chat = i.chat and j.status = 'pending' and j.id < i.id)
-        order by i.id limit ${BATCH}
+        order by i.id limit ${this.concurrency}
         for update skip locked)
       returning id, channel_id, external_id, chat, event, attempts`.execute(this.store.db);
     await Promise.all(claimed.rows.map((row) => this.process(row)));

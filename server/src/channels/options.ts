@@ -22,6 +22,12 @@ export interface ChannelOptions {
   requestTimeoutMs?: number;
   /** How often the worker looks for work other instances stored or retries that came due. Default 1 s. */
   pollMs?: number;
+  /**
+   * Messages one instance answers at once, each of another chat (`AI_CHAT_CHANNEL_CONCURRENCY`).
+   * Default 4: the built-in NLU's turns are CPU work, and more of them at once on two cores only make
+   * the webhooks' acknowledgements wait. Raise it when an LLM answers: its turns mostly wait on the network.
+   */
+  concurrency?: number;
   /** The clock of retries, claims and Slack's signature timestamps (tests move it instead of waiting). Default `Date.now`. */
   now?: () => number;
 }
@@ -37,6 +43,7 @@ export interface ChannelConfig {
   maxWebhookBytes: number;
   requestTimeoutMs: number;
   pollMs: number;
+  concurrency: number;
   now: () => number;
 }
 
@@ -51,6 +58,7 @@ export function channelOptionsFromEnv(env: NodeJS.ProcessEnv): ChannelOptions {
     secretsKey: env.AI_CHAT_SECRETS_KEY || undefined,
     previousSecretsKeys: env.AI_CHAT_SECRETS_PREVIOUS_KEYS?.split(',').map((key) => key.trim()).filter(Boolean),
     webhookRatePerMinute: int(env.AI_CHAT_CHANNEL_WEBHOOK_RATE),
+    concurrency: int(env.AI_CHAT_CHANNEL_CONCURRENCY),
   };
 }
 
@@ -68,6 +76,7 @@ export function resolveChannelConfig(options: ChannelOptions = {}): ChannelConfi
     maxWebhookBytes: options.maxWebhookBytes ?? 256 * 1024,
     requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
     pollMs: options.pollMs ?? 1000,
+    concurrency: options.concurrency ?? 4,
     now: options.now ?? Date.now,
   };
 }

@@ -38,6 +38,8 @@ export interface ChannelDeps {
   singleProcess: boolean;
 }
 
+/** PostgreSQL's foreign_key_violation: a delivery for a channel removed since it was read. */
+const FOREIGN_KEY_VIOLATION = '23503';
 /** A row `sending` this long after its request's time limit belongs to a dead process. */
 const STALE_SENDING_MS = 60_000;
 /** Polls between checks for rows dead processes left `sending`. */
@@ -58,7 +60,7 @@ export class ChannelService {
     this.box = new SecretBox(config.secretsKey, config.previousSecretsKeys);
     this.store = new ChannelStore(deps.db, this.box);
     this.outbox = new Outbox(this.store, this.adapters, config.now, logger, (accountId, ids) => deps.files.bytesOf(accountId, ids));
-    this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, this.adapters, config.now, logger, deps.files);
+    this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, this.adapters, config.now, logger, deps.files, config.concurrency);
     this.worker = new QueueWorker(
       () => this.step(),
       (error) => logger.error('channel worker stopped until its next wake-up', { error: error instanceof Error ? error.message : String(error) }),
@@ -212,15 +214,29 @@ export class ChannelService {
    * counts the new ones (a replay, a Slack retry: 0); `challenge` is a handshake's text to echo.
    */
   async receive(type: ChannelType, channelId: string, rawBody: Uint8Array, headers: Headers): Promise<{ received: number; challenge?: string }> {
-    const row = await this.store.byId(channelId, type);
-    if (!row) throw notFound('channel_id', 'channel');
     const adapter = this.adapters[type];
-    if (!adapter.verify(rawBody, headers, this.store.access(row))) {
-      throw new ServiceError('invalid_signature', 'The delivery is not signed by the platform with this channel\'s secret.');
+    const now = this.deps.config.now();
+    let channel = await this.store.forDelivery(channelId, type, now);
+    if (channel && !adapter.verify(rawBody, headers, channel.access)) {
+      // The credentials may have changed on another instance since they were read: read them again.
+      this.store.forget(channelId);
+      channel = await this.store.forDelivery(channelId, type, now);
+      if (channel && !adapter.verify(rawBody, headers, channel.access)) {
+        throw new ServiceError('invalid_signature', 'The delivery is not signed by the platform with this channel\'s secret.');
+      }
     }
+    if (!channel) throw notFound('channel_id', 'channel');
+    const { row } = channel;
     const delivery = adapter.parse(rawBody);
     for (const status of delivery.statuses) await this.outbox.delivered(row.id, status.externalMessageId, status.status, status.error);
-    const received = await this.inbound.record(row, delivery.events);
+    let received: number;
+    try {
+      received = await this.inbound.record(row, delivery.events);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      this.store.forget(row.id); // removed by another instance since it was read
+      throw notFound('channel_id', 'channel');
+    }
     if (received) this.kick();
     return { received, ...(delivery.challenge !== undefined && { challenge: delivery.challenge }) };
   }

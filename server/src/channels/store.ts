@@ -23,8 +23,19 @@ export function webhookUrlOf(baseUrl: string, type: ChannelType, channelId: stri
   return `${baseUrl.replace(/\/+$/, '')}/v1/channels/${type}/${channelId}`;
 }
 
+/** How finely a channel's last delivery and last reply are kept (`mark`). */
+const HEALTH_RESOLUTION_MS = 1000;
+/** Channels whose health times, and whose rows for deliveries, one instance remembers. */
+const MARKED_CAP = 10_000;
+/** How long a webhook trusts a channel row it read (`forDelivery`). */
+const DELIVERY_CACHE_MS = 5_000;
+
 export class ChannelStore {
   readonly db: Kysely<ChannelDatabase>;
+  /** When this instance last wrote each channel's times, by `${channel id} received|sent`. */
+  private readonly marked = new Map<string, number>();
+  /** `forDelivery`'s rows, by channel id. */
+  private readonly deliveryRows = new Map<string, { row: ChannelRow; access: ChannelAccess; until: number }>();
 
   constructor(
     db: Kysely<Database>,
@@ -48,6 +59,30 @@ export class ChannelStore {
     return this.db.selectFrom('channels').selectAll().where('id', '=', channelId).where('type', '=', type).executeTakeFirst();
   }
 
+  /**
+   * `byId` for a delivery, with its credentials opened, read at most once per DELIVERY_CACHE_MS by
+   * this instance: at 200 deliveries a second the read was half of each acknowledgement's database
+   * work, and it queued behind the turns'. What can be stale, and why that is safe: credentials
+   * changed on another instance (the caller forgets the entry and reads again when a signature fails
+   * against them), a channel removed there (the delivery's insert fails on the foreign key). Saving
+   * or removing a channel on this instance forgets it at once.
+   */
+  async forDelivery(channelId: string, type: ChannelType, now: number): Promise<{ row: ChannelRow; access: ChannelAccess } | undefined> {
+    const cached = this.deliveryRows.get(channelId);
+    if (cached && cached.until > now && cached.row.type === type) return cached;
+    const row = await this.byId(channelId, type);
+    if (!row) return undefined;
+    const entry = { row, access: this.access(row), until: now + DELIVERY_CACHE_MS };
+    if (this.deliveryRows.size >= MARKED_CAP) this.deliveryRows.clear();
+    this.deliveryRows.set(channelId, entry);
+    return entry;
+  }
+
+  /** Drops what `forDelivery` remembers of a channel. */
+  forget(channelId: string): void {
+    this.deliveryRows.delete(channelId);
+  }
+
   /** Credentials opened: for the platform, never for an answer. */
   access(row: Pick<ChannelRow, 'id' | 'settings' | 'secrets'>): ChannelAccess {
     return { id: row.id, settings: row.settings, secrets: this.box.open(row.secrets, row.id) };
@@ -61,6 +96,8 @@ export class ChannelStore {
   /** Creates or replaces the bot's channel of `type`, credentials sealed under the current key. */
   async save(accountId: string, botId: string, type: ChannelType, id: string, settings: Record<string, string>, secrets: Record<string, string>): Promise<ChannelRow> {
     const sealed = json(this.box.seal(secrets, id));
+    // A replaced channel keeps the id it had: whatever the conflict kept, it is read anew.
+    this.deliveryRows.clear();
     return this.db
       .insertInto('channels')
       .values({ id, account_id: accountId, bot_id: botId, type, settings: json(settings), secrets: sealed })
@@ -94,20 +131,43 @@ export class ChannelStore {
   }
 
   async remove(accountId: string, row: ChannelRow): Promise<void> {
+    this.forget(row.id);
     await this.db.deleteFrom('channels').where('account_id', '=', accountId).where('id', '=', row.id).execute();
   }
 
-  /** Health: a delivery came, a reply went, or one failed for good (`error`: never a credential). */
+  /**
+   * Health: a delivery came, a reply went, or one failed for good (`error`: never a credential).
+   * The two times are kept to the second: every delivery and reply of a busy channel would otherwise
+   * update its one row, each waiting for the commit of the one before, and a webhook's acknowledgement
+   * waits behind that queue. An instance skips a time it wrote less than a second ago, and the row
+   * skips one another instance wrote; an error is always written.
+   */
   async mark(channelId: string, what: { received?: Date; sent?: Date; error?: { text: string; at: Date } }): Promise<void> {
+    const received = what.received && this.due(`${channelId} received`, what.received) ? what.received : undefined;
+    const sent = what.sent && this.due(`${channelId} sent`, what.sent) ? what.sent : undefined;
+    if (!received && !sent && !what.error) return;
+    const fresh = (column: 'last_received_at' | 'last_sent_at', at: Date) => sql<boolean>`(${sql.ref(column)} is null or ${sql.ref(column)} <= ${new Date(at.getTime() - HEALTH_RESOLUTION_MS)})`;
     await this.db
       .updateTable('channels')
       .set({
-        ...(what.received && { last_received_at: what.received }),
-        ...(what.sent && { last_sent_at: what.sent }),
+        ...(received && { last_received_at: received }),
+        ...(sent && { last_sent_at: sent }),
         ...(what.error && { last_error: what.error.text, last_error_at: what.error.at }),
       })
       .where('id', '=', channelId)
+      // With only a time to write, a row already that recent is left alone (and unlocked).
+      .$if(!what.error && Boolean(received) !== Boolean(sent), (qb) => qb.where(received ? fresh('last_received_at', received) : fresh('last_sent_at', sent!)))
       .execute();
+  }
+
+  /** Whether this instance last wrote `key`'s time at least HEALTH_RESOLUTION_MS before `at` (and it now will). */
+  private due(key: string, at: Date): boolean {
+    const last = this.marked.get(key);
+    if (last !== undefined && at.getTime() - last < HEALTH_RESOLUTION_MS && at.getTime() >= last) return false;
+    // Bounded: a map of every channel this instance served, dropped whole when it grows past the cap.
+    if (this.marked.size >= MARKED_CAP) this.marked.clear();
+    this.marked.set(key, at.getTime());
+    return true;
   }
 
   /** `pendingReplies`: the channel's count from `pendingReplies()`. */
