@@ -41,6 +41,7 @@ import type { RateLimits } from './rate-limit/limiter.ts';
 import { WidgetTokens } from './widget-tokens/service.ts';
 import { resolveWebhookConfig } from './webhooks/options.ts';
 import { WebhookService } from './webhooks/service.ts';
+import { SecretBox } from './db/secrets.ts';
 import { CannedReplyService } from './canned-replies/service.ts';
 
 export interface CoreDeps {
@@ -127,7 +128,8 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const conversations = new ConversationService(core.db);
   const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes, core.config.attachmentQuotas);
   // A bot on messaging platforms; an operator's reply to a platform conversation is queued for it.
-  const channels = new ChannelService({ db: core.db, logger: core.logger, config: resolveChannelConfig(core.config.channels), bots, files: attachments, singleProcess, turns: () => turns });
+  const channelConfig = resolveChannelConfig(core.config.channels);
+  const channels = new ChannelService({ db: core.db, logger: core.logger, config: channelConfig, bots, files: attachments, singleProcess, turns: () => turns });
   const presences = new OperatorPresences(core.db, core.config.presence);
   const waitingEmails = new WaitingEmails(core.db, core.logger, core.config.waitingEmail, core.config.publicUrls[0]);
   const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots, presences), attachments);
@@ -142,7 +144,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
       () => {},
       (error: unknown) => core.logger.error('models not retrained after an upgrade', { error: String(error) }),
     );
-  const webhooks = new WebhookService(core.db, resolveWebhookConfig(core.config.webhooks), core.logger);
+  const webhooks = new WebhookService(core.db, resolveWebhookConfig(core.config.webhooks), core.logger, new SecretBox(channelConfig.secretsKey, channelConfig.previousSecretsKeys));
   const services: Omit<Services, 'turns' | 'channels'> = {
     knowledge: new KnowledgeService(core.db, await openSemanticKnowledge(core.db, core.config.embeddings, core.logger)),
     nlu,
@@ -176,7 +178,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   };
   const turns = new TurnPipeline({ db: core.db, ...services, handoffTurns: new HandoffTurns(handoff), llmImages: core.config.llm?.images });
   await channels.start();
-  webhooks.start();
+  await webhooks.start();
   waitingEmails.start();
   return { ...services, turns, channels };
 }

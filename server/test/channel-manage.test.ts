@@ -199,7 +199,7 @@ describe('deliveries under traffic', () => {
     const old = telegram.webhook!.secret_token;
     assert.equal((await deliverTelegram(service, channelId, telegramUpdate(9501, 9500, 'hello'), old)).status, 200);
     // As another instance saves new credentials: sealed with the same key, written to the row directly.
-    const { SecretBox, parseKey } = await import('../src/channels/secrets.ts');
+    const { SecretBox, parseKey } = await import('../src/db/secrets.ts');
     const box = new SecretBox(parseKey(SECRETS_KEY, 'AI_CHAT_SECRETS_KEY'));
     const renewed = 'renewed-secret-token-of-thirty-two-chars';
     const sealed = box.seal({ bot_token: FAKE_TELEGRAM_TOKEN, webhook_secret: renewed }, channelId);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { SecretBox } from '../src/channels/secrets.ts';
+import { SecretBox } from '../src/db/secrets.ts';
 import { hubSignature, sameSecret, verifyHubSignature } from '../src/channels/signature.ts';
 
 // https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries#testing-the-webhook-payload-validation

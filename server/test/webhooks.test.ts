@@ -1,8 +1,11 @@
 // Outgoing webhooks: subscriptions, Standard Webhooks signatures checked with the `standardwebhooks`
 // library, durable delivery with retries on an injected clock, redelivery, restarts, SSRF checks at
-// subscribe and delivery time, and tenant isolation. The receiver is a loopback fake.
+// subscribe and delivery time, tenant isolation, and signing secrets sealed at rest. The receiver is
+// a loopback fake.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { createService, type Service, type ServiceOptions } from '../src/index.ts';
 import { signedHeaders } from '../src/webhooks/signing.ts';
@@ -317,6 +320,61 @@ describe('restart', () => {
       const [delivery] = await log(id, next);
       assert.deepEqual([delivery!.status, delivery!.attempts], ['delivered', 2]);
       assert.equal(hooks('/restart').length, 2);
+    } finally {
+      await service.close();
+      await database.cleanup();
+    }
+  });
+});
+
+describe('signing secrets at rest', () => {
+  it('are sealed once the service has AI_CHAT_SECRETS_KEY, follow a key rotation, and a missing key fails the try, not the worker', async () => {
+    const database = await testDatabase({ persistent: true });
+    const keys = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
+    const start = (channels: ServiceOptions['channels']) =>
+      createService({ seed: false, logLevel: 'silent', apiKey: 'aicw_sk_webhook-sealed-test-key-01234567890', ...database.options, webhooks: webhookOptions(true), channels });
+    const rows = async (service: Service) =>
+      (await sql<{ id: string; secret: string | null; secret_sealed: { key_id: string } | null }>`select id, secret, secret_sealed from webhook_subscriptions order by id`.execute(service.deps.db)).rows;
+    const testEvent = async (service: Service, id: string) => {
+      const client = clientFor(service, service.devApiKey!);
+      assert.equal((await client.json(`/v1/webhooks/${id}/test`, { method: 'POST' })).res.status, 202);
+      await drain(client);
+      return (await log(id, client))[0]!;
+    };
+    let service = await start(undefined);
+    try {
+      // Without a key: kept as it is.
+      const plain = await subscribe('/sealed-plain', ['message.created'], clientFor(service, service.devApiKey!));
+      assert.deepEqual((await rows(service)).map((r) => [r.secret, r.secret_sealed]), [[plain.secret, null]]);
+      await service.close();
+
+      // With a key: the old row is sealed at start, a new one is sealed at once; neither is readable in the row.
+      service = await start({ secretsKey: keys[0] });
+      const sealed = await subscribe('/sealed-new', ['message.created'], clientFor(service, service.devApiKey!));
+      const stored = await rows(service);
+      assert.ok(stored.every((r) => r.secret === null && r.secret_sealed?.key_id), JSON.stringify(stored));
+      for (const secret of [plain.secret, sealed.secret]) assert.ok(!JSON.stringify(stored).includes(secret.slice('whsec_'.length)), 'a secret in the clear');
+      for (const [{ id, secret }, path] of [[plain, '/sealed-plain'], [sealed, '/sealed-new']] as const) {
+        assert.equal((await testEvent(service, id)).status, 'delivered');
+        verifiedAtItsTime(secret, hooks(path).at(-1)!);
+      }
+      await service.close();
+
+      // Rotated: the previous key still opens, and every row is sealed under the new one.
+      service = await start({ secretsKey: keys[1], previousSecretsKeys: [keys[0]!] });
+      const [before] = (await rows(service)).map((r) => r.secret_sealed!.key_id);
+      assert.ok((await rows(service)).every((r) => r.secret_sealed!.key_id === before) && before !== stored[0]!.secret_sealed!.key_id);
+      assert.equal((await testEvent(service, sealed.id)).status, 'delivered');
+      verifiedAtItsTime(sealed.secret, hooks('/sealed-new').at(-1)!);
+      await service.close();
+
+      // A key that never sealed them: the try fails and says why; nothing is sent unsigned.
+      const sent = hooks('/sealed-new').length;
+      service = await start({ secretsKey: keys[2] });
+      const failed = await testEvent(service, sealed.id);
+      assert.deepEqual([failed.status, failed.last_status], ['pending', null]);
+      assert.match(failed.last_error ?? '', /signing secret cannot be read/);
+      assert.equal(hooks('/sealed-new').length, sent);
     } finally {
       await service.close();
       await database.cleanup();

@@ -1,5 +1,5 @@
 /** Channel options (`ServiceOptions.channels`): platform API URLs, the secrets key, and the worker's timing. */
-import { parseKey } from './secrets.ts';
+import { parseKey } from '../db/secrets.ts';
 
 export interface ChannelOptions {
   /** Telegram Bot API base (`AI_CHAT_TELEGRAM_API_URL`). Default `https://api.telegram.org`. */

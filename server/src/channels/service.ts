@@ -21,7 +21,7 @@ import { InboundQueue } from './inbound.ts';
 import type { ChannelFiles } from './inbound-media.ts';
 import type { ChannelConfig } from './options.ts';
 import { Outbox } from './outbox.ts';
-import { SecretBox } from './secrets.ts';
+import { SecretBox } from '../db/secrets.ts';
 import { ChannelStore, webhookUrlOf, type ChannelRow, type ChannelView } from './store.ts';
 import { TelegramAdapter } from './telegram/adapter.ts';
 

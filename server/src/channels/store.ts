@@ -10,7 +10,7 @@ import { notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import type { Logger } from '../logger.ts';
 import type { ChannelAccess, ChannelAdapter, ChannelType } from './adapter.ts';
-import type { SecretBox } from './secrets.ts';
+import type { SecretBox } from '../db/secrets.ts';
 import { withChannelTables, type ChannelDatabase, type ChannelsTable } from './tables.ts';
 
 export type ChannelRow = Selectable<ChannelsTable>;

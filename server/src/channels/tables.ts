@@ -2,7 +2,7 @@
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { Database, Json } from '../db/schema.ts';
 import type { ChannelType } from './adapter.ts';
-import type { Sealed } from './secrets.ts';
+import type { Sealed } from '../db/secrets.ts';
 
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;

@@ -10,6 +10,7 @@ import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Logger } from '../logger.ts';
+import type { Sealed, SecretBox } from '../db/secrets.ts';
 import { postWebhook, type PostResult } from './http.ts';
 import type { WebhookConfig } from './options.ts';
 import { eventBody } from './payload.ts';
@@ -34,7 +35,8 @@ interface ClaimedRow {
   occurred_at: Date | string;
   attempts: number;
   url: string;
-  secret: string;
+  secret: string | null;
+  secret_sealed: Sealed | null;
 }
 
 export class DeliveryQueue {
@@ -44,6 +46,7 @@ export class DeliveryQueue {
     private readonly db: Kysely<WebhookDatabase>,
     private readonly config: WebhookConfig,
     private readonly logger: Logger,
+    private readonly box: SecretBox,
   ) {
     // Each request of a batch listens to this one signal while it is in flight.
     setMaxListeners(BATCH, this.inFlight.signal);
@@ -62,7 +65,7 @@ export class DeliveryQueue {
           order by d.seq limit ${BATCH}
           for update of d skip locked)
         returning id, subscription_id, event_id, type, data, occurred_at, attempts)
-      select claimed.*, s.url, s.secret from claimed join webhook_subscriptions s on s.id = claimed.subscription_id`.execute(this.db);
+      select claimed.*, s.url, s.secret, s.secret_sealed from claimed join webhook_subscriptions s on s.id = claimed.subscription_id`.execute(this.db);
     await Promise.all(claimed.rows.map((row) => this.send(row)));
     return claimed.rows.length;
   }
@@ -74,8 +77,13 @@ export class DeliveryQueue {
 
   private async send(row: ClaimedRow): Promise<void> {
     try {
+      const secret = this.secretOf(row);
+      if (secret === undefined) {
+        await this.record(row, { status: null, response: null, error: 'the signing secret cannot be read: the key that sealed it is not configured' });
+        return;
+      }
       const body = eventBody(row);
-      const headers = signedHeaders(row.secret, row.event_id, new Date(this.config.now()), body);
+      const headers = signedHeaders(secret, row.event_id, new Date(this.config.now()), body);
       const result = await postWebhook(new URL(row.url), body, headers, {
         allowPrivateHosts: this.config.allowPrivateHosts,
         timeoutMs: this.config.requestTimeoutMs,
@@ -87,6 +95,16 @@ export class DeliveryQueue {
     } catch (error) {
       // Not the receiver's answer (a closed database): the lease ends and the row is tried again.
       this.logger.error('a webhook delivery was not recorded', { delivery_id: row.id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** The subscription's signing secret; undefined when it is sealed by a key this service lacks. */
+  private secretOf(row: ClaimedRow): string | undefined {
+    if (row.secret !== null) return row.secret;
+    try {
+      return this.box.open(row.secret_sealed!, row.subscription_id).secret;
+    } catch {
+      return undefined;
     }
   }
 

@@ -15,6 +15,7 @@ import { assertAllowedLiteral } from '../knowledge/import/addresses.ts';
 import { parseImportUrl } from '../knowledge/import/fetcher.ts';
 import { ImportIssueError } from '../knowledge/import/issue.ts';
 import type { Logger } from '../logger.ts';
+import type { SecretBox } from '../db/secrets.ts';
 import { QueueWorker } from '../jobs/queue-worker.ts';
 import { DeliveryQueue } from './delivery.ts';
 import type { WebhookConfig } from './options.ts';
@@ -32,10 +33,12 @@ export class WebhookService {
   constructor(
     db: Kysely<Database>,
     readonly config: WebhookConfig,
-    logger: Logger,
+    private readonly logger: Logger,
+    /** Seals signing secrets at rest when the service has a key (`AI_CHAT_SECRETS_KEY`). */
+    private readonly box: SecretBox,
   ) {
     this.db = withWebhookTables(db);
-    this.queue = new DeliveryQueue(this.db, config, logger);
+    this.queue = new DeliveryQueue(this.db, config, logger, box);
     this.worker = new QueueWorker(
       async () => (await this.queue.runOnce()) > 0,
       (error) => logger.error('webhook worker stopped until its next wake-up', { error: error instanceof Error ? error.message : String(error) }),
@@ -56,11 +59,13 @@ export class WebhookService {
   /** A new subscription and its signing secret, the only time the secret is answered. */
   async create(accountId: string, input: WebhookInput): Promise<WebhookView & { secret: string }> {
     const url = this.checkedUrl(input.url);
+    const id = newId('whk');
     const secret = newSigningSecret();
+    const stored = this.stored(id, secret);
     // The count and the insert in one statement: two creates at once cannot both take the last place.
     const row = await sql<SubscriptionRow>`
-      insert into webhook_subscriptions (id, account_id, url, description, events, enabled, secret)
-      select ${newId('whk')}, ${accountId}, ${url}, ${input.description ?? ''}, ${json(input.events)}::jsonb, ${input.enabled ?? true}, ${secret}
+      insert into webhook_subscriptions (id, account_id, url, description, events, enabled, secret, secret_sealed)
+      select ${id}, ${accountId}, ${url}, ${input.description ?? ''}, ${json(input.events)}::jsonb, ${input.enabled ?? true}, ${stored.secret}, ${stored.secret_sealed}::jsonb
       where (select count(*) from webhook_subscriptions where account_id = ${accountId}) < ${this.config.maxSubscriptions}
       returning *`.execute(this.db);
     const created = row.rows[0];
@@ -99,7 +104,7 @@ export class WebhookService {
   /** A new signing secret; the old one stops signing at once. */
   async rotateSecret(accountId: string, id: string): Promise<{ id: string; secret: string }> {
     const secret = newSigningSecret();
-    const row = await this.db.updateTable('webhook_subscriptions').set({ secret, updated_at: sql`now()` }).where('account_id', '=', accountId).where('id', '=', id).returning('id').executeTakeFirst();
+    const row = await this.db.updateTable('webhook_subscriptions').set({ ...this.stored(id, secret), updated_at: sql`now()` }).where('account_id', '=', accountId).where('id', '=', id).returning('id').executeTakeFirst();
     if (!row) throw notFound('webhook_id', 'webhook');
     return { id, secret };
   }
@@ -146,8 +151,44 @@ export class WebhookService {
 
   // --- the worker ------------------------------------------------------------------------------
 
-  start(): void {
+  /** Seals the signing secrets kept in the clear or under an old key (when there is a key), then starts the worker. */
+  async start(): Promise<void> {
+    await this.sealSecrets();
     this.worker.start(this.config.pollMs);
+  }
+
+  /** A signing secret as its row stores it: sealed for subscription `id` when there is a key. */
+  private stored(id: string, secret: string): { secret: string | null; secret_sealed: string | null } {
+    return this.box.currentKeyId ? { secret: null, secret_sealed: json(this.box.seal({ secret }, id)) } : { secret, secret_sealed: null };
+  }
+
+  /**
+   * Rows written before the service had a key (or under a key since rotated) are sealed under the
+   * current one; each update names what it read, so a rotation meanwhile is never overwritten.
+   */
+  private async sealSecrets(): Promise<void> {
+    const current = this.box.currentKeyId;
+    if (!current) return;
+    const rows = await this.db
+      .selectFrom('webhook_subscriptions')
+      .select(['id', 'secret', 'secret_sealed'])
+      .where((eb) => eb.or([eb('secret', 'is not', null), eb(sql<string>`secret_sealed->>'key_id'`, '<>', current)]))
+      .execute();
+    let unreadable = 0;
+    for (const row of rows) {
+      if (row.secret_sealed && !this.box.stale(row.secret_sealed)) {
+        unreadable++;
+        continue;
+      }
+      const secret = row.secret ?? this.box.open(row.secret_sealed!, row.id).secret!;
+      await this.db
+        .updateTable('webhook_subscriptions')
+        .set(this.stored(row.id, secret))
+        .where('id', '=', row.id)
+        .where((eb) => (row.secret !== null ? eb('secret', '=', row.secret) : eb(sql<string>`secret_sealed->>'key_id'`, '=', row.secret_sealed!.key_id)))
+        .execute();
+    }
+    if (unreadable) this.logger.error('webhook signing secrets sealed by a key that is not configured cannot be read', { subscriptions: unreadable });
   }
 
   /** Wakes the worker (a redelivery, a test event, a subscription enabled again). */

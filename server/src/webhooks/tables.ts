@@ -2,6 +2,7 @@
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import type { WebhookEventType } from '../../../src/client/types.ts';
 import type { Database, Json } from '../db/schema.ts';
+import type { Sealed } from '../db/secrets.ts';
 
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
@@ -13,7 +14,10 @@ export interface WebhookSubscriptionsTable {
   description: Generated<string>;
   events: Json<WebhookEventType[]>;
   enabled: Generated<boolean>;
-  secret: string;
+  /** The signing secret in the clear: only on a service without AI_CHAT_SECRETS_KEY. */
+  secret: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The signing secret sealed (db/secrets.ts), as `{ secret }`. */
+  secret_sealed: ColumnType<Sealed | null, string | null | undefined, string | null>;
   failing_since: NullableTimestamp;
   disabled_reason: OptionalText;
   created_at: Generated<Date>;

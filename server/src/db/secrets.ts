@@ -1,19 +1,21 @@
 /**
- * Channel credentials at rest: AES-256-GCM under a key from the environment (`AI_CHAT_SECRETS_KEY`,
- * 32 bytes in base64). Each sealed value names its key by id (the first 16 hex digits of the key's
- * SHA-256), so keys can be rotated: the new key seals, the keys in `AI_CHAT_SECRETS_PREVIOUS_KEYS`
- * still open what they sealed, and `ChannelStore.reseal` moves every row to the current key
- * (docs/channels.md). The channel's id is the additional data: a sealed value copied onto another
- * row does not open there.
+ * Credentials at rest — a channel's platform credentials, an outgoing webhook's signing secret —
+ * sealed with AES-256-GCM under a key from the environment (`AI_CHAT_SECRETS_KEY`, 32 bytes in
+ * base64). Each sealed value names its key by id (the first 16 hex digits of the key's SHA-256), so
+ * keys can be rotated: the new key seals, the keys in `AI_CHAT_SECRETS_PREVIOUS_KEYS` still open what
+ * they sealed, and each owner seals its rows again under the current key at start
+ * (docs/channels.md). The row's id is the additional data: a sealed value copied onto another row
+ * does not open there.
  *
- * Without a key nothing is sealed or opened: saving credentials answers 503 `secrets_key_missing`.
- * The choice (no derived development key) is deliberate: a derived key would be the same on every
- * install, so "encrypted" credentials would be readable by anyone with the code.
+ * Without a key nothing is sealed or opened: saving channel credentials answers 503
+ * `secrets_key_missing` (webhook signing secrets are then kept as they are, and sealed at the first
+ * start with a key). The choice (no derived development key) is deliberate: a derived key would be
+ * the same on every install, so "encrypted" credentials would be readable by anyone with the code.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ServiceError } from '../http/errors.ts';
 
-/** A sealed value as stored (`channels.secrets`). */
+/** A sealed value as stored (`channels.secrets`, `webhook_subscriptions.secret_sealed`). */
 export interface Sealed {
   key_id: string;
   iv: string;
@@ -48,7 +50,7 @@ export class SecretBox {
     return key;
   }
 
-  /** Seals `values` (a JSON object of credentials) for the row `context` (the channel id). */
+  /** Seals `values` (a JSON object of credentials) for the row `context` (its id). */
   seal(values: Record<string, string>, context: string): Sealed {
     const key = this.requireKey();
     const iv = randomBytes(12);
@@ -61,7 +63,7 @@ export class SecretBox {
   /** Opens a sealed value of row `context`; 503 `secrets_key_missing` when its key is not configured. */
   open(sealed: Sealed, context: string): Record<string, string> {
     const key = this.keys.get(sealed.key_id);
-    if (!key) throw new ServiceError('secrets_key_missing', 'Channel credentials cannot be read: the key that sealed them is not configured (AI_CHAT_SECRETS_KEY, AI_CHAT_SECRETS_PREVIOUS_KEYS).');
+    if (!key) throw new ServiceError('secrets_key_missing', 'Credentials cannot be read: the key that sealed them is not configured (AI_CHAT_SECRETS_KEY, AI_CHAT_SECRETS_PREVIOUS_KEYS).');
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
