@@ -129,7 +129,9 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const attachments = new AttachmentService(core.db, bots, conversations, core.config.maxAttachmentBytes, core.config.attachmentQuotas);
   // A bot on messaging platforms; an operator's reply to a platform conversation is queued for it.
   const channelConfig = resolveChannelConfig(core.config.channels);
-  const channels = new ChannelService({ db: core.db, logger: core.logger, config: channelConfig, bots, files: attachments, singleProcess, turns: () => turns });
+  // Credentials at rest, channels' and webhooks' signing secrets alike, under AI_CHAT_SECRETS_KEY.
+  const secrets = new SecretBox(channelConfig.secretsKey, channelConfig.previousSecretsKeys);
+  const channels = new ChannelService({ db: core.db, logger: core.logger, config: channelConfig, bots, files: attachments, singleProcess, turns: () => turns, box: secrets });
   const presences = new OperatorPresences(core.db, core.config.presence);
   const waitingEmails = new WaitingEmails(core.db, core.logger, core.config.waitingEmail, core.config.publicUrls[0]);
   const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots, presences), attachments);
@@ -144,7 +146,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
       () => {},
       (error: unknown) => core.logger.error('models not retrained after an upgrade', { error: String(error) }),
     );
-  const webhooks = new WebhookService(core.db, resolveWebhookConfig(core.config.webhooks), core.logger, new SecretBox(channelConfig.secretsKey, channelConfig.previousSecretsKeys));
+  const webhooks = new WebhookService(core.db, resolveWebhookConfig(core.config.webhooks), core.logger, secrets);
   const services: Omit<Services, 'turns' | 'channels'> = {
     knowledge: new KnowledgeService(core.db, await openSemanticKnowledge(core.db, core.config.embeddings, core.logger)),
     nlu,

@@ -25,8 +25,6 @@ import type { ChannelRow, ChannelStore } from './store.ts';
 const MAX_ATTEMPTS = 5;
 /** How long a claim holds (a turn with an LLM may take a while); then another worker may take it. */
 const LEASE_MS = 5 * 60_000;
-/** Events processed at once by one instance (one per chat). */
-const BATCH = 3;
 /** The bot endpoint's limit on a message (bots/schema.ts). */
 const MAX_TEXT = 4000;
 

@@ -21,7 +21,7 @@ import { InboundQueue } from './inbound.ts';
 import type { ChannelFiles } from './inbound-media.ts';
 import type { ChannelConfig } from './options.ts';
 import { Outbox } from './outbox.ts';
-import { SecretBox } from '../db/secrets.ts';
+import type { SecretBox } from '../db/secrets.ts';
 import { ChannelStore, webhookUrlOf, type ChannelRow, type ChannelView } from './store.ts';
 import { TelegramAdapter } from './telegram/adapter.ts';
 
@@ -36,6 +36,8 @@ export interface ChannelDeps {
   files: ChannelFiles;
   /** No other process uses the database (embedded PGlite): every `sending` row at start was interrupted. */
   singleProcess: boolean;
+  /** Seals credentials at rest under `config.secretsKey` (one box for the service: webhooks' secrets too). */
+  box: SecretBox;
 }
 
 /** PostgreSQL's foreign_key_violation: a delivery for a channel removed since it was read. */
@@ -57,7 +59,7 @@ export class ChannelService {
   constructor(private readonly deps: ChannelDeps) {
     const { config, logger } = deps;
     this.adapters = createAdapters(config);
-    this.box = new SecretBox(config.secretsKey, config.previousSecretsKeys);
+    this.box = deps.box;
     this.store = new ChannelStore(deps.db, this.box);
     this.outbox = new Outbox(this.store, this.adapters, config.now, logger, (accountId, ids) => deps.files.bytesOf(accountId, ids));
     this.inbound = new InboundQueue(this.store, deps.turns, this.outbox, this.adapters, config.now, logger, deps.files, config.concurrency);

@@ -96,14 +96,15 @@ export class ChannelStore {
   /** Creates or replaces the bot's channel of `type`, credentials sealed under the current key. */
   async save(accountId: string, botId: string, type: ChannelType, id: string, settings: Record<string, string>, secrets: Record<string, string>): Promise<ChannelRow> {
     const sealed = json(this.box.seal(secrets, id));
-    // A replaced channel keeps the id it had: whatever the conflict kept, it is read anew.
-    this.deliveryRows.clear();
-    return this.db
+    const row = await this.db
       .insertInto('channels')
       .values({ id, account_id: accountId, bot_id: botId, type, settings: json(settings), secrets: sealed })
       .onConflict((oc) => oc.columns(['bot_id', 'type']).doUpdateSet({ settings: json(settings), secrets: sealed, updated_at: sql`now()`, last_error: null, last_error_at: null }))
       .returningAll()
       .executeTakeFirstOrThrow();
+    // Forgotten once written (a replaced channel keeps the id it had): a delivery cannot read the old row back meanwhile.
+    this.forget(row.id);
+    return row;
   }
 
   /** The bot's channels, oldest first. */
@@ -131,8 +132,8 @@ export class ChannelStore {
   }
 
   async remove(accountId: string, row: ChannelRow): Promise<void> {
-    this.forget(row.id);
     await this.db.deleteFrom('channels').where('account_id', '=', accountId).where('id', '=', row.id).execute();
+    this.forget(row.id);
   }
 
   /**
