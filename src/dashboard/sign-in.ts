@@ -52,7 +52,11 @@ export class AicdSignIn extends LitElement {
   }
 
   private get canSignUp(): boolean {
-    return Boolean(this.invite) || !this.info?.install_claimed || this.info.policy === 'open';
+    if (this.invite) return true;
+    // Unknown until the service answers: a sign-up started earlier would lack the account-name field
+    // (shown once the install is claimed). A service that cannot say lets them try.
+    if (!this.info) return Boolean(this.infoError);
+    return !this.info.install_claimed || this.info.policy === 'open';
   }
 
   override render() {
@@ -86,6 +90,7 @@ export class AicdSignIn extends LitElement {
   }
 
   private renderSwitch(signingUp: boolean) {
+    if (!this.info && !this.infoError) return nothing; // still asking the service
     if (signingUp && this.info?.install_claimed) {
       return html`<p class="switch">${t('signIn.haveAccount')} <button type="button" class="link" @click=${() => this.switchTo('sign-in')}>${t('signIn.signIn')}</button></p>`;
     }

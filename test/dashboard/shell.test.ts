@@ -4,6 +4,7 @@
 // password change, the overview charts with their tables, hostile text, axe and the keyboard.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
+import type { LitElement } from 'lit';
 import { DashboardApi } from '../../src/dashboard/api.js';
 import '../../src/dashboard/app.js';
 import type { AicdApp } from '../../src/dashboard/app.js';
@@ -257,6 +258,31 @@ describe('aicd-app (dashboard shell)', () => {
     await signOutElsewhere(); // same browser cookie: this ends the shell's session too
     location.hash = '#/overview'; // the overview's calls answer 401
     await until(() => deep(app, 'aicd-sign-in'), 'the sign-in view');
+  });
+
+  it('offers sign-up only once the service has said how, so the account name is asked for', async () => {
+    /** The real service's answer, held back until the test lets it through. */
+    class HeldInfo extends DashboardApi {
+      release!: () => void;
+      private readonly released = new Promise<void>((resolve) => (this.release = resolve));
+      override async signupInfo() {
+        await this.released;
+        return super.signupInfo();
+      }
+    }
+    const api = new HeldInfo();
+    history.replaceState(null, '', '#/overview');
+    const app = await fixture<AicdApp>(html`<aicd-app .api=${api}></aicd-app>`);
+    const signIn = await until(() => deep<LitElement>(app, 'aicd-sign-in'), 'the sign-in view');
+    try {
+      await signIn.updateComplete;
+      // a boolean: a failing assertion carrying the element itself does not serialise for the report
+      expect(button(signIn, 'Create an account') === undefined, 'no way to sign up before the answer').to.equal(true);
+    } finally {
+      api.release();
+    }
+    (await until(() => button(signIn, 'Create an account'), 'the sign-up switch')).click();
+    await until(() => deep(signIn, '[name="account_name"]'), 'the account-name field (the install is claimed)');
   });
 });
 
