@@ -70,7 +70,10 @@ describe('handoff on two instances (PostgreSQL + Redis)', () => {
       await assert.rejects(visitorOnA.next(500), /no event/, 'nothing twice');
       visitorOnA.close();
     } finally {
-      inboxOnB.close();
+      await inboxOnB.close();
+      // The closed inbox's cleanup on B marks the operator offline there; the next test's stream on
+      // A must not race that write.
+      await b.deps.handoff.closingStreams.closed();
     }
   });
 
