@@ -13,6 +13,7 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { runMigrations } from './migrate.ts';
+import { nameStatements } from './prepared-statements.ts';
 import type { Database } from './schema.ts';
 
 export interface DatabaseOptions {
@@ -74,6 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     pglite = new PGlite(options.dataDir, { extensions: PGLITE_EXTENSIONS, ...(await pgliteAssets()), ...template });
     await pglite.waitReady;
     pool = new pg.Pool(createPgConfig(pglite));
+    nameStatements(pool);
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
