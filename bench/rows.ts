@@ -67,7 +67,7 @@ const CEILING_GOAL: Record<'pglite' | 'postgres', number> = { pglite: 0.25, post
 function cellLabel(cell: ThroughputCell, ceiling?: ThroughputCell, cpu = false): string {
   const errors = cell.errors ? `, ${cell.errors} errors` : '';
   const share = ceiling ? `${(cell.requestsPerSecond / ceiling.requestsPerSecond).toFixed(2)} of ceiling, ` : '';
-  const time = cpu ? `, cpu ${cell.cpuMsPerRequest.toFixed(2)} ms/req` : '';
+  const time = cpu ? `, cpu ${cell.cpuMsPerRequest.toFixed(2)} ms/req, loop ${cell.loopBusy.toFixed(2)} busy` : '';
   return `c=${cell.concurrency} (${share}p50 ${cell.p50} ms, p99 ${cell.p99} ms${time}${errors})`;
 }
 

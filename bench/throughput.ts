@@ -10,6 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -27,6 +28,11 @@ export interface ThroughputCell {
    * Meaningful for the in-process rows only (with child-process instances it is the load generator's).
    */
   cpuMsPerRequest: number;
+  /**
+   * The share of the cell's wall-clock time this process's event loop was busy (0–1): near 1, the
+   * in-process service and load generator are the limit; well below, they wait (on the database).
+   */
+  loopBusy: number;
 }
 
 /** One database's throughput rows: the ceiling, then chat and bot messages per concurrency. */
@@ -70,6 +76,7 @@ interface Target {
 export async function cannon(target: Target, apiKey: string, concurrency: number, seconds: number): Promise<ThroughputCell> {
   let connectionCount = 0; // the same users in every cell: bench-user-1 … bench-user-<concurrency>
   const cpuBefore = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
   const result = await autocannon({
     url: target.url,
     method: target.method,
@@ -79,6 +86,7 @@ export async function cannon(target: Target, apiKey: string, concurrency: number
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
   });
   const cpu = process.cpuUsage(cpuBefore);
+  const loop = performance.eventLoopUtilization(loopBefore);
   const byStatus: Record<string, { count: number }> = result.statusCodeStats ?? {};
   const answered = Object.values(byStatus).reduce((sum, s) => sum + s.count, 0);
   const expected = byStatus[String(target.status)]?.count ?? 0;
@@ -89,6 +97,7 @@ export async function cannon(target: Target, apiKey: string, concurrency: number
     p99: result.latency.p99,
     errors: result.errors + answered - expected,
     cpuMsPerRequest: answered ? (cpu.user + cpu.system) / 1000 / answered : 0,
+    loopBusy: loop.utilization,
   };
 }
 
@@ -102,6 +111,7 @@ async function cannonSplit(targets: Target[], apiKey: string, concurrency: numbe
     p99: Math.max(...cells.map((c) => c.p99)),
     errors: cells.reduce((sum, c) => sum + c.errors, 0),
     cpuMsPerRequest: cells.reduce((sum, c) => sum + c.cpuMsPerRequest, 0) / cells.length,
+    loopBusy: cells[0]?.loopBusy ?? 0, // one process's loop runs every cannon at once
   };
 }
 
