@@ -240,12 +240,16 @@ export class MessageWriter {
       user_id: create?.userId ?? null,
       is_test: create?.test ?? false,
     }));
+    // The existing conversations are found by their keys (`id = any(…)`), not by joining `turns`: the
+    // planner knows nothing of a JSON recordset's rows and, with an account's statistics stale (PGlite
+    // never analyzes by itself), it hashed all of the account's conversations for every batch.
+    const existing = turns.filter((turn) => turn.create === undefined).map((turn) => turn.conversationId);
     const conversation = sql`with turns as (
         select * from jsonb_to_recordset(${json(conversations)}::jsonb) as t(id text, is_new boolean, bot_id text, agent_id text, user_id text, is_test boolean)),
       locked as (
-        select c.id from conversations c join turns t on t.id = c.id and not t.is_new
-        where c.account_id = ${accountId} order by c.id for update of c),
-      touched as (update conversations c set updated_at = now() from locked where c.id = locked.id returning c.id),
+        select c.id from conversations c
+        where c.id = any(${existing}::text[]) and c.account_id = ${accountId} order by c.id for update of c),
+      touched as (update conversations c set updated_at = now() where c.id = any(array(select id from locked)) returning c.id),
       created as (
         insert into conversations (id, account_id, bot_id, agent_id, user_id, is_test)
         select id, ${accountId}, bot_id, agent_id, user_id, is_test from turns where is_new returning id),
