@@ -13,6 +13,7 @@ import { resolveConfig, type ServiceOptions } from './config.ts';
 import { createDashboardServices } from './dashboard/services.ts';
 import { HandoffBus } from './handoff/bus.ts';
 import { openDatabase } from './db/database.ts';
+import { PgliteMaintenance } from './db/pglite-maintenance.ts';
 import type { AppEnv } from './http/context.ts';
 import { KeyCache } from './keys/cache.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -44,6 +45,11 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const config = resolveConfig(options);
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: config.pgliteTemplate });
+  // PGlite runs no autovacuum: the service keeps its statistics (and dead rows) in hand itself.
+  const maintenance = database.kind === 'pglite'
+    ? new PgliteMaintenance(database.db, (error) => logger.error('database maintenance failed', { error: error instanceof Error ? error.message : String(error) }))
+    : undefined;
+  maintenance?.start();
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   // One authentication cache per process; with Redis it hears revocations from every instance.
   const keyCache = new KeyCache<AuthenticatedKey>(logger, redis, config.keyClock);
@@ -82,6 +88,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
       keyCache.close();
       handoffBus.close();
       redis?.disconnect();
+      await maintenance?.close();
       await database.close();
     },
   };

@@ -1,0 +1,57 @@
+// PGlite runs no autovacuum, so the service analyzes and vacuums its tables itself
+// (db/pglite-maintenance.ts) by autovacuum's thresholds. Without it the planner kept an empty
+// database's statistics, and a batched turn's lookup of its conversations by key read all of the
+// account's conversations instead.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { PgliteMaintenance } from '../src/db/pglite-maintenance.ts';
+import { pgliteTemplate } from './support/database-template.ts';
+
+describe('PGlite maintenance', () => {
+  let handle: DatabaseHandle;
+  let maintenance: PgliteMaintenance;
+  const errors: unknown[] = [];
+  before(async () => {
+    handle = await openDatabase({ dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
+    maintenance = new PgliteMaintenance(handle.db, (error) => errors.push(error));
+    await sql`insert into accounts (id, name) values ('acc_m', 'M'), ('acc_other', 'Other')`.execute(handle.db);
+    await sql`insert into conversations (id, account_id, user_id)
+      select 'conv_' || g, case when g <= 4000 then 'acc_m' else 'acc_other' end, 'user_' || (g % 50)
+      from generate_series(1, 4100) g`.execute(handle.db);
+  });
+  after(async () => {
+    await maintenance.close();
+    await handle.close();
+    assert.deepEqual(errors, []);
+  });
+
+  const estimatedRows = async (table: string) =>
+    Number((await sql<{ rows: number }>`select reltuples::float8 as rows from pg_class where relname = ${table}`.execute(handle.db)).rows[0]!.rows);
+  /** The plan of the batched turn's lookup of twenty existing conversations (message-writer.ts). */
+  const lookupPlan = async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `conv_${i * 97 + 1}`);
+    const plan = await sql<{ 'QUERY PLAN': string }>`explain select c.id from conversations c
+      where c.id = any(${ids}::text[]) and c.account_id = 'acc_m' order by c.id for update of c`.execute(handle.db);
+    return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+  };
+
+  it('analyzes the tables that changed, and then only those that change again', async () => {
+    const first = await maintenance.run();
+    assert.ok(first.analyzed.includes('conversations'), JSON.stringify(first));
+    assert.ok(first.analyzed.includes('accounts') === false, 'two rows are below the threshold');
+    assert.equal(await estimatedRows('conversations'), 4100);
+    assert.match(await lookupPlan(), /conversations_pkey/, 'the twenty are found by their key');
+    assert.deepEqual(await maintenance.run(), { analyzed: [], vacuumed: [] }, 'nothing changed since');
+  });
+
+  it('vacuums a table with enough dead rows, and analyzes it with them gone', async () => {
+    await sql`delete from conversations where account_id = 'acc_m' and id > 'conv_2'`.execute(handle.db);
+    const run = await maintenance.run();
+    assert.ok(run.vacuumed.includes('conversations') && run.analyzed.includes('conversations'), JSON.stringify(run));
+    const stats = await sql<{ dead: number }>`select n_dead_tup::float8 as dead from pg_stat_user_tables where relname = 'conversations'`.execute(handle.db);
+    assert.equal(stats.rows[0]!.dead, 0);
+    assert.equal(await estimatedRows('conversations'), Number((await sql<{ n: number }>`select count(*)::float8 as n from conversations`.execute(handle.db)).rows[0]!.n));
+  });
+});
