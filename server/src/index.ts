@@ -45,7 +45,7 @@ export async function createService(options: ServiceOptions = {}): Promise<Servi
   const config = resolveConfig(options);
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteTemplate: config.pgliteTemplate });
-  // PGlite runs no autovacuum: the service keeps its statistics (and dead rows) in hand itself.
+  // PGlite runs no autovacuum: the service keeps the planner's statistics up to date itself.
   const maintenance = database.kind === 'pglite'
     ? new PgliteMaintenance(database.db, (error) => logger.error('database maintenance failed', { error: error instanceof Error ? error.message : String(error) }))
     : undefined;
