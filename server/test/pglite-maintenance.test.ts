@@ -1,5 +1,5 @@
 // PGlite runs no autovacuum, so the service analyzes its tables itself (db/pglite-maintenance.ts),
-// by autovacuum's threshold, one table a run. Without it the planner kept an empty database's
+// by autovacuum's threshold, every due table a run. Without it the planner kept an empty database's
 // statistics, and a batched turn's lookup of its conversations by key read all of the account's
 // conversations instead.
 import assert from 'node:assert/strict';
@@ -37,18 +37,28 @@ describe('PGlite maintenance', () => {
     return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
   };
 
-  it('analyzes the table that changed, one a run, then nothing until it changes again', async () => {
-    assert.equal(await maintenance.run(), 'conversations', 'two accounts are below the threshold');
+  it('analyzes the table that changed, then nothing until it changes again', async () => {
+    assert.deepEqual(await maintenance.run(), ['conversations'], 'two accounts are below the threshold');
     assert.equal(await estimatedRows('conversations'), 4100);
     assert.match(await lookupPlan(), /conversations_pkey/, 'the twenty are found by their key');
-    assert.equal(await maintenance.run(), undefined, 'nothing changed since');
+    assert.deepEqual(await maintenance.run(), [], 'nothing changed since');
   });
 
   it('analyzes a table again once enough of it changed', async () => {
     await sql`delete from conversations where account_id = 'acc_m' and id > 'conv_2'`.execute(handle.db);
-    assert.equal(await maintenance.run(), 'conversations');
+    assert.deepEqual(await maintenance.run(), ['conversations']);
     const count = Number((await sql<{ n: number }>`select count(*)::float8 as n from conversations`.execute(handle.db)).rows[0]!.n);
     assert.equal(await estimatedRows('conversations'), count);
-    assert.equal(await maintenance.run(), undefined);
+    assert.deepEqual(await maintenance.run(), []);
+  });
+
+  it('analyzes every due table in one run, the most changed first', async () => {
+    // The tiny accounts table is the most overdue by ratio; the conversations changed most.
+    await sql`insert into accounts (id, name) select 'acc_' || g, 'A' from generate_series(1, 60) g`.execute(handle.db);
+    await sql`insert into conversations (id, account_id, user_id)
+      select 'more_' || g, 'acc_other', 'user' from generate_series(1, 500) g`.execute(handle.db);
+    assert.deepEqual(await maintenance.run(), ['conversations', 'accounts']);
+    assert.equal(await estimatedRows('accounts'), 62);
+    assert.deepEqual(await maintenance.run(), []);
   });
 });

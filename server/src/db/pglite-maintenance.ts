@@ -1,14 +1,17 @@
 /**
  * What PostgreSQL's autovacuum does for a server's statistics, done for embedded PGlite, which runs
- * no background workers: every so often the table whose rows changed most past autovacuum's default
+ * no background workers: every so often each table whose rows changed past autovacuum's default
  * threshold since its last ANALYZE is analyzed. Without it the planner keeps the statistics of an
  * empty database for good: with thousands of conversations in an account it still guessed nine, and
  * a batched bot turn read all of them to find its twenty.
  *
- * PGlite runs in the service's thread, so this work blocks every request while it runs. Hence one
- * table a tick, sampled at a tenth of the default (`default_statistics_target` 10: 3,000 rows, about
- * 20 ms for a table of 100,000 knowledge entries here, against 300 ms at the default), and no VACUUM,
- * whose scan of a whole table would block for longer; heap pruning keeps the updated rows' pages.
+ * PGlite runs in the service's thread, so each statement here blocks every request while it runs.
+ * Hence one ANALYZE per table, requests served between them, each sampled at a tenth of the default
+ * (`default_statistics_target` 10: 3,000 rows, about 20 ms for a table of 100,000 knowledge entries
+ * here, against 300 ms at the default), and no VACUUM, whose scan of a whole table would block for
+ * longer; heap pruning keeps the updated rows' pages. Every due table in each run, not only the most
+ * overdue: the tiny, hot rollup tables are always the most overdue by ratio, and analyzing only them
+ * left the conversations and messages, whose statistics the turn's plans hang on, never analyzed.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
@@ -39,23 +42,22 @@ export class PgliteMaintenance {
     this.timer.unref();
   }
 
-  /** Analyzes the table that is most overdue, if any is due now; names it. */
-  async run(): Promise<string | undefined> {
+  /** Analyzes every table that is due now, the most changed first; names them in that order. */
+  async run(): Promise<string[]> {
     // A session reports its counts at most once a second; this one's (all of PGlite's) now.
     await sql`select pg_stat_force_next_flush()`.execute(this.db);
-    const threshold = sql`${sql.lit(ANALYZE.base)} + ${sql.lit(ANALYZE.scale)} * n_live_tup::float8`;
     const due = await sql<{ name: string }>`
       select relname as name from pg_stat_user_tables
-      where schemaname = 'public' and n_mod_since_analyze > ${threshold}
-      order by n_mod_since_analyze / (${threshold}) desc, relname
-      limit 1`.execute(this.db);
-    const table = due.rows[0]?.name;
-    if (table === undefined) return undefined;
-    await this.db.transaction().execute(async (trx) => {
-      await sql`set local default_statistics_target = ${sql.lit(STATISTICS_TARGET)}`.execute(trx);
-      await sql`analyze ${sql.id(table)}`.execute(trx);
-    });
-    return table;
+      where schemaname = 'public'
+        and n_mod_since_analyze > ${sql.lit(ANALYZE.base)} + ${sql.lit(ANALYZE.scale)} * n_live_tup::float8
+      order by n_mod_since_analyze desc, relname`.execute(this.db);
+    for (const { name } of due.rows) {
+      await this.db.transaction().execute(async (trx) => {
+        await sql`set local default_statistics_target = ${sql.lit(STATISTICS_TARGET)}`.execute(trx);
+        await sql`analyze ${sql.id(name)}`.execute(trx);
+      });
+    }
+    return due.rows.map((row) => row.name);
   }
 
   /** Stops the timer and waits for a run going on. */
