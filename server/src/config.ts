@@ -69,6 +69,11 @@ export interface ServiceOptions {
   presence?: PresenceOptions;
   /** The clock of API key expiry (tests move it instead of waiting for a key to expire). Default `Date.now`. */
   keyClock?: () => number;
+  /**
+   * How often an event stream (a conversation's, the inbox's) sends its keep-alive comment and checks
+   * its session and the store again. Default 15 s (tests shorten it instead of waiting for a beat).
+   */
+  streamHeartbeatMs?: number;
   /** Email the team about a conversation nobody took within minutes: SMTP server, sender, minutes (`AI_CHAT_SMTP_URL`, `AI_CHAT_SMTP_FROM`, `AI_CHAT_WAITING_EMAIL_MINUTES`). */
   waitingEmail?: WaitingEmailOptions;
 }
@@ -159,6 +164,7 @@ export function resolveConfig(options: ServiceOptions): ServiceConfig {
     widgetTokens: options.widgetTokens ?? {},
     presence: options.presence ?? {},
     keyClock: options.keyClock ?? Date.now,
+    streamHeartbeatMs: options.streamHeartbeatMs ?? 15_000,
     waitingEmail: options.waitingEmail ?? {},
   };
 }

@@ -134,7 +134,7 @@ export async function createServices(core: CoreDeps): Promise<Services> {
   const channels = new ChannelService({ db: core.db, logger: core.logger, config: channelConfig, bots, files: attachments, singleProcess, turns: () => turns, box: secrets });
   const presences = new OperatorPresences(core.db, core.config.presence);
   const waitingEmails = new WaitingEmails(core.db, core.logger, core.config.waitingEmail, core.config.publicUrls[0]);
-  const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots, presences), attachments);
+  const handoff = new HandoffService(core.db, queueOperatorReplies(conversations.writer, channels.outbox), core.handoffBus, new HandoffSettingsService(core.db, bots, presences), attachments, core.config.streamHeartbeatMs);
   const assignments = new Assignments(core.db, handoff, presences, core.logger);
   handoff.assigner = assignments;
   // Models an NLU upgrade left outdated answer with the fallback until retrained here, bots first.

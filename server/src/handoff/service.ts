@@ -55,6 +55,8 @@ export class HandoffService {
     readonly settings: HandoffSettingsService,
     /** Files an operator sends; without it a reply naming files is refused. */
     readonly attachments?: AttachmentService,
+    /** How often each event stream beats (stream.ts): its keep-alive, and its session and store checked again. */
+    readonly streamHeartbeatMs = 15_000,
   ) {
     this.db = withHandoffTables(db);
   }

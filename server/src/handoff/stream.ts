@@ -6,7 +6,7 @@
  *
  * The first frame is `ready` with the current position as its `id`, so a client that connected
  * without `Last-Event-ID` (history loaded just before) resumes from there on its next reconnect.
- * Every `HEARTBEAT_MS` a `: ping` comment keeps proxies from closing an idle stream, and the store is
+ * Every heartbeat (`HandoffService.streamHeartbeatMs`, 15 s) a `: ping` comment keeps proxies from closing an idle stream, and the store is
  * read again (an event whose live publish was lost, e.g. Redis down for a moment, arrives then) unless
  * the bus hears every stored event (`HandoffBus.complete`).
  * `max_seconds` ends the stream (the token proxy sets it to the token's remaining lifetime: the
@@ -18,7 +18,6 @@ import { ServiceError } from '../http/errors.ts';
 import type { BusEvent } from './bus.ts';
 import type { HandoffService } from './service.ts';
 
-export const HEARTBEAT_MS = 15_000;
 /** A page of stored events per read; more are read until the store is exhausted. */
 const PAGE = 500;
 
@@ -111,12 +110,12 @@ export async function eventStream(c: AppContext, handoff: HandoffService, scope:
       await scope.onHeartbeat?.();
       await stream.writeSSE({ event: 'ready', id: last.toString(), data: JSON.stringify({ last_event_id: last.toString() }) });
       await catchUp();
-      let nextBeat = Date.now() + HEARTBEAT_MS;
+      let nextBeat = Date.now() + handoff.streamHeartbeatMs;
       while (!stop.signal.aborted) {
         while (pending.length > 0) await send(pending.shift()!);
         const wait = nextBeat - Date.now();
         if (wait <= 0) {
-          nextBeat = Date.now() + HEARTBEAT_MS;
+          nextBeat = Date.now() + handoff.streamHeartbeatMs;
           await stream.write(': ping\n\n');
           await scope.onHeartbeat?.();
           if (!handoff.bus.complete) await catchUp();
