@@ -46,7 +46,7 @@ describe('aicd-agents-page', () => {
     const metrics = Object.fromEntries(deepAll(el, '.metrics tr').map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]));
     expect(metrics.Intents).to.equal('2');
     expect(metrics.Examples).to.equal('4');
-    expect(deep(el, 'progress')).to.equal(undefined);
+    expect(deep(el, 'progress')?.outerHTML).to.equal(undefined);
     const row = () => deepAll<HTMLTableRowElement>(el, 'tbody tr').find((tr) => tr.cells[0]!.textContent === 'Support agent');
     await until(() => row()?.cells[1]!.textContent === 'ready', 'the list to show the trained agent as ready');
     const job = (await tenant.client.agents.jobs(agent!.id)).data.items[0]!;

@@ -98,7 +98,7 @@ describe('aicd-conversations-page', () => {
     button(el, 'Load more')!.click();
     await until(() => users(el).length === 52, 'the second page');
     expect(new Set(users(el)).size).to.equal(52);
-    expect(button(el, 'Load more')).to.equal(undefined);
+    expect(button(el, 'Load more')?.outerHTML).to.equal(undefined);
   });
 
   it('shows a transcript, exports it as JSON and as formula-safe CSV, and deletes it after confirming', async () => {
@@ -137,7 +137,7 @@ describe('aicd-conversations-page', () => {
     button(el, 'Delete conversation')!.click();
     await confirmDialog(el);
     await until(() => el.shadowRoot!.textContent!.includes('No conversation'), 'the list without it');
-    expect(deep(el, '.transcript')).to.equal(undefined);
+    expect(deep(el, '.transcript')?.outerHTML).to.equal(undefined);
     expect((await tenant.client.conversations.list()).data.items).to.deep.equal([]);
   });
 

@@ -45,7 +45,7 @@ describe('aicd-offline-messages', () => {
 
     const name = email.split('@')[0]!;
     await until(() => deepText(el).includes(`Answered by ${name} at`), 'the message answered by the operator');
-    expect(button(el, `Reply by email to ${visitor}`)).to.equal(undefined);
+    expect(button(el, `Reply by email to ${visitor}`)?.outerHTML).to.equal(undefined);
     const mail = (await mails()).find((m) => m.to.includes(visitor));
     expect(mail?.body).to.include('Yes, in 5 days.');
     expect(mail?.body).to.match(/^Subject: Re: Do you ship to Iceland\?/m);

@@ -64,7 +64,7 @@ describe('aicd-inbox-visitor', () => {
     const api = { inboxVisitor: async () => ({ conversation_id: 'conv_x', user_id: null, visitor: { page_url: 'javascript:alert(1)', updated_at: new Date().toISOString() }, earlier: [] }) };
     const el = await fixture<AicdInboxVisitor>(html`<aicd-inbox-visitor .api=${api} .conversationId=${'conv_x'}></aicd-inbox-visitor>`);
     await until(() => deepText(el).includes('javascript:alert(1)'), 'the page as text');
-    expect(deep(el, 'a')).to.equal(undefined);
+    expect(deep(el, 'a')?.outerHTML).to.equal(undefined);
     expect(deepText(el)).to.include('None: the visitor has no user id.');
   });
 });

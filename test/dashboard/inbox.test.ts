@@ -69,7 +69,7 @@ describe('aicd-inbox-page', () => {
     await until(() => deepAll(el, '.message.user .text').some((p) => p.textContent === HOSTILE), 'the visitor message in the transcript', DELIVERY_MS);
     expect(performance.now() - askedAt).to.be.below(DELIVERY_MS + 500); // the visitor's own POST is part of this span
     expect(globalThis.__pwned).to.equal(0);
-    expect(deep(el, '.message.user img')).to.equal(undefined);
+    expect(deep(el, '.message.user img')?.outerHTML).to.equal(undefined);
 
     await expect(el).to.be.accessible();
 
