@@ -1,10 +1,12 @@
-// `npm test`: type check, import rules, build (with the size budget), the server's Node tests, then the browser
+// `npm test`: type check, import rules, build (with the size budget), the server's Node tests (bundled:
+// bundle-node-tests.mjs) and the package's, then the browser
 // tests in Debian chromium. With AI_CHAT_TEST_DATABASE_URL (and optionally AI_CHAT_TEST_REDIS_URL) set,
 // the server's tests run once more against that real PostgreSQL (and Redis), beside the browser tests.
 // Prints each step's time, then one closing line, `N passed, N failed`, summed over every run.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { bundleNodeTests } from './bundle-node-tests.mjs';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -98,13 +100,28 @@ if ((await timed('import rules', run(npm, ['run', '--silent', 'check:deps']))).c
 step('build');
 if (!failedStep && (await timed('build', run(npm, ['run', '--silent', 'build']))).code !== 0) failedStep ??= 'build';
 
+/** The server's test files, run from bundles (bundle-node-tests.mjs); test/node's run under tsx. */
+const serverTestFiles = nodeTestFiles(['server/test', 'test/security/service']);
+let bundles;
+if (!failedStep) {
+  step('bundle the server\'s Node tests (esbuild)');
+  bundles = await timed('bundle', bundleNodeTests(serverTestFiles)).catch((error) => {
+    console.error(error);
+    failedStep ??= 'bundling the server tests';
+  });
+}
+
 if (!failedStep) {
   // Two files at a time, one per core: each file is its own process with its own databases (fresh
   // PGlite copies, or PostgreSQL databases of random names), temp directories and OS-chosen ports.
   // Three at a time took as long (623 s against 618 s): the step keeps both cores busy.
-  step('node tests: server (PGlite) and proxy (node:test)');
-  const embedded = await timed('node tests (PGlite)', nodeTests(nodeTestFiles(['server/test', 'test/security/service', 'test/node']), embeddedEnv, { concurrency: 2 }));
+  step('node tests: server (PGlite), bundled');
+  const embedded = await timed('node tests (PGlite)', nodeTests(serverTestFiles.map((file) => bundles.get(file)), embeddedEnv, { concurrency: 2, bundled: true }));
   if (!embedded.ok) failedStep ??= 'server tests';
+
+  step('node tests: the package (proxy, build, bench, documentation; node:test under tsx)');
+  const packageTests = await timed('node tests (package)', nodeTests(nodeTestFiles(['test/node']), embeddedEnv, { concurrency: 2 }));
+  if (!packageTests.ok) failedStep ??= 'package tests';
 
   // The PostgreSQL run shares nothing with the browser tests (the dev server's service is in-memory
   // PGlite), so it runs alongside them; its output follows theirs. Two files at a time: the browser
@@ -112,7 +129,7 @@ if (!failedStep) {
   // databases of random names and its own Redis keys (accounts of random ids).
   const redis = process.env.AI_CHAT_TEST_REDIS_URL ? 'Redis' : 'in-process rate limits';
   const postgres = process.env.AI_CHAT_TEST_DATABASE_URL
-    ? timed('node tests (PostgreSQL, beside the browser tests)', nodeTests(nodeTestFiles(['server/test', 'test/security/service']).filter((file) => usesTestDatabase(file)), process.env, { concurrency: 2, quiet: true }))
+    ? timed('node tests (PostgreSQL, beside the browser tests)', nodeTests(serverTestFiles.filter((file) => usesTestDatabase(file)).map((file) => bundles.get(file)), process.env, { concurrency: 2, quiet: true, bundled: true }))
     : undefined;
 
   step(`browser tests (web-test-runner, headless chromium)${postgres ? ', beside the server tests on PostgreSQL' : ''}`);
@@ -134,14 +151,15 @@ if (!failedStep) {
 
 /**
  * Runs `node:test` over `files` in `env`, `concurrency` files at a time, adds its counts to the
- * totals, and says whether it passed; with `quiet`, its output is returned instead of shown.
+ * totals, and says whether it passed; with `quiet`, its output is returned instead of shown. Files
+ * are TypeScript run under tsx, or with `bundled` JavaScript bundles run by plain node.
  */
-async function nodeTests(files, env, { concurrency = 1, quiet = false } = {}) {
+async function nodeTests(files, env, { concurrency = 1, quiet = false, bundled = false } = {}) {
   const result = await run(
     'node',
     // A test that fails before closing its services must not hang the run: each test has a time
     // limit, and the runner exits when the files are done even if handles are still open.
-    ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-force-exit', '--test-timeout=180000',
+    [...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']), '--test', `--test-concurrency=${concurrency}`, '--test-force-exit', '--test-timeout=180000',
       '--test-reporter=spec', ...files],
     { env, capture: true, quiet },
   );
