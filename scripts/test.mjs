@@ -1,7 +1,7 @@
 // `npm test`: type check, import rules, build (with the size budget), the server's Node tests (bundled:
-// bundle-node-tests.mjs) and the package's, then the browser
-// tests in Debian chromium. With AI_CHAT_TEST_DATABASE_URL (and optionally AI_CHAT_TEST_REDIS_URL) set,
-// the server's tests run once more against that real PostgreSQL (and Redis), beside the browser tests.
+// bundle-node-tests.mjs) and the package's, then the browser tests in Debian chromium. With
+// AI_CHAT_TEST_DATABASE_URL (and optionally AI_CHAT_TEST_REDIS_URL) set, the server's tests run once
+// more against that real PostgreSQL (and Redis), beside the browser tests.
 // Prints each step's time, then one closing line, `N passed, N failed`, summed over every run.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

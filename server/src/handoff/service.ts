@@ -54,9 +54,9 @@ export class HandoffService {
     readonly bus: HandoffBus,
     readonly settings: HandoffSettingsService,
     /** Files an operator sends; without it a reply naming files is refused. */
-    readonly attachments?: AttachmentService,
-    /** How often each event stream beats (stream.ts): its keep-alive, and its session and store checked again. */
-    readonly streamHeartbeatMs = 15_000,
+    readonly attachments: AttachmentService | undefined,
+    /** How often each event stream beats (stream.ts; `ServiceOptions.streamHeartbeatMs`): its keep-alive, and its session and store checked again. */
+    readonly streamHeartbeatMs: number,
   ) {
     this.db = withHandoffTables(db);
   }

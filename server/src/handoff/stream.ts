@@ -6,9 +6,10 @@
  *
  * The first frame is `ready` with the current position as its `id`, so a client that connected
  * without `Last-Event-ID` (history loaded just before) resumes from there on its next reconnect.
- * Every heartbeat (`HandoffService.streamHeartbeatMs`, 15 s) a `: ping` comment keeps proxies from closing an idle stream, and the store is
- * read again (an event whose live publish was lost, e.g. Redis down for a moment, arrives then) unless
- * the bus hears every stored event (`HandoffBus.complete`).
+ * Every heartbeat (`HandoffService.streamHeartbeatMs`, 15 s by default) a `: ping` comment keeps
+ * proxies from closing an idle stream, and the store is read again (an event whose live publish was
+ * lost, e.g. Redis down for a moment, arrives then) unless the bus hears every stored event
+ * (`HandoffBus.complete`).
  * `max_seconds` ends the stream (the token proxy sets it to the token's remaining lifetime: the
  * client reconnects with a renewed token and resumes).
  */
