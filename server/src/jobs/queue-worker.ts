@@ -42,11 +42,14 @@ export class QueueWorker {
     });
   }
 
-  /** Resolves once no work is ready now. */
+  /**
+   * Resolves once no work is ready now and no run is going. A run a kick starts while this waits
+   * (or steps) may hold work this step skipped as claimed, so it is waited for too.
+   */
   async drain(): Promise<void> {
     for (;;) {
-      await this.running;
-      if (!(await this.step())) return;
+      while (this.running) await this.running;
+      if (!(await this.step()) && !this.running) return;
     }
   }
 
