@@ -150,6 +150,16 @@ if (!failedStep) {
 }
 
 /**
+ * PGlite's WebAssembly (embedded PostgreSQL) compiled by V8's baseline compiler only. By default V8
+ * also recompiles its hot functions with the optimizing compiler on background threads, about 3 CPU-s
+ * in every test process, which a test file of a few seconds never earns back: ten typical server test
+ * files, two at a time, took 108-117 CPU-s and 57-67 s instead of 153-155 CPU-s and 86-88 s; the
+ * longest files (durability, fuzz) took about as long either way. The production server, a long-lived
+ * process, keeps V8's default. node:test passes the flag on to each file's process.
+ */
+const WASM_BASELINE_ONLY = ['--liftoff-only'];
+
+/**
  * Runs `node:test` over `files` in `env`, `concurrency` files at a time, adds its counts to the
  * totals, and says whether it passed; with `quiet`, its output is returned instead of shown. Files
  * are TypeScript run under tsx, or with `bundled` JavaScript bundles run by plain node.
@@ -159,7 +169,7 @@ async function nodeTests(files, env, { concurrency = 1, quiet = false, bundled =
     'node',
     // A test that fails before closing its services must not hang the run: each test has a time
     // limit, and the runner exits when the files are done even if handles are still open.
-    [...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']), '--test', `--test-concurrency=${concurrency}`, '--test-force-exit', '--test-timeout=180000',
+    [...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']), ...WASM_BASELINE_ONLY, '--test', `--test-concurrency=${concurrency}`, '--test-force-exit', '--test-timeout=180000',
       '--test-reporter=spec', ...files],
     { env, capture: true, quiet },
   );
