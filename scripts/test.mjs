@@ -23,6 +23,16 @@ const SLOWEST_FIRST = [
   'server/test/dashboard-team.test.ts',
 ];
 
+/**
+ * PGlite's WebAssembly (embedded PostgreSQL) compiled by V8's baseline compiler only. By default V8
+ * also recompiles its hot functions with the optimizing compiler on background threads, about 3 CPU-s
+ * in every test process, which a test file of a few seconds never earns back: ten typical server test
+ * files, two at a time, took 108-117 CPU-s and 57-67 s instead of 153-155 CPU-s and 86-88 s; the
+ * longest files (durability, fuzz) took about as long either way. The production server, a long-lived
+ * process, keeps V8's default. node:test passes the flag on to each file's process.
+ */
+const WASM_BASELINE_ONLY = ['--liftoff-only'];
+
 /** Variables that point the server's tests at a real PostgreSQL / Redis (server/test/support/test-database.ts). */
 const TEST_SERVER_VARS = ['AI_CHAT_TEST_DATABASE_URL', 'AI_CHAT_TEST_REDIS_URL'];
 /** The environment without them: the first run always covers embedded PGlite and in-process counters. */
@@ -148,16 +158,6 @@ if (!failedStep) {
   }
   if (browser.code !== 0) failedStep ??= 'browser tests';
 }
-
-/**
- * PGlite's WebAssembly (embedded PostgreSQL) compiled by V8's baseline compiler only. By default V8
- * also recompiles its hot functions with the optimizing compiler on background threads, about 3 CPU-s
- * in every test process, which a test file of a few seconds never earns back: ten typical server test
- * files, two at a time, took 108-117 CPU-s and 57-67 s instead of 153-155 CPU-s and 86-88 s; the
- * longest files (durability, fuzz) took about as long either way. The production server, a long-lived
- * process, keeps V8's default. node:test passes the flag on to each file's process.
- */
-const WASM_BASELINE_ONLY = ['--liftoff-only'];
 
 /**
  * Runs `node:test` over `files` in `env`, `concurrency` files at a time, adds its counts to the
