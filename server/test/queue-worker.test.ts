@@ -16,7 +16,7 @@ function scriptedStep() {
 }
 
 /** Lets every promise callback that is ready run. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+const flushCallbacks = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('QueueWorker.drain', () => {
   it('waits for a run a kick started while it waited, though its own step found nothing', async () => {
@@ -30,9 +30,11 @@ describe('QueueWorker.drain', () => {
     // The newest step answers first, as a database does when an older step holds the work claimed:
     // drain's own step then finds nothing while run 2 is still at it.
     while (!drained) {
-      await settle();
+      await flushCallbacks();
+      if (drained) break;
       const open = calls.filter((call) => !call.settled);
-      if (!drained) open.at(-1)!.settle(false);
+      assert.ok(open.length, 'drain neither returned nor stepped');
+      open.at(-1)!.settle(false);
     }
     await draining;
     assert.ok(calls.every((call) => call.settled), 'drain returned while run 2 still handled the work it claimed');
@@ -44,7 +46,7 @@ describe('QueueWorker.drain', () => {
     const worker = new QueueWorker(step, (error) => assert.fail(String(error)));
     const draining = worker.drain();
     for (const found of [true, true, false]) {
-      await settle();
+      await flushCallbacks();
       calls.at(-1)!.settle(found);
     }
     await draining;
